@@ -1,0 +1,72 @@
+# parlab_add_lab(): builds what the grader needs for one lab and records it in
+# toolchain.json, the file the `grade` binary reads at run time to compile
+# submissions the same way (same compiler, flags, driver and harness libraries).
+#
+#   parlab_add_lab(ID lab01 DIR lab01-multiprocessing
+#                  SOURCES file_stats.cpp          # the files a student edits
+#                  LIBS pthread)                   # extra link libraries
+#
+# Targets: parlab_<id>_driver (static lib, grader-owned main), <id>_reference
+# (reference solution executable, the ground truth) and <id>_skeleton (proves the
+# skeleton compiles).
+
+set(PARLAB_SUBMISSION_CXX_FLAGS -O2 -pthread CACHE STRING "Flags for student code")
+set_property(GLOBAL PROPERTY PARLAB_LAB_ENTRIES "")
+
+function(parlab_add_lab)
+  cmake_parse_arguments(LAB "" "ID;DIR" "SOURCES;LIBS" ${ARGN})
+  set(lab_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
+  set(ref_dir ${PROJECT_SOURCE_DIR}/reference/${LAB_DIR})
+
+  add_library(parlab_${LAB_ID}_driver STATIC ${lab_dir}/driver.cpp)
+  target_include_directories(parlab_${LAB_ID}_driver PRIVATE ${lab_dir})
+  target_link_libraries(parlab_${LAB_ID}_driver PUBLIC parlab_harness)
+
+  foreach(variant reference skeleton)
+    if(variant STREQUAL reference)
+      set(src_dir ${ref_dir})
+    else()
+      set(src_dir ${lab_dir}/skeleton)
+    endif()
+    list(TRANSFORM LAB_SOURCES PREPEND ${src_dir}/ OUTPUT_VARIABLE srcs)
+    add_executable(${LAB_ID}_${variant} ${srcs})
+    target_include_directories(${LAB_ID}_${variant} PRIVATE ${lab_dir})
+    target_compile_options(${LAB_ID}_${variant} PRIVATE ${PARLAB_SUBMISSION_CXX_FLAGS})
+    target_link_libraries(${LAB_ID}_${variant} PRIVATE parlab_${LAB_ID}_driver parlab_harness
+                          Threads::Threads ${LAB_LIBS})
+  endforeach()
+
+  string(JOIN "\",\"" libs_json ${LAB_LIBS})
+  if(libs_json)
+    set(libs_json "\"${libs_json}\"")
+  endif()
+  set(entry "\"${LAB_ID}\": {\"dir\": \"${lab_dir}\", \"reference_dir\": \"${ref_dir}\", \"driver_lib\": \"$<TARGET_FILE:parlab_${LAB_ID}_driver>\", \"reference_exe\": \"$<TARGET_FILE:${LAB_ID}_reference>\", \"libs\": [${libs_json}]}")
+  set_property(GLOBAL APPEND PROPERTY PARLAB_LAB_ENTRIES "${entry}")
+endfunction()
+
+function(parlab_write_toolchain_file)
+  get_property(entries GLOBAL PROPERTY PARLAB_LAB_ENTRIES)
+  string(JOIN ",\n    " labs_json ${entries})
+  string(JOIN "\",\"" flags_json ${PARLAB_SUBMISSION_CXX_FLAGS})
+  get_target_property(harness_inc parlab_harness INTERFACE_INCLUDE_DIRECTORIES)
+  set(cuda_json "false")
+  if(PARLAB_CUDA_ENABLED)
+    set(cuda_json "true")
+  endif()
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/toolchain.json CONTENT "{
+  \"format\": \"parlab-toolchain\",
+  \"version\": \"${PROJECT_VERSION}\",
+  \"source_dir\": \"${PROJECT_SOURCE_DIR}\",
+  \"build_dir\": \"${PROJECT_BINARY_DIR}\",
+  \"cxx\": \"${CMAKE_CXX_COMPILER}\",
+  \"cxx_standard\": \"c++${CMAKE_CXX_STANDARD}\",
+  \"cxx_flags\": [\"${flags_json}\"],
+  \"harness_include\": \"${PROJECT_SOURCE_DIR}/harness/include\",
+  \"harness_lib\": \"$<TARGET_FILE:parlab_harness>\",
+  \"cuda\": ${cuda_json},
+  \"labs\": {
+    ${labs_json}
+  }
+}
+")
+endfunction()

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The one place parlab's build and test dependencies are installed (Debian 12 packages).
+# Used by the README quick start, .ci/run and the container recipes. Idempotent: it
+# installs only what is missing, so later runs cost a dpkg query.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  catch2                          # Catch2 v2 (single header) for unit tests
+  libboost-dev                    # Boost.Process (header-only in 1.74)
+  libboost-program-options-dev    # the CLI
+  libboost-filesystem-dev         # required by Boost.Process v1
+  libfccp-dev                     # fast-cpp-csv-parser
+  nlohmann-json3-dev
+  libtomlplusplus-dev
+  bubblewrap                      # sandbox for submissions (used when present)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO=sudo
+else
+  SUDO=
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,63 @@
+#pragma once
+// Runs one child process under limits and reports how it ended. The interface is
+// small so tests and the scheduler can use a fake (ninja's habit).
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "result/result.hpp"
+
+namespace parlab::grader {
+
+struct ResourceLimits {
+  double wall_seconds = 10;            // whole process group killed after this
+  double cpu_seconds = 60;             // RLIMIT_CPU (summed over threads)
+  std::uint64_t address_space_mb = 2048;  // RLIMIT_AS; 0 = unlimited
+  std::uint64_t file_size_mb = 256;    // RLIMIT_FSIZE
+  std::uint64_t max_processes = 64;    // RLIMIT_NPROC (not enforced for root; see sandbox)
+  std::uint64_t output_bytes = 64 * 1024;      // stdout/stderr kept for the report, each
+  std::uint64_t output_kill_bytes = 8 << 20;   // past this much output the group is killed
+};
+
+// What the sandbox may show the child. Paths not listed are invisible under bubblewrap.
+struct SandboxView {
+  std::vector<std::filesystem::path> read_only;   // e.g. the executable's dir, the dataset
+  std::vector<std::filesystem::path> read_write;  // the child's private work dir
+};
+
+struct RunRequest {
+  std::filesystem::path executable;
+  std::vector<std::string> args;
+  std::filesystem::path work_dir;      // cwd of the child; created if missing
+  std::map<std::string, std::string> env;  // the child's whole environment
+  ResourceLimits limits;
+  SandboxView view;
+};
+
+struct RunResult {
+  RunOutcome outcome = RunOutcome::not_run;
+  int exit_code = -1;                  // when it exited
+  int signal = 0;                      // when killed by a signal
+  std::string signal_name;             // "SIGSEGV"
+  double wall_seconds = 0;
+  std::string stdout_text;             // first limits.output_bytes bytes
+  std::string stderr_text;
+  bool stdout_truncated = false;
+  bool stderr_truncated = false;
+  std::uint64_t stdout_bytes = 0;      // total produced
+  std::uint64_t stderr_bytes = 0;
+  std::string reason;                  // human text for any outcome but ok
+};
+
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  virtual RunResult run(const RunRequest& request) = 0;
+  // "bubblewrap" or "rlimits only": shown in every report.
+  virtual std::string sandbox_name() const = 0;
+};
+
+}  // namespace parlab::grader

@@ -1,0 +1,134 @@
+#pragma once
+// The one result model (DESIGN invariant 7). Runners fill these plain structs;
+// reporters only read them. The JSON form (result_json.hpp) is canonical and
+// versioned; every other report format is derived from the same struct.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parlab::grader {
+
+inline constexpr int kResultSchemaVersion = 1;
+
+// How one run of a lab executable ended. Anything but `ok` is the student's outcome,
+// reported with a reason; it is never an exception in the grader.
+enum class RunOutcome {
+  ok,
+  nonzero_exit,   // exited with a non-zero status
+  crashed,        // killed by a signal (SIGSEGV, SIGABRT, ...)
+  timeout,        // wall-clock limit hit, process group killed
+  cpu_limit,      // RLIMIT_CPU hit (SIGXCPU)
+  memory_limit,   // address-space limit hit (bad_alloc or killed while allocating)
+  output_limit,   // stdout/stderr past the cap, or file-size limit (SIGXFSZ)
+  bad_output,     // exited 0 but its output files are missing or malformed
+  not_run,        // never started (build failed, earlier failure)
+};
+
+enum class TestStatus {
+  passed,        // full points
+  partial,       // some performance points
+  failed,        // zero points through the student's code
+  skipped,       // not run, with a reason (no GPU, gated by a failed correctness test)
+  inconclusive,  // measurement too noisy to judge; the student is not failed for it
+};
+
+enum class Visibility { visible, hidden };
+
+const char* to_string(RunOutcome o);
+const char* to_string(TestStatus s);
+const char* to_string(Visibility v);
+RunOutcome run_outcome_from_string(const std::string& s);   // throws std::invalid_argument
+TestStatus test_status_from_string(const std::string& s);   // throws std::invalid_argument
+Visibility visibility_from_string(const std::string& s);    // throws std::invalid_argument
+
+// The first element that did not match, so feedback can say exactly where.
+struct Mismatch {
+  std::string array;        // output array name, e.g. "file_mean"
+  std::uint64_t index = 0;  // element index in that array
+  std::string label;        // what the element is, e.g. "sensors_003.csv" (may be empty)
+  double expected = 0;
+  double got = 0;
+  std::string tolerance;    // human text, e.g. "rtol 1e-09, atol 1e-12"
+  std::uint64_t mismatches = 0;  // how many elements differ in all
+  std::uint64_t compared = 0;    // how many elements were compared
+};
+
+// A side-by-side performance measurement (DESIGN invariant 2).
+struct Measurement {
+  std::string baseline;          // e.g. "reference:serial"
+  std::string candidate;         // e.g. "submission:parallel_dynamic"
+  std::vector<double> ratios;    // per pair: baseline_time / candidate_time (speedup)
+  double median_ratio = 0;
+  double spread = 0;             // relative spread of the ratios (IQR / median)
+  double baseline_median_s = 0;
+  double candidate_median_s = 0;
+  double full_at = 0;            // ratio earning full credit (after core scaling)
+  double zero_at = 0;            // ratio earning no credit (after core scaling)
+  int cores = 0;                 // parallelism the thresholds were scaled to (0 = not scaled)
+  int warmup_pairs = 0;          // pairs run and excluded
+  bool noisy = false;            // spread stayed above the bound after re-measuring
+};
+
+struct TestResult {
+  std::string name;
+  std::string kind;              // "correctness" | "performance"
+  Visibility visibility = Visibility::visible;
+  double points = 0;
+  double max_points = 0;
+  TestStatus status = TestStatus::failed;
+  RunOutcome outcome = RunOutcome::not_run;
+  std::string message;           // one teaching sentence or short paragraph
+  std::optional<Mismatch> mismatch;
+  std::optional<Measurement> measurement;
+  std::string stdout_tail;       // capped excerpt of the student's process output
+  std::string stderr_tail;
+  std::string dataset;           // dataset id (seed included for fresh data)
+  double seconds = 0;            // wall time spent on this test
+};
+
+// A compiler diagnostic, with the path as the student knows it.
+struct Diagnostic {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string severity;          // "error" | "warning" | "note"
+  std::string message;
+};
+
+struct BuildResult {
+  bool ok = false;
+  double seconds = 0;
+  std::string command;           // the compile command, for reproduction
+  std::string log;               // capped compiler output
+  std::vector<Diagnostic> diagnostics;
+};
+
+struct HostInfo {
+  std::string hostname;
+  std::string cpu_model;
+  int cores = 0;                 // cores available to this process (affinity)
+  std::string sandbox;           // "bubblewrap" | "rlimits only"
+  std::string gpu;               // empty when none
+};
+
+struct GradeResult {
+  int schema_version = kResultSchemaVersion;
+  std::string grader_version;
+  std::string lab_id;            // "lab01"
+  std::string lab_title;
+  std::string submission;        // path as given
+  bool reference_mode = false;   // `--reference`: the reference graded as a submission
+  std::string started_at;        // ISO 8601 UTC
+  double seconds = 0;
+  std::uint64_t fresh_seed = 0;  // the seed of this grading's fresh data (`--seed` repeats it)
+  bool performance_enabled = true;
+  HostInfo host;
+  BuildResult build;
+  std::vector<TestResult> tests;
+  double score = 0;
+  double max_score = 0;
+  std::vector<std::string> notes;  // banners: sandbox missing, perf disabled, ...
+};
+
+}  // namespace parlab::grader
