@@ -1,0 +1,284 @@
+// Shared report wording. Sentences here are what a student reads after a failure, so
+// they name the array, the element, both values and the tolerance, and say what a
+// run outcome means rather than echoing an enum.
+#include "report/report_text.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+namespace parlab::grader::report_text {
+namespace {
+
+template <typename... Args>
+std::string sprintf_string(const char* format, Args... args) {
+  char buffer[128];
+  std::snprintf(buffer, sizeof buffer, format, args...);
+  return buffer;
+}
+
+constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
+
+// Length of the well-formed UTF-8 sequence at the start of `s`, or 0 if ill-formed.
+std::size_t utf8_sequence_length(std::string_view s) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const auto continuation = [&](std::size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
+  const unsigned char b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xC2 && b0 <= 0xDF) return continuation(1) ? 2 : 0;
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    if (!continuation(1) || !continuation(2)) return 0;
+    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
+    if (b0 == 0xED && byte(1) > 0x9F) return 0;  // UTF-16 surrogate
+    return 3;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
+    if (b0 == 0xF0 && byte(1) < 0x90) return 0;  // overlong
+    if (b0 == 0xF4 && byte(1) > 0x8F) return 0;  // past U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+void append_facts_for_mismatch(const Mismatch& m, std::vector<std::string>& facts) {
+  std::string where = m.array + "[" + std::to_string(m.index) + "]";
+  if (!m.label.empty()) where += " (" + m.label + ")";
+  std::string fact = "First mismatch: " + where + ": expected " + format_value(m.expected) +
+                     ", got " + format_value(m.got);
+  if (!m.tolerance.empty()) fact += ", tolerance " + m.tolerance;
+  facts.push_back(std::move(fact));
+  if (m.compared > 0) {
+    facts.push_back(std::to_string(m.mismatches) + " of " + std::to_string(m.compared) +
+                    " elements differ");
+  }
+}
+
+void append_facts_for_measurement(const Measurement& m, std::vector<std::string>& facts) {
+  std::string speedup = "Speedup: " + format_ratio(m) + " (median of " +
+                        std::to_string(m.ratios.size()) + " pairs";
+  if (m.warmup_pairs > 0) {
+    speedup += ", " + std::to_string(m.warmup_pairs) +
+               (m.warmup_pairs == 1 ? " warm-up pair" : " warm-up pairs") + " excluded";
+  }
+  facts.push_back(speedup + ")");
+  facts.push_back("Median times: " + m.baseline + " " + format_seconds(m.baseline_median_s) +
+                  ", " + m.candidate + " " + format_seconds(m.candidate_median_s));
+  facts.push_back("Thresholds: full credit at " + format_value(m.full_at) + "x, none at " +
+                  format_value(m.zero_at) + "x" +
+                  (m.cores > 0 ? " (scaled to " + std::to_string(m.cores) + " cores)" : ""));
+  if (m.noisy) {
+    facts.push_back("Noisy: the ratios still varied too much after re-measuring");
+  }
+}
+
+}  // namespace
+
+std::string format_points(double points) {
+  std::string s = sprintf_string("%.2f", points);
+  if (s.find('.') != std::string::npos) {
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s.pop_back();
+  }
+  return s == "-0" ? "0" : s;
+}
+
+std::string format_value(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return sprintf_string("%.6g", value);
+}
+
+std::string format_seconds(double seconds) { return sprintf_string("%.4g s", seconds); }
+
+std::string format_ratio(const Measurement& m) {
+  const double percent = m.spread * 100;
+  // Below 1% a whole-number spread would read as a perfect "±0%".
+  const std::string spread = percent < 1 ? sprintf_string("%.1f", percent)
+                                         : sprintf_string("%.0f", percent);
+  return sprintf_string("%.2fx", m.median_ratio) + " \xC2\xB1" + spread + "%";
+}
+
+std::string points_cell(const TestResult& t) {
+  return format_points(t.points) + " / " + format_points(t.max_points);
+}
+
+std::string total_line(const GradeResult& r) {
+  return "Total: " + format_points(r.score) + " / " + format_points(r.max_score);
+}
+
+std::string describe_outcome(RunOutcome outcome) {
+  switch (outcome) {
+    case RunOutcome::ok: return "exited normally";
+    case RunOutcome::nonzero_exit: return "exited with a non-zero status";
+    case RunOutcome::crashed: return "crashed (killed by a signal)";
+    case RunOutcome::timeout: return "ran past the wall-clock time limit and was stopped";
+    case RunOutcome::cpu_limit: return "used more CPU time than allowed and was stopped";
+    case RunOutcome::memory_limit: return "tried to use more memory than allowed";
+    case RunOutcome::output_limit: return "wrote more output than allowed and was stopped";
+    case RunOutcome::bad_output: return "exited normally, but its output files were missing or malformed";
+    case RunOutcome::not_run: return "was not run";
+  }
+  return to_string(outcome);
+}
+
+std::string diagnostic_line(const Diagnostic& d) {
+  std::string where = d.file;
+  if (d.line > 0) {
+    where += ":" + std::to_string(d.line);
+    if (d.column > 0) where += ":" + std::to_string(d.column);
+  }
+  return where + ": " + d.severity + ": " + d.message;
+}
+
+bool is_hidden(const TestResult& t) { return t.visibility == Visibility::hidden; }
+
+std::string display_name(const TestResult& t) {
+  return is_hidden(t) ? t.name + " (hidden)" : t.name;
+}
+
+TestDetails test_details(const TestResult& t, bool verbose) {
+  TestDetails details;
+  auto& facts = details.facts;
+  if (is_hidden(t)) {
+    if (t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run) {
+      facts.push_back("Run: " + describe_outcome(t.outcome));
+    }
+    // Say so only when something was actually withheld.
+    if (t.mismatch || !t.stdout_tail.empty() || !t.stderr_tail.empty()) {
+      facts.push_back("This is a hidden test: its data and outputs are not shown");
+    }
+    return details;
+  }
+  if (t.mismatch) append_facts_for_mismatch(*t.mismatch, facts);
+  if (t.measurement) append_facts_for_measurement(*t.measurement, facts);
+  if (t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run) {
+    facts.push_back("Run: " + describe_outcome(t.outcome));
+  }
+  details.stdout_tail = printable(t.stdout_tail);
+  details.stderr_tail = printable(t.stderr_tail);
+  const bool something_happened =
+      !facts.empty() || !details.stdout_tail.empty() || !details.stderr_tail.empty();
+  // The dataset id reproduces a failure (`--seed`); alone it teaches nothing.
+  if (!t.dataset.empty() && (something_happened || verbose)) {
+    facts.push_back("Dataset: " + t.dataset);
+  }
+  if (verbose && t.outcome != RunOutcome::not_run) facts.push_back("Time: " + format_seconds(t.seconds));
+  return details;
+}
+
+bool needs_details(const TestResult& t, bool verbose, std::size_t table_message_width) {
+  if (verbose) return true;
+  if (t.status == TestStatus::passed) return false;
+  const TestDetails details = test_details(t, verbose);
+  const bool message_cut = t.message.find('\n') != std::string::npos ||
+                           display_width(t.message) > table_message_width;
+  return !details.facts.empty() || !details.stdout_tail.empty() ||
+         !details.stderr_tail.empty() || message_cut;
+}
+
+std::string plain_test_details(const TestResult& t, bool verbose) {
+  const TestDetails details = test_details(t, verbose);
+  std::string out;
+  if (!t.message.empty()) out += t.message + "\n";
+  for (const std::string& fact : details.facts) out += fact + "\n";
+  if (!details.stdout_tail.empty()) out += "stdout (last lines):\n" + indent(details.stdout_tail, "  ");
+  if (!details.stderr_tail.empty()) out += "stderr (last lines):\n" + indent(details.stderr_tail, "  ");
+  return out;
+}
+
+std::string plain_build_report(const BuildResult& b, bool verbose) {
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  for (const Diagnostic& d : b.diagnostics) {
+    errors += d.severity == "error";
+    warnings += d.severity == "warning";
+  }
+  std::string out = b.ok ? "Build succeeded" : "Build FAILED";
+  out += " (" + format_seconds(b.seconds);
+  if (errors > 0) out += ", " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
+  if (warnings > 0) out += ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
+  out += ")\n";
+  for (const Diagnostic& d : b.diagnostics) out += diagnostic_line(d) + "\n";
+  if (verbose && !b.command.empty()) out += "Command: " + b.command + "\n";
+  const std::string log = printable(b.log);
+  if ((!b.ok || verbose) && !log.empty()) out += "Compiler output (capped):\n" + indent(log, "  ");
+  return out;
+}
+
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  while (!text.empty()) {
+    const std::size_t n = utf8_sequence_length(text);
+    if (n == 0) {
+      out += kReplacementCharacter;
+      text.remove_prefix(1);
+    } else {
+      out += text.substr(0, n);
+      text.remove_prefix(n);
+    }
+  }
+  return out;
+}
+
+std::string printable(std::string_view text) {
+  const std::string valid = valid_utf8(text);
+  std::string out;
+  out.reserve(valid.size());
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    const auto c = static_cast<unsigned char>(valid[i]);
+    if (c == '\r' && i + 1 < valid.size() && valid[i + 1] == '\n') continue;  // CRLF -> LF
+    if (c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7F)) {
+      // C1 controls (U+0080..U+009F) steer some terminals like ESC does.
+      if (c == 0xC2 && i + 1 < valid.size() && static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
+        out += sprintf_string("\\u%04x", static_cast<unsigned char>(valid[++i]));
+        continue;
+      }
+      out += static_cast<char>(c);
+    } else {
+      out += sprintf_string("\\x%02x", c);
+    }
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::size_t display_width(std::string_view utf8) {
+  std::size_t width = 0;
+  for (char c : utf8) width += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return width;
+}
+
+std::string first_line_fitted(std::string_view text, std::size_t max_width) {
+  const std::size_t newline = text.find('\n');
+  const bool more_lines = newline != std::string_view::npos;
+  std::string_view line = text.substr(0, newline);
+  if (!more_lines && display_width(line) <= max_width) return std::string(line);
+  const std::size_t keep = max_width > 3 ? max_width - 3 : 0;
+  std::size_t bytes = 0;
+  for (std::size_t width = 0; bytes < line.size(); ++bytes) {
+    const bool starts_code_point = (static_cast<unsigned char>(line[bytes]) & 0xC0) != 0x80;
+    if (starts_code_point && width++ == keep) break;
+  }
+  return std::string(line.substr(0, bytes)) + "...";
+}
+
+std::string indent(std::string_view text, std::string_view prefix) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (line.empty()) {
+      out += "\n";  // no trailing spaces on blank lines
+    } else {
+      out += std::string(prefix) + std::string(line) + "\n";
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace parlab::grader::report_text

@@ -1,0 +1,53 @@
+#pragma once
+// Wording and number formats shared by the human-facing reporters, so the console,
+// Markdown, Gradescope and JUnit reports teach with the same sentences. This is
+// also the one place that decides what a hidden test may reveal.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "result/result.hpp"
+
+namespace parlab::grader::report_text {
+
+// Numbers.
+std::string format_points(double points);        // up to 2 decimals: "37.5", "100", "3.33"
+std::string format_value(double value);          // %.6g; "NaN", "inf", "-inf"
+std::string format_seconds(double seconds);      // "0.8123 s"
+std::string format_ratio(const Measurement& m);  // "1.42x ±6%"
+std::string points_cell(const TestResult& t);    // "7.5 / 15"
+std::string total_line(const GradeResult& r);    // "Total: 37.5 / 100"
+
+// Words.
+std::string describe_outcome(RunOutcome outcome);  // "crashed (killed by a signal)"
+std::string diagnostic_line(const Diagnostic& d);  // "file:line:col: error: message"
+std::string display_name(const TestResult& t);     // name, "(hidden)" appended when hidden
+bool is_hidden(const TestResult& t);
+
+// What a reader may learn about one test beyond its table row. A hidden test keeps
+// its data secret: no mismatch values, tails or dataset, only how the run ended.
+struct TestDetails {
+  std::vector<std::string> facts;  // one sentence each
+  std::string stdout_tail;         // printable(), empty when hidden or absent
+  std::string stderr_tail;
+};
+TestDetails test_details(const TestResult& t, bool verbose);
+
+// Whether a test deserves a details entry: not passed (or verbose) and there is
+// something the table row did not already say.
+bool needs_details(const TestResult& t, bool verbose, std::size_t table_message_width);
+
+// Plain text blocks for formats without layout (Gradescope output, JUnit bodies).
+std::string plain_test_details(const TestResult& t, bool verbose);  // message, facts, tails
+std::string plain_build_report(const BuildResult& b, bool verbose);  // diagnostics + log
+
+// Text safety. Student output may hold any bytes.
+std::string valid_utf8(std::string_view text);  // invalid sequences -> U+FFFD
+std::string printable(std::string_view text);   // valid_utf8, controls shown as \xNN, no trailing newlines
+std::size_t display_width(std::string_view utf8);  // code points
+// The first line, cut to `max_width` code points with "..." when longer.
+std::string first_line_fitted(std::string_view text, std::size_t max_width);
+std::string indent(std::string_view text, std::string_view prefix);  // prefix on each line
+
+}  // namespace parlab::grader::report_text

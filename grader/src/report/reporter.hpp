@@ -1,0 +1,42 @@
+#pragma once
+// Report formats (google/benchmark's habit): one Reporter per format, one file each,
+// chosen by name from a plain table. Reporters only read the GradeResult; none of
+// them adds information the canonical JSON form does not hold.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "result/result.hpp"
+
+namespace parlab::grader {
+
+struct ReportOptions {
+  bool color = false;    // ANSI colors (console only)
+  bool verbose = false;  // details for passed tests too, build command and log, host model
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual std::string render(const GradeResult& result) const = 0;
+};
+
+// One factory per format; make_reporter picks among them by name.
+std::unique_ptr<Reporter> make_console_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_json_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_gradescope_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_junit_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_markdown_reporter(const ReportOptions& options);
+
+// Throws std::invalid_argument listing the valid names for an unknown format.
+std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
+
+// "console", "json", "gradescope", "junit", "markdown", in that order.
+std::vector<std::string_view> reporter_names();
+
+// The conventional file name for a format's output, e.g. "results.json" for
+// gradescope (the name Gradescope reads). Throws std::invalid_argument like make_reporter.
+std::string_view report_file_name(std::string_view format);
+
+}  // namespace parlab::grader

@@ -1,0 +1,86 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+
+#include "report/reporter.hpp"
+#include "sample_results.hpp"
+
+using namespace parlab::grader;
+using namespace parlab::grader::testing;
+using Catch::Matchers::Contains;
+
+namespace {
+
+nlohmann::json gradescope_json(const GradeResult& r) {
+  return nlohmann::json::parse(make_reporter("gradescope", {})->render(r));
+}
+
+const nlohmann::json& test_named(const nlohmann::json& doc, const std::string& name) {
+  for (const auto& t : doc.at("tests")) {
+    if (t.at("name") == name) return t;
+  }
+  FAIL("no test named " << name);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("gradescope results follow the autograder spec's field rules", "[report][gradescope]") {
+  for (const GradeResult& r : {sample_grade_result(), sample_build_failed_result()}) {
+    const nlohmann::json doc = gradescope_json(r);
+    REQUIRE(doc.at("score").is_number());
+    REQUIRE(doc.at("execution_time").is_number_integer());
+    CHECK(doc.at("output").is_string());
+    CHECK(doc.at("visibility") == "visible");
+    CHECK(doc.at("stdout_visibility") == "hidden");
+    REQUIRE(doc.at("tests").size() == r.tests.size());
+    double sum = 0;
+    for (const auto& t : doc.at("tests")) {
+      INFO(t.dump());
+      sum += t.at("score").get<double>();
+      CHECK(t.at("score").get<double>() <= t.at("max_score").get<double>());
+      CHECK(std::set<std::string>{"passed", "failed"}.count(t.at("status")) == 1);
+      CHECK(std::set<std::string>{"visible", "after_published"}.count(t.at("visibility")) == 1);
+      CHECK(t.at("name").is_string());
+      CHECK(t.at("output").is_string());
+    }
+    CHECK(doc.at("score").get<double>() == Approx(sum));
+  }
+}
+
+TEST_CASE("gradescope maps statuses and visibility", "[report][gradescope]") {
+  const nlohmann::json doc = gradescope_json(sample_grade_result());
+  CHECK(doc.at("execution_time") == 43);  // 42.7 s rounded
+  CHECK(test_named(doc, "correctness_small").at("status") == "passed");
+  CHECK(test_named(doc, "speedup_parallel").at("status") == "failed");  // partial
+  CHECK_THAT(test_named(doc, "speedup_parallel").at("output").get<std::string>(),
+             Contains("Status: partial, 5.33 / 15 points"));
+  CHECK(test_named(doc, "correctness_hidden").at("visibility") == "after_published");
+  CHECK(test_named(doc, "correctness_small").at("visibility") == "visible");
+
+  // Skipped with points lost: failed, and says it was skipped.
+  const auto& skipped = test_named(doc, "gpu_speedup");
+  CHECK(skipped.at("status") == "failed");
+  CHECK_THAT(skipped.at("output").get<std::string>(), Contains("Status: skipped"));
+  // Inconclusive with full points: passed, and says it was inconclusive.
+  const auto& inconclusive = test_named(doc, "speedup_processes");
+  CHECK(inconclusive.at("status") == "passed");
+  CHECK_THAT(inconclusive.at("output").get<std::string>(), Contains("Status: inconclusive"));
+}
+
+TEST_CASE("gradescope output teaches the failure and shows build errors", "[report][gradescope]") {
+  const nlohmann::json doc = gradescope_json(sample_grade_result());
+  CHECK_THAT(test_named(doc, "correctness_fresh").at("output").get<std::string>(),
+             Contains("First mismatch: file_mean[17] (sensors_017.csv): expected 20.5, got NaN"));
+  CHECK_THAT(doc.at("output").get<std::string>(),
+             Contains("GPU tests skipped") && Contains("Total: 25.33 / 100"));
+
+  const nlohmann::json failed = gradescope_json(sample_build_failed_result());
+  CHECK(failed.at("score") == 0);
+  CHECK_THAT(failed.at("output").get<std::string>(),
+             Contains("Build FAILED") &&
+                 Contains("file_stats.cpp:42:7: error: 'count' was not declared in this scope"));
+}

@@ -1,0 +1,32 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "report/reporter.hpp"
+#include "sample_results.hpp"
+
+using namespace parlab::grader;
+using namespace parlab::grader::testing;
+using Catch::Matchers::Contains;
+
+TEST_CASE("markdown escapes pipes and markup in table cells", "[report][markdown]") {
+  GradeResult r = sample_grade_result();
+  r.tests[2].message = "a | b <script> c\nnext";
+  const std::string md = make_reporter("markdown", {})->render(r);
+  CHECK_THAT(md, Contains("| a \\| b &lt;script&gt; c next |"));
+  CHECK(md.find("<script>") == std::string::npos);
+}
+
+TEST_CASE("markdown code blocks cannot be closed by student output", "[report][markdown]") {
+  GradeResult r = sample_grade_result();
+  r.tests[4].stderr_tail = "```\n# injected heading\n";
+  const std::string md = make_reporter("markdown", {})->render(r);
+  CHECK_THAT(md, Contains("````text\n```\n# injected heading\n````\n"));
+}
+
+TEST_CASE("markdown shows the summary table and the total", "[report][markdown]") {
+  const std::string md = make_reporter("markdown", {})->render(sample_grade_result());
+  CHECK_THAT(md, Contains("| Test | Status | Points | Ratio | Message |"));
+  CHECK_THAT(md, Contains("| `speedup_parallel` | partial | 5.33 / 15 | 1.42x"));
+  CHECK_THAT(md, Contains("**Total: 25.33 / 100**"));
+}

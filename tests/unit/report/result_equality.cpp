@@ -1,0 +1,104 @@
+#include "result_equality.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+
+namespace parlab::grader::testing {
+namespace {
+
+void check_same(const Mismatch& a, const Mismatch& b) {
+  CHECK(a.array == b.array);
+  CHECK(a.index == b.index);
+  CHECK(a.label == b.label);
+  CHECK(same_number(a.expected, b.expected));
+  CHECK(same_number(a.got, b.got));
+  CHECK(a.tolerance == b.tolerance);
+  CHECK(a.mismatches == b.mismatches);
+  CHECK(a.compared == b.compared);
+}
+
+void check_same(const Measurement& a, const Measurement& b) {
+  CHECK(a.baseline == b.baseline);
+  CHECK(a.candidate == b.candidate);
+  REQUIRE(a.ratios.size() == b.ratios.size());
+  for (std::size_t i = 0; i < a.ratios.size(); ++i) CHECK(same_number(a.ratios[i], b.ratios[i]));
+  CHECK(same_number(a.median_ratio, b.median_ratio));
+  CHECK(same_number(a.spread, b.spread));
+  CHECK(same_number(a.baseline_median_s, b.baseline_median_s));
+  CHECK(same_number(a.candidate_median_s, b.candidate_median_s));
+  CHECK(same_number(a.full_at, b.full_at));
+  CHECK(same_number(a.zero_at, b.zero_at));
+  CHECK(a.cores == b.cores);
+  CHECK(a.warmup_pairs == b.warmup_pairs);
+  CHECK(a.noisy == b.noisy);
+}
+
+void check_same(const TestResult& a, const TestResult& b) {
+  INFO("test " << a.name);
+  CHECK(a.name == b.name);
+  CHECK(a.kind == b.kind);
+  CHECK(a.visibility == b.visibility);
+  CHECK(same_number(a.points, b.points));
+  CHECK(same_number(a.max_points, b.max_points));
+  CHECK(a.status == b.status);
+  CHECK(a.outcome == b.outcome);
+  CHECK(a.message == b.message);
+  REQUIRE(a.mismatch.has_value() == b.mismatch.has_value());
+  if (a.mismatch) check_same(*a.mismatch, *b.mismatch);
+  REQUIRE(a.measurement.has_value() == b.measurement.has_value());
+  if (a.measurement) check_same(*a.measurement, *b.measurement);
+  CHECK(a.stdout_tail == b.stdout_tail);
+  CHECK(a.stderr_tail == b.stderr_tail);
+  CHECK(a.dataset == b.dataset);
+  CHECK(same_number(a.seconds, b.seconds));
+}
+
+void check_same(const BuildResult& a, const BuildResult& b) {
+  CHECK(a.ok == b.ok);
+  CHECK(same_number(a.seconds, b.seconds));
+  CHECK(a.command == b.command);
+  CHECK(a.log == b.log);
+  REQUIRE(a.diagnostics.size() == b.diagnostics.size());
+  for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+    CHECK(a.diagnostics[i].file == b.diagnostics[i].file);
+    CHECK(a.diagnostics[i].line == b.diagnostics[i].line);
+    CHECK(a.diagnostics[i].column == b.diagnostics[i].column);
+    CHECK(a.diagnostics[i].severity == b.diagnostics[i].severity);
+    CHECK(a.diagnostics[i].message == b.diagnostics[i].message);
+  }
+}
+
+}  // namespace
+
+bool same_number(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::memcmp(&a, &b, sizeof a) == 0;  // bit-exact: lossless means no rounding
+}
+
+void check_same(const GradeResult& a, const GradeResult& b) {
+  CHECK(a.schema_version == b.schema_version);
+  CHECK(a.grader_version == b.grader_version);
+  CHECK(a.lab_id == b.lab_id);
+  CHECK(a.lab_title == b.lab_title);
+  CHECK(a.submission == b.submission);
+  CHECK(a.reference_mode == b.reference_mode);
+  CHECK(a.started_at == b.started_at);
+  CHECK(same_number(a.seconds, b.seconds));
+  CHECK(a.fresh_seed == b.fresh_seed);
+  CHECK(a.performance_enabled == b.performance_enabled);
+  CHECK(a.host.hostname == b.host.hostname);
+  CHECK(a.host.cpu_model == b.host.cpu_model);
+  CHECK(a.host.cores == b.host.cores);
+  CHECK(a.host.sandbox == b.host.sandbox);
+  CHECK(a.host.gpu == b.host.gpu);
+  check_same(a.build, b.build);
+  REQUIRE(a.tests.size() == b.tests.size());
+  for (std::size_t i = 0; i < a.tests.size(); ++i) check_same(a.tests[i], b.tests[i]);
+  CHECK(same_number(a.score, b.score));
+  CHECK(same_number(a.max_score, b.max_score));
+  CHECK(a.notes == b.notes);
+}
+
+}  // namespace parlab::grader::testing

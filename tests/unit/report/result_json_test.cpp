@@ -1,0 +1,129 @@
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "result/result_json.hpp"
+#include "result_equality.hpp"
+#include "sample_results.hpp"
+
+using namespace parlab::grader;
+using namespace parlab::grader::testing;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// The sample with every field away from its default, so a dropped field shows.
+GradeResult everything_set() {
+  GradeResult r = sample_grade_result();
+  r.reference_mode = true;
+  r.performance_enabled = false;
+  r.fresh_seed = std::numeric_limits<std::uint64_t>::max();
+  r.host.gpu = "NVIDIA H100 80GB HBM3";
+  r.tests[1].measurement->ratios.push_back(std::numeric_limits<double>::infinity());
+  r.tests[1].measurement->zero_at = -std::numeric_limits<double>::infinity();
+  r.tests[2].message = "unicode \xCE\xBB and \"quotes\"\ttab";
+  r.tests[2].seconds = 0.1 + 0.2;  // not exactly representable: must survive bit for bit
+  r.notes.push_back("second note");
+  return r;
+}
+
+std::string error_of(const nlohmann::json& j) {
+  try {
+    grade_result_from_json(j);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  FAIL("expected std::runtime_error");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("JSON round trip is lossless", "[result][json]") {
+  for (const GradeResult& original : {everything_set(), sample_build_failed_result()}) {
+    const GradeResult back = grade_result_from_json(to_json(original));
+    check_same(original, back);
+    // Through text too, as result files are read back.
+    check_same(original, grade_result_from_json_text(result_json_text(original)));
+  }
+}
+
+TEST_CASE("JSON carries the format name, version and every field", "[result][json]") {
+  const nlohmann::json j = to_json(sample_grade_result());
+  CHECK(j.at("format") == "parlab-result");
+  CHECK(j.at("schema_version") == 1);
+  CHECK(j.at("tests").at(2).at("mismatch").at("got") == "NaN");
+  CHECK(j.at("tests").at(0).at("mismatch").is_null());
+  CHECK(j.at("tests").at(1).at("measurement").at("ratios").size() == 9);
+  CHECK(j.at("build").at("diagnostics").at(0).at("line") == 58);
+  CHECK(j.size() == 17);
+  CHECK(j.at("tests").at(0).size() == 14);
+}
+
+TEST_CASE("absent and null optionals both read as empty", "[result][json]") {
+  nlohmann::json j = to_json(sample_grade_result());
+  j["tests"][2].erase("mismatch");
+  j["tests"][1]["measurement"] = nullptr;
+  const GradeResult r = grade_result_from_json(j);
+  CHECK_FALSE(r.tests[2].mismatch.has_value());
+  CHECK_FALSE(r.tests[1].measurement.has_value());
+}
+
+TEST_CASE("reading names the missing or bad field", "[result][json]") {
+  const nlohmann::json good = to_json(sample_grade_result());
+
+  nlohmann::json j = good;
+  j.erase("lab_id");
+  CHECK_THAT(error_of(j), Contains("'lab_id' is missing"));
+
+  j = good;
+  j["tests"][2]["mismatch"].erase("index");
+  CHECK_THAT(error_of(j), Contains("'tests[2].mismatch.index' is missing"));
+
+  j = good;
+  j["host"]["cores"] = "eight";
+  CHECK_THAT(error_of(j), Contains("'host.cores' must be an integer"));
+
+  j = good;
+  j["tests"][4]["status"] = "almost";
+  CHECK_THAT(error_of(j), Contains("'tests[4].status'") && Contains("'almost'"));
+
+  j = good;
+  j["build"]["diagnostics"][0]["line"] = -1.5;
+  CHECK_THAT(error_of(j), Contains("'build.diagnostics[0].line'"));
+
+  j = good;
+  j["tests"][1]["measurement"]["ratios"][3] = "fast";
+  CHECK_THAT(error_of(j), Contains("'tests[1].measurement.ratios[3]'"));
+
+  j = good;
+  j["fresh_seed"] = -3;
+  CHECK_THAT(error_of(j), Contains("'fresh_seed' must be a non-negative integer"));
+
+  j = good;
+  j["notes"][0] = 7;
+  CHECK_THAT(error_of(j), Contains("'notes[0]'"));
+}
+
+TEST_CASE("reading rejects another format or schema version", "[result][json]") {
+  nlohmann::json j = to_json(sample_grade_result());
+  j["schema_version"] = 2;
+  CHECK_THAT(error_of(j), Contains("'schema_version' is 2"));
+
+  j = to_json(sample_grade_result());
+  j["format"] = "junit";
+  CHECK_THAT(error_of(j), Contains("'format' must be \"parlab-result\""));
+
+  CHECK_THAT(error_of(nlohmann::json::array()), Contains("must be an object"));
+  CHECK_THROWS_WITH(grade_result_from_json_text("{not json"), Contains("not valid JSON"));
+}
+
+TEST_CASE("result JSON text survives invalid UTF-8 in captured output", "[result][json]") {
+  GradeResult r = sample_grade_result();
+  r.tests[4].stderr_tail = "bad byte \xFF here\n";
+  const GradeResult back = grade_result_from_json_text(result_json_text(r));
+  CHECK(back.tests[4].stderr_tail == "bad byte \xEF\xBF\xBD here\n");
+}
