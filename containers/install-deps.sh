@@ -10,6 +10,7 @@ packages=(
   libboost-dev                    # Boost.Process (header-only in 1.74)
   libboost-program-options-dev    # the CLI
   libboost-filesystem-dev         # required by Boost.Process v1
+  libboost-context-dev            # fibers for the CUDA simulation backend
   libfccp-dev                     # fast-cpp-csv-parser
   nlohmann-json3-dev
   libtomlplusplus-dev

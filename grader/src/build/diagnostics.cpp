@@ -1,0 +1,40 @@
+#include "build/diagnostics.hpp"
+
+#include <regex>
+#include <sstream>
+
+namespace parlab::grader {
+
+std::string map_paths(std::string log, const std::filesystem::path& staged_dir,
+                      const std::filesystem::path& submission_dir) {
+  const std::string from = staged_dir.string() + "/";
+  const std::string to = submission_dir.string() + "/";
+  for (std::size_t pos = 0; (pos = log.find(from, pos)) != std::string::npos; pos += to.size()) {
+    log.replace(pos, from.size(), to);
+  }
+  return log;
+}
+
+std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
+                                              const std::filesystem::path& staged_dir,
+                                              const std::filesystem::path& submission_dir) {
+  // file:line:col: severity: message   (gcc and clang both print this shape)
+  static const std::regex line_re(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  std::vector<Diagnostic> out;
+  std::istringstream in(map_paths(log, staged_dir, submission_dir));
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (!std::regex_match(line, m, line_re)) continue;
+    Diagnostic d;
+    d.file = m[1];
+    d.line = std::stoi(m[2]);
+    d.column = std::stoi(m[3]);
+    d.severity = m[4] == "fatal error" ? "error" : std::string(m[4]);
+    d.message = m[5];
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,61 @@
+#include "build/toolchain.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli/errors.hpp"
+
+namespace parlab::grader {
+
+const LabToolchain& Toolchain::lab(const std::string& id) const {
+  auto it = labs.find(id);
+  if (it == labs.end()) {
+    throw EnvironmentError("lab '" + id + "' is not in the build (" + file.string() +
+                           "); run: cmake --build " + build_dir.string());
+  }
+  return it->second;
+}
+
+std::filesystem::path default_toolchain_path() {
+  if (const char* env = std::getenv("PARLAB_TOOLCHAIN"); env && *env) return env;
+  return PARLAB_DEFAULT_TOOLCHAIN;
+}
+
+Toolchain load_toolchain(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) {
+    throw EnvironmentError("toolchain file " + file.string() +
+                           " not found: build parlab first (cmake --preset default && "
+                           "cmake --build build), or set PARLAB_TOOLCHAIN");
+  }
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    Toolchain t;
+    t.file = file;
+    t.source_dir = j.at("source_dir").get<std::string>();
+    t.build_dir = j.at("build_dir").get<std::string>();
+    t.version = j.at("version").get<std::string>();
+    t.cxx = j.at("cxx").get<std::string>();
+    t.cxx_standard = j.at("cxx_standard").get<std::string>();
+    t.cxx_flags = j.at("cxx_flags").get<std::vector<std::string>>();
+    t.harness_include = j.at("harness_include").get<std::string>();
+    t.harness_lib = j.at("harness_lib").get<std::string>();
+    t.cuda = j.at("cuda").get<bool>();
+    for (const auto& [id, lab] : j.at("labs").items()) {
+      LabToolchain l;
+      l.dir = lab.at("dir").get<std::string>();
+      l.reference_dir = lab.at("reference_dir").get<std::string>();
+      l.driver_lib = lab.at("driver_lib").get<std::string>();
+      l.reference_exe = lab.at("reference_exe").get<std::string>();
+      l.libs = lab.at("libs").get<std::vector<std::string>>();
+      t.labs.emplace(id, std::move(l));
+    }
+    return t;
+  } catch (const nlohmann::json::exception& e) {
+    throw EnvironmentError("toolchain file " + file.string() +
+                           " is broken (" + e.what() + "); re-run cmake");
+  }
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,122 @@
+// `grade LAB [SUBMISSION_DIR]`: grade one submission and write the reports asked for.
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "build/toolchain.hpp"
+#include "cli/commands.hpp"
+#include "cli/errors.hpp"
+#include "grading/grade_session.hpp"
+#include "process/sandboxed_runner.hpp"
+#include "report/reporter.hpp"
+#include "spec/lab_spec.hpp"
+#include "util/atomic_write.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace parlab::grader {
+namespace {
+
+bool want_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  if (mode != "auto") throw UsageError("--color must be auto, always or never, got '" + mode + "'");
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && term && std::string(term) != "dumb";
+}
+
+po::options_description grade_options() {
+  po::options_description o("grade LAB [SUBMISSION_DIR] options");
+  o.add_options()
+      ("help,h", "show this help")
+      ("reference", "grade the reference solution as if it were a submission (checks a lab)")
+      ("json", po::value<std::string>(), "write the canonical JSON result to this file")
+      ("gradescope", po::value<std::string>(), "write a Gradescope results.json to this file")
+      ("junit", po::value<std::string>(), "write JUnit XML to this file")
+      ("markdown", po::value<std::string>(), "write a Markdown report to this file")
+      ("no-perf", "correctness tests only; performance tests are reported as skipped")
+      ("seed", po::value<std::uint64_t>(), "seed of the fresh dataset (repeat a grading)")
+      ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
+                                               "(default: BUILD_DIR/grade-work)")
+      ("toolchain", po::value<std::string>(), "build/toolchain.json to use")
+      ("wall-limit", po::value<double>(), "cap every test's wall-clock limit at this many "
+                                          "seconds (quick checks of slow submissions)")
+      ("color", po::value<std::string>()->default_value("auto"), "auto | always | never")
+      ("verbose,v", "progress lines and details for passing tests");
+  return o;
+}
+
+}  // namespace
+
+int run_grade_command(const std::string& lab_id, const std::vector<std::string>& args) {
+  po::options_description visible = grade_options();
+  po::options_description all = visible;
+  all.add_options()("submission", po::value<std::string>(), "submission folder");
+  po::positional_options_description positional;
+  positional.add("submission", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see grade " + lab_id + " --help)");
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: grade " << lab_id << " [SUBMISSION_DIR] [options]\n"
+              << "Grades SUBMISSION_DIR (default: the lab's skeleton).\n\n" << visible;
+    return kExitAllPassed;
+  }
+  if (vm.count("reference") && vm.count("submission")) {
+    throw UsageError("give either --reference or a SUBMISSION_DIR, not both");
+  }
+
+  Toolchain toolchain = load_toolchain(
+      vm.count("toolchain") ? fs::path(vm["toolchain"].as<std::string>()) : default_toolchain_path());
+  if (!toolchain.labs.count(lab_id)) {
+    std::string known;
+    for (const auto& [id, _] : toolchain.labs) known += (known.empty() ? "" : ", ") + id;
+    throw UsageError("unknown lab '" + lab_id + "' (labs in this build: " + known + ")");
+  }
+  const LabToolchain& labtc = toolchain.lab(lab_id);
+  LabSpec lab = load_lab_spec(labtc.dir / "lab.toml");
+  if (lab.id != lab_id) {
+    throw SpecError(lab.file.string() + ": [lab] id is '" + lab.id + "', expected '" + lab_id + "'");
+  }
+
+  if (vm.count("wall-limit")) {
+    double cap = vm["wall-limit"].as<double>();
+    if (!(cap > 0)) throw UsageError("--wall-limit must be > 0 seconds");
+    for (TestSpec& t : lab.tests) t.limits.wall_seconds = std::min(t.limits.wall_seconds, cap);
+  }
+  const bool verbose = vm.count("verbose") > 0;
+  GradeOptions options;
+  options.lab_id = lab_id;
+  if (vm.count("submission")) options.submission_dir = fs::absolute(vm["submission"].as<std::string>());
+  options.reference_mode = vm.count("reference") > 0;
+  options.performance = vm.count("no-perf") == 0;
+  if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
+  options.work_root = vm.count("work-dir") ? fs::absolute(vm["work-dir"].as<std::string>())
+                                           : toolchain.build_dir / "grade-work";
+  if (verbose) options.log = [](const std::string& line) { std::cerr << "grade: " << line << "\n"; };
+
+  ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
+  std::cerr << "grade: grading " << lab_id << " "
+            << resolve_submission(options, labtc).string() << " ...\n";
+  SandboxedRunner runner;
+  GradeResult result = grade_submission(options, lab, toolchain, runner);
+
+  std::cout << make_reporter("console", report_options)->render(result);
+  for (const char* format : {"json", "gradescope", "junit", "markdown"}) {
+    if (!vm.count(format)) continue;
+    fs::path file = vm[format].as<std::string>();
+    write_file_atomically(file, make_reporter(format, report_options)->render(result));
+    std::cerr << "grade: wrote " << format << " report to " << file.string() << "\n";
+  }
+  return exit_code_for(result);
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,29 @@
+// `grade list`: the labs this build knows, with title, kind and points.
+#include <cstdio>
+#include <iostream>
+
+#include "build/toolchain.hpp"
+#include "cli/commands.hpp"
+#include "cli/errors.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace parlab::grader {
+
+int run_list_command(const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::cout << "usage: grade list\nLists the labs with id, kind, points and title.\n";
+    return kExitAllPassed;
+  }
+  if (!args.empty()) throw UsageError("grade list takes no arguments, got '" + args[0] + "'");
+  Toolchain toolchain = load_toolchain(default_toolchain_path());
+  std::vector<LabSpec> labs = load_all_labs(toolchain.source_dir / "labs");
+  std::printf("%-7s %-5s %7s  %s\n", "lab", "kind", "points", "title");
+  for (const LabSpec& lab : labs) {
+    bool built = toolchain.labs.count(lab.id) > 0;
+    std::printf("%-7s %-5s %7.0f  %s%s\n", lab.id.c_str(), lab.kind.c_str(), lab.max_points(),
+                lab.title.c_str(), built ? "" : "  (not built)");
+  }
+  return kExitAllPassed;
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,132 @@
+#include "compare/comparator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <type_traits>
+
+namespace parlab::grader {
+namespace {
+
+// Maps a float's bits onto a line where adjacent floats are adjacent integers
+// (negative values mirrored, -0.0 and 0.0 both at 0), so ULP distance is a difference.
+template <class Float>
+std::int64_t ordered_bits(Float x) {
+  using U = std::conditional_t<sizeof(Float) == 4, std::uint32_t, std::uint64_t>;
+  U bits = std::bit_cast<U>(x);
+  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  auto magnitude = static_cast<std::int64_t>(bits & ~sign);
+  return (bits & sign) ? -magnitude : magnitude;
+}
+
+std::string format_value(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+const harness::NamedArray* find(const std::vector<harness::NamedArray>& arrays,
+                                const std::string& name) {
+  for (const auto& a : arrays) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::uint64_t ulp_distance(double a, double b, harness::DType dtype) {
+  std::int64_t ia, ib;
+  if (dtype == harness::DType::f32) {
+    ia = ordered_bits(static_cast<float>(a));
+    ib = ordered_bits(static_cast<float>(b));
+  } else {
+    ia = ordered_bits(a);
+    ib = ordered_bits(b);
+  }
+  // Unsigned subtraction: the true distance can exceed INT64_MAX across zero.
+  return ia >= ib ? static_cast<std::uint64_t>(ia) - static_cast<std::uint64_t>(ib)
+                  : static_cast<std::uint64_t>(ib) - static_cast<std::uint64_t>(ia);
+}
+
+bool values_match(double expected, double got, const ComparatorSpec& spec, harness::DType dtype,
+                  bool exact) {
+  if (std::isnan(expected) || std::isnan(got)) return false;
+  if (std::isinf(expected) || std::isinf(got)) return expected == got;
+  if (exact || spec.kind == ComparatorSpec::Kind::exact) return expected == got;
+  if (spec.kind == ComparatorSpec::Kind::ulp) {
+    return ulp_distance(expected, got, dtype) <= static_cast<std::uint64_t>(spec.max_ulp);
+  }
+  return std::fabs(got - expected) <= spec.atol + spec.rtol * std::fabs(expected);
+}
+
+std::string describe_tolerance(const ComparatorSpec& spec, bool exact) {
+  if (exact || spec.kind == ComparatorSpec::Kind::exact) return "exact";
+  char buf[96];
+  if (spec.kind == ComparatorSpec::Kind::ulp) {
+    std::snprintf(buf, sizeof buf, "within %lld ULP", static_cast<long long>(spec.max_ulp));
+  } else {
+    std::snprintf(buf, sizeof buf, "|got - expected| <= %g + %g * |expected|", spec.atol,
+                  spec.rtol);
+  }
+  return buf;
+}
+
+CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
+                               const std::vector<harness::NamedArray>& got,
+                               const ComparatorSpec& spec) {
+  CompareOutcome out;
+  for (const auto& e : expected) {
+    const harness::NamedArray* g = find(got, e.name);
+    if (!g) {
+      out.message = "output '" + e.name + "' is missing: the program did not produce it";
+      return out;
+    }
+    if (g->values.size() != e.values.size()) {
+      out.message = "output '" + e.name + "' has " + std::to_string(g->values.size()) +
+                    " elements, expected " + std::to_string(e.values.size());
+      return out;
+    }
+    bool exact = std::find(spec.exact_arrays.begin(), spec.exact_arrays.end(), e.name) !=
+                 spec.exact_arrays.end();
+    std::uint64_t bad = 0;
+    std::optional<Mismatch> first;
+    for (std::size_t i = 0; i < e.values.size(); ++i) {
+      if (values_match(e.values[i], g->values[i], spec, e.dtype, exact)) continue;
+      if (!first) {
+        Mismatch m;
+        m.array = e.name;
+        m.index = i;
+        if (i < e.labels.size()) m.label = e.labels[i];
+        m.expected = e.values[i];
+        m.got = g->values[i];
+        m.tolerance = describe_tolerance(spec, exact);
+        first = m;
+      }
+      ++bad;
+    }
+    if (first) {
+      first->mismatches = bad;
+      first->compared = e.values.size();
+      std::string where = first->array + "[" + std::to_string(first->index) + "]";
+      if (!first->label.empty()) where += " (" + first->label + ")";
+      out.message = where + ": expected " + format_value(first->expected) + ", got " +
+                    format_value(first->got) + " (" + first->tolerance + "); " +
+                    std::to_string(bad) + " of " + std::to_string(e.values.size()) +
+                    " elements differ";
+      if (std::isnan(first->got)) {
+        out.message += ". NaN usually means an element was never written (outputs are "
+                       "poisoned with NaN) or 0/0";
+      }
+      out.mismatch = first;
+      return out;
+    }
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace parlab::grader

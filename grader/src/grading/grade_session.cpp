@@ -1,0 +1,419 @@
+#include "grading/grade_session.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <random>
+#include <set>
+
+#include "build/content_hash.hpp"
+#include "build/submission_builder.hpp"
+#include "cli/errors.hpp"
+#include "compare/comparator.hpp"
+#include "grading/dataset_cache.hpp"
+#include "grading/host_info.hpp"
+#include "grading/lab_runner.hpp"
+#include "measure/side_by_side.hpp"
+#include "measure/statistics.hpp"
+#include "result/result_json.hpp"
+#include "score/scoring.hpp"
+#include "util/atomic_write.hpp"
+
+namespace fs = std::filesystem;
+
+namespace parlab::grader {
+namespace {
+
+constexpr std::size_t kTailBytes = 4000;
+
+std::string slug(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!out.empty() && out.back() != '-') {
+      out += '-';
+    }
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "test" : out;
+}
+
+std::string tail(const std::string& text, bool truncated) {
+  std::string t = text.size() > kTailBytes ? "..." + text.substr(text.size() - kTailBytes) : text;
+  if (truncated) t += "\n[output truncated]";
+  return t;
+}
+
+std::string now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string format_ratio(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", r);
+  return buf;
+}
+
+// Everything one grading needs while it runs.
+class Session {
+ public:
+  Session(const GradeOptions& o, const LabSpec& lab, const Toolchain& tc, ProcessRunner& runner)
+      : options_(o),
+        lab_(lab),
+        labtc_(tc.lab(lab.id)),
+        toolchain_(tc),
+        runner_(runner),
+        work_(o.work_root / lab.id / ContentHash().add(fs::absolute(resolve_submission(o, labtc_)).string()).hex()),
+        cache_(o.work_root / "dataset-cache"),
+        fresh_cache_(work_ / "fresh-data"),
+        submission_runs_(runner, work_ / "runs"),
+        reference_runs_(runner, o.work_root / "reference-outputs") {}
+
+  GradeResult run();
+
+ private:
+  void log(const std::string& line) const {
+    if (options_.log) options_.log(line);
+  }
+  Params resolve_params(const Params& p) const;
+  fs::path dataset_dir(const std::string& id);
+  std::string dataset_label(const std::string& id) const;
+  const TaskRun& reference_run(const TestSpec& t, const std::string& task, const Params& params);
+  TestResult run_correctness(const TestSpec& t);
+  TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
+  TestResult base_result(const TestSpec& t) const;
+  void fail_from_run(TestResult& r, const TaskRun& run) const;
+
+  const GradeOptions& options_;
+  const LabSpec& lab_;
+  const LabToolchain& labtc_;
+  const Toolchain& toolchain_;
+  ProcessRunner& runner_;
+  fs::path work_;
+  DatasetCache cache_;
+  DatasetCache fresh_cache_;
+  LabRunner submission_runs_;
+  LabRunner reference_runs_;
+  std::uint64_t fresh_seed_ = 0;
+  int cores_ = 1;
+  fs::path executable_;
+  std::map<std::string, TaskRun> reference_cache_;
+};
+
+Params Session::resolve_params(const Params& p) const {
+  Params out = p;
+  for (const auto& [k, v] : p.values()) {
+    if (v == "cores") out.set(k, std::to_string(cores_));
+  }
+  return out;
+}
+
+fs::path Session::dataset_dir(const std::string& id) {
+  const DatasetSpec& d = lab_.dataset(id);
+  if (d.seed) return cache_.get(d, *d.seed);
+  return fresh_cache_.get(d, fresh_seed_);
+}
+
+std::string Session::dataset_label(const std::string& id) const {
+  const DatasetSpec& d = lab_.dataset(id);
+  std::string seed = d.seed ? std::to_string(*d.seed) : std::to_string(fresh_seed_) + ", fresh";
+  return id + " (seed " + seed + ")";
+}
+
+// Expected outputs come from the reference executable; cached per key so a grading
+// runs the reference once per (dataset, task, params).
+const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task,
+                                      const Params& params) {
+  fs::path data = dataset_dir(t.dataset);
+  ContentHash key;
+  key.add_file_stamp(labtc_.reference_exe).add(data.string()).add(task);
+  for (const auto& [k, v] : params.values()) key.add(k).add(v);
+  auto it = reference_cache_.find(key.hex());
+  if (it != reference_cache_.end()) return it->second;
+
+  TaskInvocation inv{labtc_.reference_exe, task, params, data, 0, 1, t.limits};
+  // The reference gets generous limits: if it fails, the lab is broken, not the student.
+  inv.limits.wall_seconds *= 4;
+  inv.limits.cpu_seconds *= 4;
+  TaskRun run = reference_runs_.run(inv, key.hex());
+  if (!run.ok()) {
+    throw ToolError(kExitInternal, "the reference solution failed on dataset '" + t.dataset +
+                                       "' task '" + task + "': " + run.message +
+                                       (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
+  }
+  return reference_cache_.emplace(key.hex(), std::move(run)).first->second;
+}
+
+TestResult Session::base_result(const TestSpec& t) const {
+  TestResult r;
+  r.name = t.name;
+  r.kind = t.kind;
+  r.visibility = t.visibility;
+  r.max_points = t.points;
+  r.dataset = dataset_label(t.dataset);
+  return r;
+}
+
+void Session::fail_from_run(TestResult& r, const TaskRun& run) const {
+  r.status = TestStatus::failed;
+  r.outcome = run.run.outcome;
+  r.message = run.message;
+  r.stdout_tail = tail(run.run.stdout_text, run.run.stdout_truncated);
+  r.stderr_tail = tail(run.run.stderr_text, run.run.stderr_truncated);
+}
+
+TestResult Session::run_correctness(const TestSpec& t) {
+  TestResult r = base_result(t);
+  auto t0 = std::chrono::steady_clock::now();
+  Params params = resolve_params(t.params);
+  const TaskRun& expected = reference_run(t, t.task, params);
+  TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
+                     t.limits};
+  TaskRun got = submission_runs_.run(inv, slug(t.name));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!got.ok()) {
+    fail_from_run(r, got);
+    return r;
+  }
+  r.outcome = RunOutcome::ok;
+  r.stdout_tail = tail(got.run.stdout_text, got.run.stdout_truncated);
+  r.stderr_tail = tail(got.run.stderr_text, got.run.stderr_truncated);
+  CompareOutcome cmp;
+  try {
+    cmp = compare_outputs(LabRunner::outputs(expected), LabRunner::outputs(got), t.compare);
+  } catch (const harness::OutputFormatError& e) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::bad_output;
+    r.message = std::string("unreadable output: ") + e.what();
+    return r;
+  }
+  if (cmp.ok) {
+    r.status = TestStatus::passed;
+    r.points = t.points;
+    r.message = "all outputs match";
+    return r;
+  }
+  r.status = TestStatus::failed;
+  if (t.visibility == Visibility::hidden) {
+    // Hidden data stays hidden: say where, not what.
+    r.message = cmp.mismatch ? "wrong result on hidden data (first difference in '" +
+                                   cmp.mismatch->array + "'); the visible tests exercise the "
+                                   "same rules"
+                             : "wrong result on hidden data: " + cmp.message;
+  } else {
+    r.message = cmp.message;
+    r.mismatch = cmp.mismatch;
+  }
+  return r;
+}
+
+TestResult Session::run_performance(const TestSpec& t,
+                                    const std::map<std::string, TestResult>& done) {
+  TestResult r = base_result(t);
+  r.status = TestStatus::skipped;
+  const PerformanceSpec& p = *t.performance;
+  if (!options_.performance) {
+    r.message = "not measured: performance tests disabled (--no-perf)";
+    return r;
+  }
+  if (cores_ < p.min_cores) {
+    r.message = "not measured: needs at least " + std::to_string(p.min_cores) +
+                " cores, this machine grants " + std::to_string(cores_);
+    return r;
+  }
+  std::vector<std::string> gates = t.requires_tests;
+  if (gates.empty()) {
+    for (const TestSpec& other : lab_.tests) {
+      if (other.kind == "correctness") gates.push_back(other.name);
+    }
+  }
+  for (const std::string& g : gates) {
+    auto it = done.find(g);
+    if (it != done.end() && it->second.status != TestStatus::passed) {
+      r.message = "not measured: correctness test '" + g +
+                  "' did not pass; speed only counts for correct code";
+      return r;
+    }
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  Params params = resolve_params(t.params);
+  Params base_params = p.baseline_params.values().empty() ? params : resolve_params(p.baseline_params);
+  fs::path data = dataset_dir(t.dataset);
+  fs::path base_exe = p.baseline_program == "reference" ? labtc_.reference_exe : executable_;
+  const std::string run_slug = slug(t.name);
+  TaskRun last_candidate;
+
+  TimedRun baseline = [&](std::string& err) -> std::optional<double> {
+    TaskRun run = submission_runs_.run(
+        {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, t.limits},
+        run_slug + "-baseline");
+    if (!run.ok()) {
+      err = run.message;
+      return std::nullopt;
+    }
+    return median(run.samples_s);
+  };
+  TimedRun candidate = [&](std::string& err) -> std::optional<double> {
+    TaskRun run = submission_runs_.run(
+        {executable_, t.task, params, data, t.warmup, t.repeat, t.limits}, run_slug + "-candidate");
+    if (!run.ok()) {
+      err = run.message;
+      last_candidate = std::move(run);
+      return std::nullopt;
+    }
+    double s = median(run.samples_s);
+    last_candidate = std::move(run);
+    return s;
+  };
+  auto elapsed = [t0] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  SideBySide sbs = measure_side_by_side(baseline, candidate, p, elapsed);
+  r.seconds = elapsed();
+  if (!sbs.ok) {
+    if (!sbs.candidate_failed) {
+      throw ToolError(kExitInternal, "test '" + t.name + "': " + sbs.error);
+    }
+    fail_from_run(r, last_candidate);
+    return r;
+  }
+  // Fast only counts when it is also right on this data.
+  CompareOutcome cmp = compare_outputs(LabRunner::outputs(reference_run(t, t.task, params)),
+                                       LabRunner::outputs(last_candidate), t.compare);
+  if (!cmp.ok) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::ok;
+    r.message = "fast, but wrong on the performance dataset: " + cmp.message;
+    return r;
+  }
+
+  int workers = params.has("workers") ? static_cast<int>(params.get_int("workers")) : 0;
+  Thresholds th = effective_thresholds(p, cores_, workers);
+  Measurement m = sbs.measurement;
+  m.baseline = p.baseline_program + ":" + p.baseline_task;
+  m.candidate = "submission:" + t.task;
+  m.full_at = th.full_at;
+  m.zero_at = th.zero_at;
+  m.cores = th.parallelism;
+  r.outcome = RunOutcome::ok;
+
+  double fraction = performance_fraction(m.median_ratio, th);
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%s the speed of %s (median of %zu pairs, spread %.0f%%); full credit at >= "
+                "%s, none at <= %s%s",
+                format_ratio(m.median_ratio).c_str(), m.baseline.c_str(), m.ratios.size(),
+                m.spread * 100, format_ratio(th.full_at).c_str(), format_ratio(th.zero_at).c_str(),
+                th.parallelism ? (" (scaled to " + std::to_string(th.parallelism) + " cores)").c_str()
+                               : "");
+  r.message = buf;
+  if (m.noisy && fraction < 1) {
+    // Too noisy to judge: never fail a student on noise. Credit the upper quartile
+    // of the ratios and flag the test for a re-run on a quiet machine.
+    double generous = performance_fraction(quantile(m.ratios, 0.75), th);
+    r.status = TestStatus::inconclusive;
+    r.points = round_points(t.points * generous);
+    r.message += "; measurement too noisy to judge (re-run on a quieter machine)";
+  } else {
+    r.points = round_points(t.points * fraction);
+    r.status = fraction >= 1 ? TestStatus::passed
+               : fraction <= 0 ? TestStatus::failed
+                               : TestStatus::partial;
+  }
+  r.measurement = m;
+  return r;
+}
+
+GradeResult Session::run() {
+  auto t0 = std::chrono::steady_clock::now();
+  GradeResult result;
+  result.grader_version = toolchain_.version;
+  result.lab_id = lab_.id;
+  result.lab_title = lab_.title;
+  result.submission = resolve_submission(options_, labtc_).string();
+  result.reference_mode = options_.reference_mode;
+  result.started_at = now_iso8601();
+  result.performance_enabled = options_.performance;
+  result.host = probe_host(runner_.sandbox_name());
+  cores_ = result.host.cores;
+  // Fresh seeds are kept short so a student can type them back with --seed.
+  std::random_device entropy;
+  fresh_seed_ = options_.seed ? *options_.seed
+                              : ((std::uint64_t{entropy()} << 32) | entropy()) % 1000000000ull;
+  result.fresh_seed = fresh_seed_;
+  result.max_score = lab_.max_points();
+  if (result.host.sandbox != "bubblewrap") {
+    result.notes.push_back("sandbox: bubblewrap unavailable, running with rlimits only "
+                           "(the submission can see the rest of this machine's files)");
+  }
+  if (!options_.performance) result.notes.push_back("performance tests disabled (--no-perf)");
+
+  log("building " + result.submission);
+  fs::create_directories(work_);
+  BuiltProgram built = build_submission(lab_, toolchain_, fs::path(result.submission),
+                                        work_ / "build", runner_);
+  result.build = built.result;
+  if (!built.result.ok) {
+    for (const TestSpec& t : lab_.tests) {
+      TestResult r = base_result(t);
+      r.status = TestStatus::failed;
+      r.outcome = RunOutcome::not_run;
+      r.message = "not run: the submission did not compile (see the build errors above)";
+      result.tests.push_back(r);
+    }
+  } else {
+    executable_ = built.executable;
+    std::map<std::string, TestResult> done;
+    for (const TestSpec& t : lab_.tests) {
+      if (t.kind != "correctness") continue;
+      log("test: " + t.name);
+      done[t.name] = run_correctness(t);
+    }
+    for (const TestSpec& t : lab_.tests) {
+      if (t.kind != "performance") continue;
+      log("measuring: " + t.name);
+      done[t.name] = run_performance(t, done);
+    }
+    for (const TestSpec& t : lab_.tests) result.tests.push_back(done.at(t.name));
+  }
+  fs::remove_all(work_ / "fresh-data");
+  for (const TestResult& r : result.tests) result.score += r.points;
+  result.score = round_points(result.score);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  write_file_atomically(work_ / "result.json", result_json_text(result));
+  return result;
+}
+
+}  // namespace
+
+fs::path resolve_submission(const GradeOptions& options, const LabToolchain& lab) {
+  if (options.reference_mode) return lab.reference_dir;
+  if (options.submission_dir.empty()) return lab.dir / "skeleton";
+  return options.submission_dir;
+}
+
+GradeResult grade_submission(const GradeOptions& options, const LabSpec& lab,
+                             const Toolchain& toolchain, ProcessRunner& runner) {
+  fs::path submission = resolve_submission(options, toolchain.lab(lab.id));
+  if (!fs::is_directory(submission)) {
+    throw UsageError("submission folder not found: " + submission.string());
+  }
+  Session session(options, lab, toolchain, runner);
+  return session.run();
+}
+
+int exit_code_for(const GradeResult& result) {
+  if (!result.build.ok) return kExitSomeFailed;
+  for (const TestResult& t : result.tests) {
+    if (t.status == TestStatus::failed || t.status == TestStatus::partial) return kExitSomeFailed;
+  }
+  return kExitAllPassed;
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,37 @@
+#pragma once
+// One grading of one submission: build, generate data, run correctness tests against
+// the reference, measure performance side by side, score. Student failures become
+// TestResults; only grader-side problems throw (ToolError).
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "build/toolchain.hpp"
+#include "process/process_runner.hpp"
+#include "result/result.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace parlab::grader {
+
+struct GradeOptions {
+  std::string lab_id;
+  std::filesystem::path submission_dir;  // empty: the lab's skeleton
+  bool reference_mode = false;           // grade reference/<lab> as if a submission
+  bool performance = true;               // false: correctness only (--no-perf)
+  std::optional<std::uint64_t> seed;     // fresh-data seed; random when empty
+  std::filesystem::path work_root;       // builds, runs, caches live under here
+  std::function<void(const std::string&)> log;  // progress lines (may be empty)
+};
+
+// The submission folder the options name (skeleton/reference defaults resolved).
+std::filesystem::path resolve_submission(const GradeOptions& options, const LabToolchain& lab);
+
+GradeResult grade_submission(const GradeOptions& options, const LabSpec& lab,
+                             const Toolchain& toolchain, ProcessRunner& runner);
+
+// Exit code for a finished grading: 0 all passed, 1 something failed.
+int exit_code_for(const GradeResult& result);
+
+}  // namespace parlab::grader

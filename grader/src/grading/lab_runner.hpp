@@ -1,0 +1,53 @@
+#pragma once
+// Runs one task of a lab executable (reference or submission) on one dataset in a
+// fresh private folder, then reads back, on the trusted side, what it wrote:
+// status, output arrays and timings.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "parlab/harness/arrays.hpp"
+#include "parlab/harness/params.hpp"
+#include "process/process_runner.hpp"
+
+namespace parlab::grader {
+
+struct TaskInvocation {
+  std::filesystem::path executable;
+  std::string task;
+  Params params;
+  std::filesystem::path dataset_dir;
+  int warmup = 0;
+  int repeat = 1;
+  ResourceLimits limits;
+};
+
+struct TaskRun {
+  RunResult run;                     // outcome as seen by the process runner
+  std::filesystem::path out_dir;     // the child's output folder
+  std::vector<double> samples_s;     // measured repetitions (validated)
+  std::string message;               // why it failed, for the report
+  bool ok() const { return run.outcome == RunOutcome::ok; }
+};
+
+class LabRunner {
+ public:
+  LabRunner(ProcessRunner& runner, std::filesystem::path runs_root)
+      : runner_(runner), runs_root_(std::move(runs_root)) {}
+
+  // `name` names the run's folder (unique per grading). Never throws for anything
+  // the child did; throws ToolError when the grader itself cannot work.
+  TaskRun run(const TaskInvocation& inv, const std::string& name);
+
+  // Reads the output arrays of a successful run. Throws harness::OutputFormatError.
+  static std::vector<harness::NamedArray> outputs(const TaskRun& run);
+
+ private:
+  ProcessRunner& runner_;
+  std::filesystem::path runs_root_;
+};
+
+// "crashed with SIGSEGV ..." etc: one teaching sentence for a RunResult.
+std::string describe_outcome(const RunResult& r, const ResourceLimits& limits);
+
+}  // namespace parlab::grader

@@ -1,0 +1,85 @@
+#pragma once
+// A lab's specification as read from labs/<lab>/lab.toml (format: docs/lab-spec.md).
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parlab/harness/params.hpp"
+#include "process/process_runner.hpp"
+#include "result/result.hpp"
+
+namespace parlab::grader {
+
+struct ComparatorSpec {
+  enum class Kind { exact, tolerance, ulp };
+  Kind kind = Kind::tolerance;
+  double rtol = 1e-9;
+  double atol = 0;
+  std::int64_t max_ulp = 4;
+  std::vector<std::string> exact_arrays;  // compared exactly whatever the kind
+};
+
+struct DatasetSpec {
+  std::string id;
+  std::string generator;
+  Params params;
+  std::optional<std::uint64_t> seed;  // empty: fresh seed of this grading
+  bool hidden = false;                // hidden datasets never appear in reports
+  std::string where;                  // "lab.toml:12" for messages
+};
+
+struct PerformanceSpec {
+  std::string baseline_program = "reference";  // "reference" | "submission"
+  std::string baseline_task;                   // task run for the baseline
+  Params baseline_params;                      // empty: the test's params
+  double full_at = 0.8;                        // ratio earning full credit
+  double zero_at = 0.1;                        // ratio earning none
+  bool scale_with_cores = false;               // thresholds are per-core efficiencies
+  int min_cores = 1;                           // skipped below this
+  int warmup_pairs = 1;
+  int min_pairs = 5;
+  int max_pairs = 15;
+  double max_spread = 0.10;                    // IQR / median of the pair ratios
+  double budget_seconds = 60;                  // re-measuring stops here
+};
+
+struct TestSpec {
+  std::string name;
+  std::string kind;  // "correctness" | "performance"
+  double points = 0;
+  Visibility visibility = Visibility::visible;
+  std::string dataset;  // DatasetSpec::id
+  std::string task;
+  Params params;        // value "cores" is replaced by the available core count
+  int warmup = 0;
+  int repeat = 1;
+  ComparatorSpec compare;
+  ResourceLimits limits;
+  std::optional<PerformanceSpec> performance;
+  std::vector<std::string> requires_tests;  // performance gated on these passing
+  std::string where;
+};
+
+struct LabSpec {
+  std::filesystem::path file;  // the lab.toml
+  std::filesystem::path dir;   // labs/<dir>
+  std::string id;              // "lab01"
+  std::string title;
+  std::string kind;            // "cpu" | "gpu"
+  std::vector<std::string> sources;  // files a submission must contain
+  std::vector<DatasetSpec> datasets;
+  std::vector<TestSpec> tests;
+
+  double max_points() const;
+  const DatasetSpec& dataset(const std::string& id) const;  // throws SpecError
+};
+
+// Reads and validates a lab.toml. Throws SpecError("<file>:<line>:<col>: <what>").
+LabSpec load_lab_spec(const std::filesystem::path& toml_file);
+
+// All labs under `labs_root` (each <dir>/lab.toml), sorted by id.
+std::vector<LabSpec> load_all_labs(const std::filesystem::path& labs_root);
+
+}  // namespace parlab::grader

@@ -1,0 +1,303 @@
+// Reads lab.toml into a LabSpec, validating every field with its location.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli/errors.hpp"
+#include "spec/lab_spec.hpp"
+#include "spec/toml_reader.hpp"
+
+namespace parlab::grader {
+namespace {
+
+constexpr double kMb = 1024.0 * 1024.0;
+
+ResourceLimits read_limits(TomlReader& r, ResourceLimits base) {
+  r.expect_keys({"wall_seconds", "cpu_seconds", "memory_mb", "file_size_mb", "processes",
+                 "output_kb", "output_kill_mb"});
+  auto positive = [&](const std::string& key, double fallback) {
+    auto v = r.optional_number(key);
+    if (!v) return fallback;
+    if (!(*v > 0)) r.fail(r.node(key), "'" + key + "' must be > 0");
+    return *v;
+  };
+  base.wall_seconds = positive("wall_seconds", base.wall_seconds);
+  base.cpu_seconds = positive("cpu_seconds", base.cpu_seconds);
+  base.address_space_mb = static_cast<std::uint64_t>(
+      positive("memory_mb", static_cast<double>(base.address_space_mb)));
+  base.file_size_mb =
+      static_cast<std::uint64_t>(positive("file_size_mb", static_cast<double>(base.file_size_mb)));
+  base.max_processes =
+      static_cast<std::uint64_t>(positive("processes", static_cast<double>(base.max_processes)));
+  base.output_bytes = static_cast<std::uint64_t>(
+      positive("output_kb", static_cast<double>(base.output_bytes) / 1024.0) * 1024.0);
+  base.output_kill_bytes = static_cast<std::uint64_t>(
+      positive("output_kill_mb", static_cast<double>(base.output_kill_bytes) / kMb) * kMb);
+  r.reject_unknown_keys();
+  return base;
+}
+
+ComparatorSpec read_comparator(TomlReader& r) {
+  r.expect_keys({"kind", "rtol", "atol", "max_ulp", "exact"});
+  ComparatorSpec c;
+  std::string kind = r.optional_string("kind").value_or("tolerance");
+  if (kind == "exact") {
+    c.kind = ComparatorSpec::Kind::exact;
+  } else if (kind == "tolerance") {
+    c.kind = ComparatorSpec::Kind::tolerance;
+  } else if (kind == "ulp") {
+    c.kind = ComparatorSpec::Kind::ulp;
+  } else {
+    r.fail(r.node("kind"), "comparator kind '" + kind + "' is not one of exact, tolerance, ulp");
+  }
+  auto non_negative = [&](const std::string& key, double fallback) {
+    auto v = r.optional_number(key);
+    if (!v) return fallback;
+    if (!(*v >= 0) || !std::isfinite(*v)) r.fail(r.node(key), "'" + key + "' must be >= 0");
+    return *v;
+  };
+  c.rtol = non_negative("rtol", c.rtol);
+  c.atol = non_negative("atol", c.atol);
+  c.max_ulp = static_cast<std::int64_t>(non_negative("max_ulp", static_cast<double>(c.max_ulp)));
+  c.exact_arrays = r.string_list("exact");
+  r.reject_unknown_keys();
+  return c;
+}
+
+PerformanceSpec read_performance(TomlReader& r) {
+  r.expect_keys({"baseline", "baseline_params", "full_at", "zero_at", "scale_with_cores",
+                 "min_cores", "warmup_pairs", "min_pairs", "max_pairs", "max_spread",
+                 "budget_seconds"});
+  PerformanceSpec p;
+  std::string baseline = r.required_string("baseline");
+  auto colon = baseline.find(':');
+  if (colon == std::string::npos) {
+    r.fail(r.node("baseline"), "baseline must be 'reference:TASK' or 'submission:TASK', got '" +
+                                   baseline + "'");
+  }
+  p.baseline_program = baseline.substr(0, colon);
+  p.baseline_task = baseline.substr(colon + 1);
+  if ((p.baseline_program != "reference" && p.baseline_program != "submission") ||
+      p.baseline_task.empty()) {
+    r.fail(r.node("baseline"), "baseline must be 'reference:TASK' or 'submission:TASK', got '" +
+                                   baseline + "'");
+  }
+  p.baseline_params = r.params("baseline_params");
+  p.full_at = r.optional_number("full_at").value_or(p.full_at);
+  p.zero_at = r.optional_number("zero_at").value_or(p.zero_at);
+  if (!(p.zero_at > 0) || !(p.full_at > p.zero_at)) {
+    r.fail(r.node("full_at"), "need 0 < zero_at < full_at (got zero_at " +
+                                  std::to_string(p.zero_at) + ", full_at " +
+                                  std::to_string(p.full_at) + ")");
+  }
+  p.scale_with_cores = r.optional_bool("scale_with_cores").value_or(false);
+  p.min_cores = static_cast<int>(r.optional_int("min_cores").value_or(1));
+  p.warmup_pairs = static_cast<int>(r.optional_int("warmup_pairs").value_or(p.warmup_pairs));
+  p.min_pairs = static_cast<int>(r.optional_int("min_pairs").value_or(p.min_pairs));
+  p.max_pairs = static_cast<int>(r.optional_int("max_pairs").value_or(p.max_pairs));
+  p.max_spread = r.optional_number("max_spread").value_or(p.max_spread);
+  p.budget_seconds = r.optional_number("budget_seconds").value_or(p.budget_seconds);
+  if (p.min_pairs < 3) r.fail(r.node("min_pairs"), "min_pairs must be >= 3 (a median needs them)");
+  if (p.max_pairs < p.min_pairs) r.fail(r.node("max_pairs"), "max_pairs must be >= min_pairs");
+  if (p.warmup_pairs < 0) r.fail(r.node("warmup_pairs"), "warmup_pairs must be >= 0");
+  if (p.min_cores < 1) r.fail(r.node("min_cores"), "min_cores must be >= 1");
+  r.reject_unknown_keys();
+  return p;
+}
+
+Visibility read_visibility(TomlReader& r) {
+  std::string v = r.optional_string("visibility").value_or("visible");
+  if (v == "visible") return Visibility::visible;
+  if (v == "hidden") return Visibility::hidden;
+  r.fail(r.node("visibility"), "visibility must be 'visible' or 'hidden', got '" + v + "'");
+}
+
+TestSpec read_test(const toml::table& t, const std::string& file, const ResourceLimits& limits,
+                   int index) {
+  // Messages name the test when it has a name, else its position.
+  std::string context = "test #" + std::to_string(index + 1);
+  if (auto n = t["name"].value<std::string>()) context = "test '" + *n + "'";
+  TomlReader r(t, file, context);
+  r.expect_keys({"name", "kind", "points", "visibility", "dataset", "task", "params", "warmup",
+                 "repeat", "requires", "compare", "limits", "performance"});
+  TestSpec s;
+  s.where = r.location(nullptr);
+  s.name = r.required_string("name");
+  s.kind = r.required_string("kind");
+  if (s.kind != "correctness" && s.kind != "performance") {
+    r.fail(r.node("kind"), "kind must be 'correctness' or 'performance', got '" + s.kind + "'");
+  }
+  auto points = r.optional_number("points");
+  if (!points) r.fail(nullptr, "missing required key 'points'");
+  if (!(*points >= 0) || !std::isfinite(*points)) r.fail(r.node("points"), "points must be >= 0");
+  s.points = *points;
+  s.visibility = read_visibility(r);
+  s.dataset = r.required_string("dataset");
+  s.task = r.required_string("task");
+  s.params = r.params("params");
+  s.warmup = static_cast<int>(r.optional_int("warmup").value_or(s.kind == "performance" ? 1 : 0));
+  s.repeat = static_cast<int>(r.optional_int("repeat").value_or(1));
+  if (s.warmup < 0) r.fail(r.node("warmup"), "warmup must be >= 0");
+  if (s.repeat < 1) r.fail(r.node("repeat"), "repeat must be >= 1");
+  s.requires_tests = r.string_list("requires");
+
+  if (const toml::table* c = r.optional_table("compare")) {
+    TomlReader cr(*c, file, "test '" + s.name + "' compare");
+    s.compare = read_comparator(cr);
+  }
+  s.limits = limits;
+  if (const toml::table* l = r.optional_table("limits")) {
+    TomlReader lr(*l, file, "test '" + s.name + "' limits");
+    s.limits = read_limits(lr, limits);
+  }
+  const toml::table* perf = r.optional_table("performance");
+  if (s.kind == "performance") {
+    if (!perf) r.fail(nullptr, "a performance test needs a [tests.performance] table");
+    TomlReader pr(*perf, file, "test '" + s.name + "' performance");
+    s.performance = read_performance(pr);
+  } else if (perf) {
+    r.fail(r.node("performance"), "only performance tests take a 'performance' table");
+  }
+  r.reject_unknown_keys();
+  return s;
+}
+
+DatasetSpec read_dataset(const std::string& id, const toml::table& t, const std::string& file) {
+  TomlReader r(t, file, "dataset '" + id + "'");
+  r.expect_keys({"generator", "params", "hidden", "seed"});
+  DatasetSpec d;
+  d.id = id;
+  d.where = r.location(nullptr);
+  d.generator = r.required_string("generator");
+  d.params = r.params("params");
+  d.hidden = r.optional_bool("hidden").value_or(false);
+  const toml::node* seed = r.node("seed");
+  if (!seed) r.fail(nullptr, "missing required key 'seed' (an integer, or \"fresh\")");
+  if (seed->is_integer() && *seed->value<std::int64_t>() >= 0) {
+    d.seed = static_cast<std::uint64_t>(*seed->value<std::int64_t>());
+  } else if (!(seed->is_string() && *seed->value<std::string>() == "fresh")) {
+    r.fail(seed, "seed must be a non-negative integer or \"fresh\"");
+  }
+  r.reject_unknown_keys();
+  return d;
+}
+
+void check_references(const LabSpec& lab) {
+  std::set<std::string> names;
+  for (const TestSpec& t : lab.tests) {
+    if (!names.insert(t.name).second) {
+      throw SpecError(t.where + ": test name '" + t.name + "' is used twice");
+    }
+    (void)lab.dataset(t.dataset);
+  }
+  bool has_fresh = false;
+  for (const DatasetSpec& d : lab.datasets) has_fresh |= !d.seed.has_value();
+  if (!has_fresh) {
+    throw SpecError(lab.file.string() +
+                    ": no dataset has seed = \"fresh\"; every grading must include fresh "
+                    "data so hard-coded answers fail (DESIGN invariant 4)");
+  }
+  for (const TestSpec& t : lab.tests) {
+    for (const std::string& req : t.requires_tests) {
+      if (!names.count(req)) {
+        throw SpecError(t.where + ": test '" + t.name + "' requires unknown test '" + req + "'");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+double LabSpec::max_points() const {
+  double total = 0;
+  for (const TestSpec& t : tests) total += t.points;
+  return total;
+}
+
+const DatasetSpec& LabSpec::dataset(const std::string& id_) const {
+  for (const DatasetSpec& d : datasets) {
+    if (d.id == id_) return d;
+  }
+  std::string known;
+  for (const DatasetSpec& d : datasets) known += (known.empty() ? "" : ", ") + d.id;
+  throw SpecError(file.string() + ": unknown dataset '" + id_ + "' (defined: " + known + ")");
+}
+
+LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
+  const std::string file = toml_file.string();
+  if (!std::filesystem::is_regular_file(toml_file)) {
+    throw SpecError(file + ": lab spec not found");
+  }
+  toml::table root;
+  try {
+    root = toml::parse_file(file);
+  } catch (const toml::parse_error& e) {
+    throw SpecError(where(file, e.source()) + ": " + std::string(e.description()));
+  }
+
+  LabSpec lab;
+  lab.file = toml_file;
+  lab.dir = toml_file.parent_path();
+  TomlReader top(root, file, "lab.toml");
+  top.expect_keys({"lab", "limits", "datasets", "tests"});
+
+  const toml::table* lab_table = top.optional_table("lab");
+  if (!lab_table) top.fail(nullptr, "missing [lab] table");
+  TomlReader l(*lab_table, file, "[lab]");
+  l.expect_keys({"id", "title", "kind", "sources"});
+  lab.id = l.required_string("id");
+  lab.title = l.required_string("title");
+  lab.kind = l.optional_string("kind").value_or("cpu");
+  if (lab.kind != "cpu" && lab.kind != "gpu") {
+    l.fail(l.node("kind"), "kind must be 'cpu' or 'gpu', got '" + lab.kind + "'");
+  }
+  lab.sources = l.string_list("sources");
+  if (lab.sources.empty()) l.fail(nullptr, "'sources' must list the files a submission edits");
+  l.reject_unknown_keys();
+
+  ResourceLimits limits;
+  if (const toml::table* t = top.optional_table("limits")) {
+    TomlReader lr(*t, file, "[limits]");
+    limits = read_limits(lr, limits);
+  }
+
+  const toml::table* datasets = top.optional_table("datasets");
+  if (!datasets || datasets->empty()) top.fail(nullptr, "missing [datasets.<id>] tables");
+  for (const auto& [k, v] : *datasets) {
+    if (!v.is_table()) top.fail(&v, "dataset '" + std::string(k.str()) + "' must be a table");
+    lab.datasets.push_back(read_dataset(std::string(k.str()), *v.as_table(), file));
+  }
+
+  const toml::node* tests = top.node("tests");
+  if (!tests || !tests->is_array_of_tables() || tests->as_array()->empty()) {
+    top.fail(tests, "missing [[tests]] entries");
+  }
+  int index = 0;
+  for (const toml::node& t : *tests->as_array()) {
+    lab.tests.push_back(read_test(*t.as_table(), file, limits, index++));
+  }
+  top.reject_unknown_keys();
+  check_references(lab);
+  return lab;
+}
+
+std::vector<LabSpec> load_all_labs(const std::filesystem::path& labs_root) {
+  std::vector<LabSpec> labs;
+  if (!std::filesystem::is_directory(labs_root)) {
+    throw EnvironmentError("labs folder not found: " + labs_root.string());
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(labs_root)) {
+    auto spec = entry.path() / "lab.toml";
+    if (entry.is_directory() && std::filesystem::exists(spec)) {
+      labs.push_back(load_lab_spec(spec));
+    }
+  }
+  std::sort(labs.begin(), labs.end(),
+            [](const LabSpec& a, const LabSpec& b) { return a.id < b.id; });
+  return labs;
+}
+
+}  // namespace parlab::grader

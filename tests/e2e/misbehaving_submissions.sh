@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Crashing, looping, allocating and flooding submissions are each reported with their
+# reason; the grader finishes normally (exit 1) and writes its reports.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+for kind in crash loop alloc flood; do
+  run_grade "$kind" lab01 "$FAKES/$kind" --no-perf --wall-limit 3 --work-dir "$W/work" \
+    --json "$W/$kind.json" --junit "$W/$kind.xml"
+  expect_rc "$kind" 1
+  [ -s "$W/$kind.json" ] && pass "$kind: json written" || fail "$kind: no json report"
+  [ -s "$W/$kind.xml" ] && pass "$kind: junit written" || fail "$kind: no junit report"
+done
+expect_json "$W/crash.json" outcome '"crashed"'
+expect_in "$W/crash.out" "SIGSEGV" "crash names the signal"
+expect_json "$W/loop.json" outcome '"timeout"'
+expect_in "$W/loop.out" "time limit" "timeout names the limit"
+expect_json "$W/alloc.json" outcome '"memory_limit"'
+expect_in "$W/alloc.out" "(out of memory|memory limit)" "memory overrun reported as such"
+expect_json "$W/flood.json" outcome '"output_limit"'
+expect_in "$W/flood.out" "output limit" "output flood reported as such"
+finish

@@ -1,0 +1,31 @@
+#include <catch2/catch.hpp>
+
+#include "build/content_hash.hpp"
+#include "build/diagnostics.hpp"
+
+using namespace parlab::grader;
+
+TEST_CASE("gcc diagnostics point at the student's own files", "[build]") {
+  std::string log =
+      "/work/x/build/src/file_stats.cpp: In function 'int f()':\n"
+      "/work/x/build/src/file_stats.cpp:12:5: error: expected ';' before 'return'\n"
+      "/work/x/build/src/file_stats.cpp:3:1: warning: unused variable 'y' [-Wunused]\n"
+      "In file included from x.cpp:1:\n"
+      "/usr/include/c++/12/vector:10:2: note: declared here\n";
+  auto d = parse_gcc_diagnostics(log, "/work/x/build/src", "/home/student/lab01");
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].file == "/home/student/lab01/file_stats.cpp");
+  CHECK(d[0].line == 12);
+  CHECK(d[0].column == 5);
+  CHECK(d[0].severity == "error");
+  CHECK(d[0].message == "expected ';' before 'return'");
+  CHECK(d[1].severity == "warning");
+  CHECK(d[2].file == "/usr/include/c++/12/vector");
+  CHECK_THAT(map_paths(log, "/work/x/build/src", "/s"), Catch::Contains("/s/file_stats.cpp:12:5"));
+}
+
+TEST_CASE("content hashes separate fields and change with content", "[build]") {
+  CHECK(ContentHash().add("ab").add("c").value() != ContentHash().add("a").add("bc").value());
+  CHECK(ContentHash().add("x").hex() == ContentHash().add("x").hex());
+  CHECK(ContentHash().add("x").hex().size() == 16);
+}

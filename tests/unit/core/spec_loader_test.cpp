@@ -1,0 +1,143 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli/errors.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace fs = std::filesystem;
+using namespace parlab::grader;
+
+namespace {
+
+const char* kValid = R"(
+[lab]
+id = "lab99"
+title = "Test lab"
+sources = ["a.cpp"]
+
+[limits]
+wall_seconds = 5
+
+[datasets.small]
+generator = "sensor_logs"
+seed = 1
+params = { files = 2, rows = 10 }
+
+[datasets.fresh]
+generator = "sensor_logs"
+seed = "fresh"
+hidden = true
+
+[[tests]]
+name = "small"
+kind = "correctness"
+points = 10
+dataset = "small"
+task = "serial"
+compare = { kind = "ulp", max_ulp = 2, exact = ["count"] }
+
+[[tests]]
+name = "speed"
+kind = "performance"
+points = 5
+dataset = "fresh"
+task = "parallel"
+params = { workers = "cores" }
+[tests.performance]
+baseline = "reference:serial"
+scale_with_cores = true
+full_at = 0.7
+zero_at = 0.5
+)";
+
+fs::path write_spec(const std::string& text) {
+  static int n = 0;
+  fs::path dir = fs::temp_directory_path() / ("parlab-spec-test-" + std::to_string(::getpid()) +
+                                              "-" + std::to_string(n++));
+  fs::create_directories(dir);
+  std::ofstream(dir / "lab.toml") << text;
+  return dir / "lab.toml";
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  auto pos = text.find(from);
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos, from.size(), to);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    load_lab_spec(write_spec(text));
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a valid spec loads with every field", "[spec]") {
+  LabSpec lab = load_lab_spec(write_spec(kValid));
+  CHECK(lab.id == "lab99");
+  CHECK(lab.kind == "cpu");
+  CHECK(lab.max_points() == 15);
+  REQUIRE(lab.tests.size() == 2);
+  CHECK(lab.tests[0].compare.kind == ComparatorSpec::Kind::ulp);
+  CHECK(lab.tests[0].compare.max_ulp == 2);
+  CHECK(lab.tests[0].compare.exact_arrays == std::vector<std::string>{"count"});
+  CHECK(lab.tests[0].limits.wall_seconds == 5);
+  REQUIRE(lab.tests[1].performance);
+  CHECK(lab.tests[1].performance->baseline_program == "reference");
+  CHECK(lab.tests[1].performance->baseline_task == "serial");
+  CHECK(lab.tests[1].performance->scale_with_cores);
+  CHECK(lab.tests[1].params.get_string("workers") == "cores");
+  CHECK(lab.tests[1].warmup == 1);
+  CHECK_FALSE(lab.dataset("fresh").seed.has_value());
+  CHECK(lab.dataset("fresh").hidden);
+  CHECK(lab.dataset("small").params.get_int("rows") == 10);
+}
+
+TEST_CASE("the shipped lab specs load", "[spec]") {
+  auto labs = load_all_labs(fs::path(PARLAB_SOURCE_DIR) / "labs");
+  REQUIRE_FALSE(labs.empty());
+  CHECK(labs.front().id == "lab01");
+  CHECK(labs.front().max_points() == 100);
+}
+
+TEST_CASE("a TOML syntax error names file, line and column", "[spec]") {
+  std::string e = error_of("[lab]\nid = \"x\nbroken");
+  CHECK_THAT(e, Catch::Contains("lab.toml:2:"));
+}
+
+TEST_CASE("spec errors name the key and its line", "[spec]") {
+  CHECK_THAT(error_of(replace(kValid, "points = 10", "pointz = 10")),
+             Catch::Contains("unknown key 'pointz'"));
+  CHECK_THAT(error_of(replace(kValid, "points = 10", "pointz = 10")), Catch::Contains("lab.toml:23:10: test 'small'"));
+  CHECK_THAT(error_of(replace(kValid, "points = 10\n", "")),
+             Catch::Contains("test 'small': missing required key 'points'"));
+  CHECK_THAT(error_of(replace(kValid, "kind = \"ulp\"", "kind = \"fuzzy\"")),
+             Catch::Contains("comparator kind 'fuzzy' is not one of exact, tolerance, ulp"));
+  CHECK_THAT(error_of(replace(kValid, "dataset = \"small\"", "dataset = \"big\"")),
+             Catch::Contains("unknown dataset 'big'"));
+  CHECK_THAT(error_of(replace(kValid, "seed = \"fresh\"", "seed = 7")),
+             Catch::Contains("no dataset has seed = \"fresh\""));
+  CHECK_THAT(error_of(replace(kValid, "name = \"speed\"", "name = \"small\"")),
+             Catch::Contains("test name 'small' is used twice"));
+  CHECK_THAT(error_of(replace(kValid, "reference:serial", "serial")),
+             Catch::Contains("baseline must be 'reference:TASK'"));
+  CHECK_THAT(error_of(replace(kValid, "zero_at = 0.5", "zero_at = 0.9")),
+             Catch::Contains("need 0 < zero_at < full_at"));
+  CHECK_THAT(error_of(replace(kValid, "points = 5", "points = -5")),
+             Catch::Contains("points must be >= 0"));
+  CHECK_THAT(error_of(replace(kValid, "wall_seconds = 5", "wall_seconds = \"5\"")),
+             Catch::Contains("'wall_seconds' must be a number"));
+  CHECK_THAT(error_of(replace(kValid, "[[tests]]\nname = \"speed\"\nkind = \"performance\"",
+                              "[[tests]]\nname = \"speed\"\nkind = \"correctness\"")),
+             Catch::Contains("only performance tests take a 'performance' table"));
+}
+
+TEST_CASE("a missing spec file is a spec error", "[spec]") {
+  CHECK_THROWS_AS(load_lab_spec("/nonexistent/lab.toml"), SpecError);
+}
