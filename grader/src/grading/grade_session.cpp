@@ -386,6 +386,7 @@ GradeResult Session::run() {
   for (const TestResult& r : result.tests) result.score += r.points;
   result.score = round_points(result.score);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.child_seconds = submission_runs_.child_seconds() + reference_runs_.child_seconds();
   write_file_atomically(work_ / "result.json", result_json_text(result));
   return result;
 }

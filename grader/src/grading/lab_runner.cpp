@@ -65,6 +65,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   req.view.read_write = {dir};
 
   out.run = runner_.run(req);
+  child_seconds_ += out.run.wall_seconds;
   if (out.run.outcome != RunOutcome::ok) {
     std::string child = status_message(out.out_dir);
     out.message = describe_outcome(out.run, inv.limits);

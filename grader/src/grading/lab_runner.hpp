@@ -42,9 +42,13 @@ class LabRunner {
   // Reads the output arrays of a successful run. Throws harness::OutputFormatError.
   static std::vector<harness::NamedArray> outputs(const TaskRun& run);
 
+  // Wall time of every child this runner started, for the overhead figure.
+  double child_seconds() const { return child_seconds_; }
+
  private:
   ProcessRunner& runner_;
   std::filesystem::path runs_root_;
+  double child_seconds_ = 0;
 };
 
 // "crashed with SIGSEGV ..." etc: one teaching sentence for a RunResult.

@@ -121,6 +121,7 @@ struct GradeResult {
   bool reference_mode = false;   // `--reference`: the reference graded as a submission
   std::string started_at;        // ISO 8601 UTC
   double seconds = 0;
+  double child_seconds = 0;      // wall time inside lab executables (grader overhead = rest)
   std::uint64_t fresh_seed = 0;  // the seed of this grading's fresh data (`--seed` repeats it)
   bool performance_enabled = true;
   HostInfo host;

@@ -276,6 +276,7 @@ nlohmann::json to_json(const GradeResult& r) {
           {"reference_mode", r.reference_mode},
           {"started_at", r.started_at},
           {"seconds", number_to_json(r.seconds)},
+          {"child_seconds", number_to_json(r.child_seconds)},
           {"fresh_seed", r.fresh_seed},
           {"performance_enabled", r.performance_enabled},
           {"host", host_to_json(r.host)},
@@ -308,6 +309,7 @@ GradeResult grade_result_from_json(const nlohmann::json& json) {
   r.reference_mode = f.boolean("reference_mode");
   r.started_at = f.string("started_at");
   r.seconds = f.number("seconds");
+  r.child_seconds = f.number("child_seconds");
   r.fresh_seed = f.unsigned_integer("fresh_seed");
   r.performance_enabled = f.boolean("performance_enabled");
   r.host = host_from(f.object("host"));

@@ -86,6 +86,7 @@ void check_same(const GradeResult& a, const GradeResult& b) {
   CHECK(a.reference_mode == b.reference_mode);
   CHECK(a.started_at == b.started_at);
   CHECK(same_number(a.seconds, b.seconds));
+  CHECK(same_number(a.child_seconds, b.child_seconds));
   CHECK(a.fresh_seed == b.fresh_seed);
   CHECK(a.performance_enabled == b.performance_enabled);
   CHECK(a.host.hostname == b.host.hostname);
