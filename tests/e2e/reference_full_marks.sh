@@ -3,8 +3,18 @@
 # every report format.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
-run_grade ref lab01 --reference --work-dir "$W/work" --json "$W/r.json" \
-  --gradescope "$W/results.json" --junit "$W/junit.xml" --markdown "$W/r.md"
+grade_reference() {
+  run_grade ref lab01 --reference --work-dir "$W/work" --json "$W/r.json" \
+    --gradescope "$W/results.json" --junit "$W/junit.xml" --markdown "$W/r.md"
+}
+grade_reference
+# Speedup needs idle cores: a process elsewhere on the machine can cost the reference
+# its parallel speedup for a whole grading. One more grading is allowed, and said so;
+# a lab whose thresholds the reference cannot reach fails twice.
+if [ "$(rc_of ref)" != 0 ]; then
+  echo "note: first reference grading got $(grep -Eo 'Total: [0-9.]+ / 100' "$W/ref.out"); grading again"
+  grade_reference
+fi
 expect_rc ref 0
 expect_in "$W/ref.out" "Total: 100(\.0+)? / 100" "console total is 100 / 100"
 expect_json "$W/r.json" score "100(\.0+)?,"
