@@ -12,6 +12,7 @@ build=${1:-build}
 runs=${2:-5}
 grade="$build/grade"
 scratch=$(mktemp -d /tmp/parlab-bench.XXXXXX)
+chmod 755 "$scratch"  # children may run as an unprivileged user (docs/sandbox.md)
 trap 'rm -rf "$scratch"' EXIT
 
 json_field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }

@@ -18,6 +18,16 @@ expect_rc nocmd 2
 run_grade notoolchain lab01 --toolchain "$W/nope.json"
 expect_rc notoolchain 3
 expect_in "$W/notoolchain.err" "^grade: error: toolchain file" "missing toolchain is an environment error"
+# As root, children run unprivileged: a work dir they cannot reach is the grader's
+# problem (exit 3), never a student's failed build.
+if [ "$(id -u)" = 0 ]; then
+  mkdir -p "$W/private" && chmod 700 "$W/private"
+  run_grade private lab01 --no-perf --work-dir "$W/private/work"
+  expect_rc private 3
+  expect_in "$W/private.err" "^grade: error: work dir .* is not reachable" "unreachable work dir named"
+else
+  echo "skipped: unreachable work dir check (needs root, where the sandbox drops privileges)"
+fi
 run_grade help lab01 --help
 expect_rc help 0
 expect_in "$W/help.out" "--no-perf" "help lists options"

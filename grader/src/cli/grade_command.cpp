@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
 #include "grading/grade_session.hpp"
+#include "grading/sandbox_reach.hpp"
 #include "process/sandboxed_runner.hpp"
 #include "report/reporter.hpp"
 #include "spec/lab_spec.hpp"
@@ -107,6 +108,12 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   std::cerr << "grade: grading " << lab_id << " "
             << resolve_submission(options, labtc).string() << " ...\n";
   SandboxedRunner runner;
+  // The submission itself is copied by the grader, so only these need to be reachable.
+  if (runner.drops_privileges()) {
+    require_reachable_by_others(options.work_root, "work dir");
+    require_reachable_by_others(toolchain.build_dir, "build dir");
+    require_reachable_by_others(labtc.dir, "lab folder");
+  }
   GradeResult result = grade_submission(options, lab, toolchain, runner);
 
   std::cout << make_reporter("console", report_options)->render(result);
