@@ -40,7 +40,7 @@ TEST_CASE("infinities match only the same infinity", "[compare]") {
   CHECK_FALSE(values_match(1e308, kInf, loose, DType::f64, false));
 }
 
-TEST_CASE("-0.0 equals 0.0 in every mode", "[compare]") {
+TEST_CASE("negative zero equals zero in every mode", "[compare]") {
   ComparatorSpec exact;
   exact.kind = ComparatorSpec::Kind::exact;
   CHECK(values_match(0.0, -0.0, exact, DType::f64, false));

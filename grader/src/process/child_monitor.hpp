@@ -1,0 +1,46 @@
+#pragma once
+// Watches one started child until it ends: reads its stdout and stderr without
+// blocking (poll), enforces the wall-clock and output limits by killing its
+// process group, reaps it, then kills and reaps whatever it left behind.
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "process/output_capture.hpp"
+#include "process/unique_fd.hpp"
+
+namespace parlab::grader::process {
+
+enum class KillCause { none, timeout, output_limit };
+
+struct MonitorLimits {
+  double wall_seconds = 10;
+  std::uint64_t output_bytes = 64 * 1024;     // kept per stream
+  std::uint64_t output_kill_bytes = 8 << 20;  // stdout + stderr together
+};
+
+struct MonitoredChild {
+  pid_t pid = -1;
+  std::chrono::steady_clock::time_point started;
+  UniqueFd stdout_read;
+  UniqueFd stderr_read;
+  UniqueFd status_read;  // bubblewrap's --json-status-fd, or empty
+};
+
+struct ChildEnd {
+  int wait_status = 0;      // as from waitpid()
+  double wall_seconds = 0;  // from `started` to the exit being seen
+  double cpu_seconds = 0;   // user + system, including its waited-for children
+  KillCause killed_for = KillCause::none;
+  double killed_after_seconds = 0;
+  OutputCapture stdout_capture{0};
+  OutputCapture stderr_capture{0};
+  std::string status_text;  // what came through status_read (capped)
+};
+
+ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits);
+
+}  // namespace parlab::grader::process

@@ -1,0 +1,59 @@
+#pragma once
+// What the child does between fork() and exec(): its own session and process
+// group, no inherited descriptors, default signal handling, resource limits, and
+// (when the grader is root) the switch to an unprivileged user.
+//
+// The grader may have other threads, so after fork() only async-signal-safe calls
+// are allowed: no malloc, no locks, no iostreams. Everything here is computed
+// before fork() and the child only reads it.
+#include <sys/types.h>
+
+#include "process/rlimits.hpp"
+
+namespace parlab::grader::process {
+
+struct ChildSetupPlan {
+  const char* work_dir = nullptr;  // chdir() target; owned by the caller
+  RlimitPlan rlimits;
+  bool drop_privileges = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  // A descriptor the child must keep across exec (bubblewrap's status pipe); -1: none.
+  int keep_open_fd = -1;
+  // Set PR_SET_NO_NEW_PRIVS: setuid programs cannot raise the child's privileges.
+  // Off under bubblewrap, which sets it itself and may need setuid on some hosts.
+  bool no_new_privileges = true;
+  pid_t grader_pid = 0;  // to notice a grader that died before PR_SET_PDEATHSIG took hold
+};
+
+// The pre-exec steps that can fail, in order.
+enum class ChildSetupStep {
+  none,
+  reset_signals,
+  new_session,
+  keep_status_fd,
+  change_directory,
+  resource_limits,
+  drop_groups,
+  drop_gid,
+  drop_uid,
+  verify_drop,
+  process_limit,
+  parent_death_signal,
+  grader_gone,
+  no_new_privileges,
+};
+inline constexpr int kChildSetupStepCount = static_cast<int>(ChildSetupStep::no_new_privileges) + 1;
+
+// "setresuid to the unprivileged user", for error messages.
+const char* describe(ChildSetupStep step);
+
+struct ChildSetupFailure {
+  int error = 0;  // errno; 0 = success
+  ChildSetupStep step = ChildSetupStep::none;
+};
+
+// Runs in the forked child. Async-signal-safe; returns the first failure.
+ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept;
+
+}  // namespace parlab::grader::process

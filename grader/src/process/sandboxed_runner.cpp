@@ -1,0 +1,205 @@
+#include "process/sandboxed_runner.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "process/bwrap_command.hpp"
+#include "process/bwrap_probe.hpp"
+#include "process/bwrap_status.hpp"
+#include "process/child_monitor.hpp"
+#include "process/exit_classifier.hpp"
+#include "process/oom_kills.hpp"
+#include "process/process_group.hpp"
+#include "process/request_checks.hpp"
+#include "process/rlimits.hpp"
+#include "process/signal_names.hpp"
+#include "process/spawn_child.hpp"
+#include "process/work_dir.hpp"
+
+namespace parlab::grader {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace process;
+
+// How the child is started: the program itself, or bwrap with the program after "--".
+struct Launch {
+  std::string program;
+  std::vector<std::string> args;
+  Pipe status_pipe;  // bubblewrap only
+};
+
+// env(1), to undo the PWD that bwrap sets (see command_with_requested_pwd).
+fs::path env_program() {
+  static const fs::path found = [] {
+    std::error_code error;
+    fs::path path = fs::canonical("/usr/bin/env", error);
+    return error ? fs::path() : path;
+  }();
+  return found;
+}
+
+std::optional<std::string> requested_pwd(const RunRequest& request) {
+  auto found = request.env.find("PWD");
+  if (found == request.env.end()) return std::nullopt;
+  return found->second;
+}
+
+std::string first_line(const std::string& text) {
+  std::string line = text.substr(0, text.find('\n'));
+  return line.empty() ? "(it printed nothing)" : line;
+}
+
+// Appended to start failures after the privilege drop, the usual cause of EACCES.
+std::string reachability_hint(uid_t uid) {
+  return " (the program runs as uid " + std::to_string(uid) +
+         ": it, its work dir and the view paths must be reachable by that user)";
+}
+
+MonitorLimits monitor_limits_for(const ResourceLimits& limits) {
+  MonitorLimits monitor;
+  monitor.wall_seconds = limits.wall_seconds;
+  monitor.output_bytes = limits.output_bytes;
+  monitor.output_kill_bytes = limits.output_kill_bytes;
+  return monitor;
+}
+
+RunResult result_of(const ChildEnd& end, const Termination& termination,
+                    const TerminationContext& context, const ResourceLimits& limits) {
+  Verdict verdict = classify_termination(termination, context, limits, end.stderr_capture.text());
+  RunResult result;
+  result.outcome = verdict.outcome;
+  result.reason = verdict.reason;
+  result.exit_code = termination.signaled ? -1 : termination.exit_code;
+  result.signal = termination.signaled ? termination.signal : 0;
+  if (termination.signaled) result.signal_name = signal_name(termination.signal);
+  result.wall_seconds = end.wall_seconds;
+  result.stdout_text = end.stdout_capture.text();
+  result.stderr_text = end.stderr_capture.text();
+  result.stdout_truncated = end.stdout_capture.truncated();
+  result.stderr_truncated = end.stderr_capture.truncated();
+  result.stdout_bytes = end.stdout_capture.total_bytes();
+  result.stderr_bytes = end.stderr_capture.total_bytes();
+  return result;
+}
+
+}  // namespace
+
+SandboxOptions::Bubblewrap bubblewrap_mode_from_string(const std::string& text) {
+  if (text == "auto") return SandboxOptions::Bubblewrap::if_available;
+  if (text == "on") return SandboxOptions::Bubblewrap::required;
+  if (text == "off") return SandboxOptions::Bubblewrap::never;
+  throw std::invalid_argument("bubblewrap mode must be auto, on or off, not '" + text + "'");
+}
+
+SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(options)) {
+  drop_privileges_ = options_.drop_privileges && ::geteuid() == 0;
+  become_child_subreaper();
+  if (options_.use_bubblewrap == SandboxOptions::Bubblewrap::never) return;
+
+  std::optional<SandboxUser> run_as;
+  if (drop_privileges_) run_as = SandboxUser{options_.unprivileged_uid, options_.unprivileged_gid};
+  BubblewrapCheck check = check_bubblewrap(options_.bubblewrap_path, run_as);
+  use_bubblewrap_ = check.usable;
+  bubblewrap_problem_ = check.problem;
+  if (!use_bubblewrap_ && options_.use_bubblewrap == SandboxOptions::Bubblewrap::required)
+    throw std::runtime_error("bubblewrap was required but " + check.problem);
+}
+
+std::string SandboxedRunner::sandbox_name() const {
+  return use_bubblewrap_ ? "bubblewrap" : "rlimits only";
+}
+
+RunResult SandboxedRunner::run(const RunRequest& request) {
+  check_request_is_well_formed(request);
+  const ExecutablePath executable = find_executable(request.executable);
+  const std::vector<fs::path> read_only = resolve_view_paths(request.view.read_only);
+  const std::vector<fs::path> read_write = resolve_view_paths(request.view.read_write);
+
+  std::optional<FileOwner> owner;
+  if (drop_privileges_) owner = FileOwner{options_.unprivileged_uid, options_.unprivileged_gid};
+  const fs::path work_dir = prepare_work_dir(request.work_dir, owner);
+  const std::string work_dir_text = work_dir.string();
+
+  // Everything the child needs after fork() is computed here (no allocation there).
+  ChildSetupPlan plan;
+  plan.work_dir = work_dir_text.c_str();
+  plan.rlimits = plan_rlimits(request.limits, drop_privileges_,
+                              use_bubblewrap_ ? kBubblewrapHelperProcesses : 0);
+  plan.drop_privileges = drop_privileges_;
+  plan.uid = options_.unprivileged_uid;
+  plan.gid = options_.unprivileged_gid;
+  plan.grader_pid = ::getpid();
+
+  Launch launch;
+  if (use_bubblewrap_) {
+    launch.status_pipe = make_pipe();
+    plan.keep_open_fd = launch.status_pipe.write_end.get();
+    plan.no_new_privileges = false;  // bwrap sets it itself, after its setup
+    BwrapLayout layout;
+    layout.system_dirs = inspect_system_dirs();
+    if (options_.expose_gpu_devices) layout.device_nodes = find_gpu_device_nodes();
+    layout.read_only = read_only;
+    layout.read_write = read_write;
+    layout.work_dir = work_dir;
+    layout.executable = executable.invoked;
+    layout.executable_target = executable.resolved;
+    layout.status_fd = plan.keep_open_fd;
+    layout.tmp_size_bytes = request.limits.file_size_mb << 20;
+    launch.program = options_.bubblewrap_path.string();
+    launch.args = bubblewrap_arguments(layout);
+    std::vector<std::string> command =
+        command_with_requested_pwd(env_program(), executable.invoked, requested_pwd(request));
+    launch.args.insert(launch.args.end(), command.begin(), command.end());
+  } else {
+    launch.program = executable.invoked.string();
+  }
+  launch.args.insert(launch.args.end(), request.args.begin(), request.args.end());
+
+  const std::string hint = drop_privileges_ ? reachability_hint(options_.unprivileged_uid) : "";
+  std::optional<std::uint64_t> oom_kills_before = oom_kill_count();
+  MonitoredChild child;
+  child.started = std::chrono::steady_clock::now();
+  try {
+    SpawnedChild spawned = spawn_child(launch.program, launch.args, request.env, plan);
+    child.pid = spawned.pid;
+    child.stdout_read = std::move(spawned.stdout_read);
+    child.stderr_read = std::move(spawned.stderr_read);
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(error.what() + hint);
+  }
+  launch.status_pipe.write_end.reset();  // only the sandbox may hold it now
+  child.status_read = std::move(launch.status_pipe.read_end);
+
+  ChildEnd end = monitor_child(std::move(child), monitor_limits_for(request.limits));
+  std::optional<std::uint64_t> oom_kills_after = oom_kill_count();
+
+  if (use_bubblewrap_) {
+    BwrapStatus status = parse_bwrap_status(end.status_text);
+    reap_sandbox_init(status);
+    if (end.killed_for == KillCause::none && !status.child_started) {
+      throw std::runtime_error("bubblewrap could not set up the sandbox for " +
+                               executable.invoked.string() + ": " +
+                               first_line(end.stderr_capture.text()) +
+                               hint);
+    }
+  }
+
+  TerminationContext context;
+  context.killed_for = end.killed_for;
+  context.killed_after_seconds = end.killed_after_seconds;
+  context.oom_killer_ran =
+      oom_kills_before && oom_kills_after && *oom_kills_after > *oom_kills_before;
+  context.cpu_seconds_used = end.cpu_seconds;
+  return result_of(end, termination_from_wait_status(end.wait_status, use_bubblewrap_), context,
+                   request.limits);
+}
+
+std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options) {
+  return std::make_unique<SandboxedRunner>(std::move(options));
+}
+
+}  // namespace parlab::grader

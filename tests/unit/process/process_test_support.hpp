@@ -1,0 +1,88 @@
+#pragma once
+// Shared helpers for the process runner's tests: where the fake children are,
+// scratch directories the unprivileged sandbox user can reach, and a request
+// with sensible small limits.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "process/process_runner.hpp"
+#include "process/sandboxed_runner.hpp"
+
+namespace parlab::grader::test {
+
+inline std::filesystem::path fake_child(const std::string& name) {
+  return std::filesystem::path(PARLAB_FAKE_CHILDREN_DIR) / ("fake_" + name);
+}
+
+// A fresh directory under /tmp, removed again at the end of the test. Mode 0755
+// (not mkdtemp's 0700): after the privilege drop the child is uid 65534 and
+// must be able to reach its work dir below it.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    static std::atomic<int> counter{0};
+    path_ = std::filesystem::temp_directory_path() /
+            ("parlab-process-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+    ::chmod(path_.c_str(), 0755);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Runs fake_<name> in scratch/"work" with short limits; the fakes' directory is
+// the read-only view, as the grader does with a build directory.
+inline RunRequest fake_request(const std::string& name, const ScratchDir& scratch) {
+  RunRequest request;
+  request.executable = fake_child(name);
+  request.work_dir = scratch / "work";
+  request.env = {{"PATH", "/usr/bin:/bin"}};
+  request.limits.wall_seconds = 5;
+  request.limits.cpu_seconds = 5;
+  request.limits.address_space_mb = 1024;
+  request.limits.file_size_mb = 16;
+  request.view.read_only = {PARLAB_FAKE_CHILDREN_DIR};
+  return request;
+}
+
+inline SandboxOptions options_with(SandboxOptions::Bubblewrap mode) {
+  SandboxOptions options;
+  options.use_bubblewrap = mode;
+  return options;
+}
+
+inline bool bubblewrap_works_here() {
+  static const bool works =
+      SandboxedRunner(options_with(SandboxOptions::Bubblewrap::if_available)).sandbox_name() ==
+      "bubblewrap";
+  return works;
+}
+
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace parlab::grader::test
+
+// Inside a TEST_CASE: runs the case twice, rlimits only and bubblewrap where it
+// works (on a machine without it the second run is the same as the first).
+#define PARLAB_EACH_SANDBOX_MODE()                              \
+  GENERATE(::parlab::grader::SandboxOptions::Bubblewrap::never, \
+           ::parlab::grader::SandboxOptions::Bubblewrap::if_available)
