@@ -1,0 +1,24 @@
+#pragma once
+// Exit statuses of a sim-mode program that the simulator stopped. A GPU would report
+// these faults as a sticky cudaError (or hang); the simulator prints what went wrong,
+// where (kernel, block, thread) to stderr and exits with one of these codes, so the
+// grader can tell them from an ordinary crash. Documented in docs/simulation.md.
+
+namespace parlab_sim {
+
+// The simulator itself ran out of memory (fiber stacks for the CUDA threads of a
+// block); the same status as the harness's out-of-memory exit.
+inline constexpr int kExitOutOfMemory = 86;
+
+// Invalid memory access in a kernel: out of bounds of a cudaMalloc allocation or of
+// dynamic shared memory, use after cudaFree, null or host pointer, stack overflow.
+inline constexpr int kExitMemoryFault = 87;
+// A block can never finish: a __syncthreads() that not every thread reaches, threads
+// waiting at different __syncthreads(), or a warp collective (__shfl_sync, __syncwarp,
+// votes) whose lanes never all arrive or disagree on the operation.
+inline constexpr int kExitDeadlock = 88;
+// Any other fault in a kernel: assert() failed, __trap(), integer division by zero,
+// an uncaught C++ exception, a device-only call made outside a kernel.
+inline constexpr int kExitKernelFault = 89;
+
+}  // namespace parlab_sim

@@ -1,0 +1,5 @@
+#pragma once
+// Force-included before every file compiled in sim mode (g++ -include
+// parlab_sim/prelude.hpp), as nvcc implicitly includes cuda_runtime.h before a .cu
+// file. See docs/simulation.md for the full command line.
+#include "parlab_sim/runtime.hpp"

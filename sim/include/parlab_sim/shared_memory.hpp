@@ -1,0 +1,38 @@
+#pragma once
+// Dynamic shared memory (extern __shared__) and the accounting of static __shared__
+// bytes that lets the simulator reject a block over the shared-memory limit with
+// cudaErrorInvalidValue, as CUDA does. parlab-sim-rewrite turns
+//     extern __shared__ float s[];          into   float* const s = <the block's buffer>;
+//     __shared__ float a[16], b[16];        into   the same + PARLAB_SIM_STATIC_SHARED(...)
+#include <cstddef>
+#include <cstdint>
+
+namespace parlab_sim {
+namespace detail {
+// Set by the block scheduler for the block running on this OS thread.
+extern thread_local constinit std::byte* t_dynamic_shared;
+// Identifies the block run on this OS thread; 0 while no block runs.
+extern thread_local constinit std::uint64_t t_block_serial;
+
+void count_static_shared_of_new_block(std::size_t bytes, std::uint64_t& counted_in_block);
+
+// Adds a __shared__ declaration's size to the running block's total, once per block.
+inline void count_static_shared(std::size_t bytes, std::uint64_t& counted_in_block) {
+  if (counted_in_block != t_block_serial) count_static_shared_of_new_block(bytes, counted_in_block);
+}
+}  // namespace detail
+
+// Start of the running block's dynamic shared memory: the size given at launch, 16-byte
+// aligned, with its end against a guard page. Null outside a kernel.
+inline void* dynamic_shared_memory() { return detail::t_dynamic_shared; }
+
+}  // namespace parlab_sim
+
+#define PARLAB_SIM_CONCAT_IMPL(a, b) a##b
+#define PARLAB_SIM_CONCAT(a, b) PARLAB_SIM_CONCAT_IMPL(a, b)
+#define PARLAB_SIM_STATIC_SHARED_AS(bytes, counted)    \
+  static thread_local ::std::uint64_t counted = 0;     \
+  ::parlab_sim::detail::count_static_shared((bytes), counted)
+// A statement placed after a static __shared__ declaration in a function body.
+#define PARLAB_SIM_STATIC_SHARED(bytes) \
+  PARLAB_SIM_STATIC_SHARED_AS(bytes, PARLAB_SIM_CONCAT(parlab_sim_shared_counted_, __COUNTER__))

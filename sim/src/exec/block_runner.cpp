@@ -1,0 +1,370 @@
+#include "exec/block_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstring>
+#include <exception>
+#include <new>
+
+#include "exec/execution_state.hpp"
+#include "fault/fatal_report.hpp"
+#include "parlab_sim/builtins.hpp"
+#include "parlab_sim/exit_codes.hpp"
+#include "parlab_sim/shared_memory.hpp"
+
+namespace parlab_sim::detail {
+namespace {
+
+// Block serials are unique in the process, so a __shared__ declaration's "counted in
+// block N" marker is never mistaken for another block's.
+std::atomic<std::uint64_t> g_last_block_serial{0};
+
+uint3 unflatten(std::uint64_t linear, dim3 dims) {
+  uint3 index;
+  index.x = static_cast<unsigned>(linear % dims.x);
+  linear /= dims.x;
+  index.y = static_cast<unsigned>(linear % dims.y);
+  index.z = static_cast<unsigned>(linear / dims.y);
+  return index;
+}
+
+bool same_site(const std::source_location& a, const std::source_location& b) {
+  return a.line() == b.line() && a.column() == b.column() &&
+         (a.file_name() == b.file_name() || std::strcmp(a.file_name(), b.file_name()) == 0);
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] void report_exception(const char* what) {
+  ReportText text;
+  begin_report(text, "uncaught C++ exception").add(":\n  ").add(what);
+  text.add("\n  (CUDA kernels cannot throw; the exception left the kernel function)");
+  finish_report(text, kExitKernelFault);
+}
+
+void add_site(ReportText& text, const std::source_location& site) {
+  text.add(site.file_name()).add(':').add_decimal(site.line());
+}
+
+}  // namespace
+
+BlockRunner::BlockRunner() = default;
+BlockRunner::~BlockRunner() = default;
+
+const char* BlockRunner::kernel_name() const {
+  return job_ != nullptr ? job_->request->kernel_name : "(no kernel)";
+}
+
+void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
+  const LaunchConfig& config = job.request->config;
+  job_ = &job;
+  block_idx_ = unflatten(block_linear, config.grid);
+  lane_count_ = job.threads_per_block;
+  lanes_.resize(lane_count_);
+  for (unsigned i = 0; i < lane_count_; ++i) {
+    Lane& lane = lanes_[i];
+    lane.thread_idx = unflatten(i, config.block);
+    lane.linear = i;
+    lane.state = LaneState::not_started;
+    lane.fiber = nullptr;
+  }
+  next_unstarted_ = 0;
+  exited_ = 0;
+  ready_.assign(lane_count_, nullptr);
+  ready_head_ = 0;
+  ready_size_ = 0;
+  at_barrier_ = 0;
+  const unsigned warp_count = (lane_count_ + kWarpSize - 1) / kWarpSize;
+  warps_.resize(warp_count);
+  for (unsigned w = 0; w < warp_count; ++w) {
+    const unsigned present = std::min(kWarpSize, lane_count_ - w * kWarpSize);
+    warps_[w].reset(present == kWarpSize ? ~0u : (1u << present) - 1u);
+  }
+  static_shared_bytes_ = 0;
+  block_serial_ = g_last_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
+
+  t_block_runner = this;
+  t_block_serial = block_serial_;
+  t_dynamic_shared = dynamic_shared_.place(job.dynamic_shared_bytes);
+  blockIdx = block_idx_;
+  blockDim = config.block;
+  gridDim = config.grid;
+}
+
+void BlockRunner::finish_block() {
+  t_block_serial = 0;
+  t_dynamic_shared = nullptr;
+  t_lane = nullptr;
+}
+
+void BlockRunner::run_block(GridJob& job, std::uint64_t block_linear) {
+  start_block(job, block_linear);
+  for (;;) {
+    if (job.is_aborted()) {
+      abandon_block();
+      break;
+    }
+    if (ready_size_ > 0) {
+      Lane* lane = ready_[ready_head_];
+      if (++ready_head_ == lane_count_) ready_head_ = 0;
+      --ready_size_;
+      resume(*lane);
+      continue;
+    }
+    if (next_unstarted_ < lane_count_) {
+      Lane& lane = lanes_[next_unstarted_++];
+      FiberSlot& slot = idle_fiber();
+      slot.lane = &lane;
+      lane.fiber = &slot;
+      resume(lane);
+      continue;
+    }
+    if (exited_ == lane_count_) break;
+    report_stall();
+  }
+  finish_block();
+}
+
+FiberSlot& BlockRunner::idle_fiber() {
+  if (!idle_.empty()) {
+    FiberSlot* slot = idle_.back();
+    idle_.pop_back();
+    return *slot;
+  }
+  auto owned = std::make_unique<FiberSlot>();
+  FiberSlot& slot = *owned;
+  try {
+    slot.context = boost::context::fiber(
+        std::allocator_arg, RecordingStackAllocator(fiber_stack_bytes(), &slot.stack),
+        [this, &slot](boost::context::fiber&& scheduler) {
+          return fiber_main(slot, std::move(scheduler));
+        });
+  } catch (const std::bad_alloc&) {
+    report_out_of_stacks();
+  }
+  fibers_.push_back(std::move(owned));
+  return slot;
+}
+
+boost::context::fiber BlockRunner::fiber_main(FiberSlot& slot,
+                                              boost::context::fiber&& scheduler) {
+  slot.scheduler = std::move(scheduler);
+  for (;;) {
+    run_lane(*slot.lane);
+    if (Lane* next = claim_unstarted()) {
+      slot.lane = next;
+      next->fiber = &slot;
+      bind(*next);
+      continue;
+    }
+    // Park until the scheduler hands this fiber another lane (it binds it first).
+    slot.lane = nullptr;
+    idle_.push_back(&slot);
+    slot.scheduler = std::move(slot.scheduler).resume();
+  }
+}
+
+Lane* BlockRunner::claim_unstarted() {
+  if (ready_size_ != 0 || next_unstarted_ >= lane_count_ || job_->is_aborted()) return nullptr;
+  return &lanes_[next_unstarted_++];
+}
+
+void BlockRunner::bind(Lane& lane) {
+  threadIdx = lane.thread_idx;
+  t_lane = &lane;
+  lane.state = LaneState::running;
+}
+
+void BlockRunner::resume(Lane& lane) {
+  FiberSlot& slot = *lane.fiber;
+  bind(lane);
+  slot.context = std::move(slot.context).resume();
+  t_lane = nullptr;
+}
+
+void BlockRunner::suspend(Lane& self, LaneState state) {
+  self.state = state;
+  FiberSlot& slot = *self.fiber;
+  slot.scheduler = std::move(slot.scheduler).resume();
+}
+
+void BlockRunner::run_lane(Lane& lane) {
+  try {
+    job_->request->run_thread(job_->request->state);
+  } catch (const boost::context::detail::forced_unwind&) {
+    throw;  // the fiber is being destroyed (aborted launch); let Boost unwind it
+  } catch (const LaunchAborted&) {
+    // this launch was aborted; the thread just stops
+  } catch (const std::exception& error) {
+    report_exception(error.what());
+  } catch (...) {
+    report_exception("an exception that is not a std::exception");
+  }
+  on_lane_exit(lane);
+}
+
+void BlockRunner::on_lane_exit(Lane& lane) {
+  lane.state = LaneState::exited;
+  ++exited_;
+  const unsigned warp = lane.linear / kWarpSize;
+  warps_[warp].mark_exited(lane.linear % kWarpSize);
+  complete_pending(warp, nullptr);
+  if (barrier_complete()) release_barrier(nullptr);
+}
+
+void BlockRunner::make_ready(Lane& lane) {
+  lane.state = LaneState::ready;
+  unsigned slot = ready_head_ + ready_size_;
+  if (slot >= lane_count_) slot -= lane_count_;
+  ready_[slot] = &lane;
+  ++ready_size_;
+}
+
+void BlockRunner::report_out_of_stacks() const {
+  ReportText text;
+  text.add("parlab-sim: out of memory for the stacks of the CUDA threads (kernel ");
+  text.add(kernel_name()).add(", ").add_decimal(fibers_.size()).add(" stacks of ");
+  text.add_decimal(fiber_stack_bytes() / 1024).add(" KiB on this worker):\n  fewer threads per "
+                                                  "block, PARLAB_SIM_STACK_KIB or PARLAB_SIM_WORKERS "
+                                                  "lower the need.");
+  finish_report(text, kExitOutOfMemory);
+}
+
+void BlockRunner::report_divergent_barrier(std::source_location site) const {
+  const Lane* other = nullptr;
+  for (const Lane& lane : lanes_) {
+    if (lane.state == LaneState::at_barrier) {
+      other = &lane;
+      break;
+    }
+  }
+  ReportText text;
+  begin_report(text, "divergent __syncthreads()").add(":\n  this thread waits at ");
+  add_site(text, site);
+  text.add(" while thread ").add_index(other != nullptr ? other->thread_idx : uint3{});
+  text.add(" waits at ");
+  add_site(text, barrier_site_);
+  text.add(".\n  All threads of a block must reach the same __syncthreads(); a barrier in a "
+           "branch that\n  not every thread takes is undefined behaviour on a GPU (it hangs "
+           "or corrupts data).");
+  finish_report(text, kExitDeadlock);
+}
+
+void BlockRunner::report_warp_misuse(unsigned warp_index, const Lane* self,
+                                     const WarpRequest& request, const std::string& mismatch) const {
+  ReportText text;
+  if (mismatch.empty()) {
+    begin_report(text, warp_op_name(request.op)).add(" with a mask that leaves out the calling lane");
+    text.add(":\n  mask ").add_hex(request.mask).add(", lane ").add_decimal(self->linear % kWarpSize);
+    text.add(". The calling lane must be named in the mask (undefined behaviour on a GPU).");
+  } else {
+    begin_report(text, "mismatched warp collective");
+    if (t_lane == nullptr) {  // found when a lane exited: begin_report named no thread
+      text.add(" in kernel ").add(kernel_name()).add(", block ").add_index(block_idx_);
+    }
+    text.add(":\n  warp ").add_decimal(warp_index).add(": ").add(mismatch.c_str());
+    text.add(" (undefined behaviour on a GPU).");
+  }
+  finish_report(text, kExitDeadlock);
+}
+
+BarrierResult BlockRunner::barrier(Lane& self, std::source_location site, int predicate) {
+  if (at_barrier_ == 0) {
+    barrier_site_ = site;
+    barrier_count_ = 0;
+  } else if (!same_site(site, barrier_site_)) {
+    report_divergent_barrier(site);
+  }
+  self.barrier_site = site;
+  if (predicate != 0) ++barrier_count_;
+  ++at_barrier_;
+  if (barrier_complete()) {
+    release_barrier(&self);
+    return barrier_result_;
+  }
+  suspend(self, LaneState::at_barrier);
+  return barrier_result_;
+}
+
+bool BlockRunner::barrier_complete() const {
+  const unsigned not_needed = job_->exited_threads_release_barriers ? exited_ : 0;
+  return at_barrier_ > 0 && at_barrier_ + not_needed == lane_count_;
+}
+
+void BlockRunner::release_barrier(const Lane* self) {
+  barrier_result_ = BarrierResult{barrier_count_, static_cast<int>(at_barrier_)};
+  at_barrier_ = 0;
+  for (Lane& lane : lanes_) {
+    if (&lane != self && lane.state == LaneState::at_barrier) make_ready(lane);
+  }
+}
+
+std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& request) {
+  const unsigned warp_index = self.linear / kWarpSize;
+  const unsigned lane = self.linear % kWarpSize;
+  if ((request.mask & lane_bit(lane)) == 0) report_warp_misuse(warp_index, &self, request, {});
+  WarpState& warp = warps_[warp_index];
+  warp.arrive(lane, request);
+  const WarpCompletion done = warp.try_complete(request.mask);
+  if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
+  if (done.group != 0) {
+    wake_group(warp_index, done.group, &self);
+    return warp.result(lane);
+  }
+  if (warp.masks_differ()) complete_pending(warp_index, &self);
+  if ((warp.arrived() & lane_bit(lane)) != 0) suspend(self, LaneState::at_warp);
+  return warp.result(lane);
+}
+
+void BlockRunner::wake_group(unsigned warp, unsigned group, const Lane* self) {
+  for (unsigned g = group; g != 0; g &= g - 1) {
+    Lane& lane = lanes_[warp * kWarpSize + static_cast<unsigned>(std::countr_zero(g))];
+    if (&lane != self) make_ready(lane);
+  }
+}
+
+void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
+  WarpState& warp = warps_[warp_index];
+  unsigned pending = warp.arrived();
+  while (pending != 0) {
+    const WarpRequest& waiting = warp.request(static_cast<unsigned>(std::countr_zero(pending)));
+    const unsigned mask = waiting.mask;
+    const WarpCompletion done = warp.try_complete(mask);
+    if (!done.mismatch.empty()) report_warp_misuse(warp_index, nullptr, waiting, done.mismatch);
+    if (done.group != 0) wake_group(warp_index, done.group, self);
+    pending &= ~mask;
+  }
+}
+
+void BlockRunner::yield(Lane& self) {
+  make_ready(self);
+  suspend(self, LaneState::ready);
+}
+
+unsigned BlockRunner::live_lanes_of_warp(const Lane& self) const {
+  return warps_[self.linear / kWarpSize].live();
+}
+
+void BlockRunner::add_static_shared(std::size_t bytes) {
+  static_shared_bytes_ += bytes;
+  if (static_shared_bytes_ + job_->dynamic_shared_bytes > job_->shared_limit) {
+    job_->abort(cudaErrorInvalidValue);
+    throw LaunchAborted{};
+  }
+}
+
+void BlockRunner::abandon_block() {
+  // Lanes suspended mid-kernel sit on their fibers' stacks: destroying those fibers
+  // unwinds them. Idle fibers are kept for the next block.
+  std::vector<FiberSlot*> suspended;
+  for (Lane& lane : lanes_) {
+    if (lane.state == LaneState::ready || lane.state == LaneState::at_barrier ||
+        lane.state == LaneState::at_warp) {
+      suspended.push_back(lane.fiber);
+    }
+  }
+  std::erase_if(fibers_, [&](const std::unique_ptr<FiberSlot>& slot) {
+    return std::find(suspended.begin(), suspended.end(), slot.get()) != suspended.end();
+  });
+}
+
+}  // namespace parlab_sim::detail

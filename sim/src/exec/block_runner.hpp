@@ -1,0 +1,129 @@
+#pragma once
+// Runs one thread block at a time on a worker OS thread: every CUDA thread of the
+// block is a lane, run on a fiber (Boost.Context) until it finishes or has to wait
+// (__syncthreads, a warp collective, a failed atomicCAS). No switch happens while a
+// thread can keep going, and a fiber whose thread finished takes the next unstarted
+// one, so a kernel without barriers runs its block on one fiber.
+//
+// When no lane can run and some have not finished, the block can never finish: the
+// runner reports the deadlock instead of hanging (stall_report.cpp).
+#include <boost/context/fiber.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "exec/dynamic_shared_buffer.hpp"
+#include "exec/fiber_stack.hpp"
+#include "exec/grid_job.hpp"
+#include "exec/warp_state.hpp"
+#include "parlab_sim/vector_types.hpp"
+
+namespace parlab_sim::detail {
+
+enum class LaneState : std::uint8_t { not_started, running, ready, at_barrier, at_warp, exited };
+
+struct FiberSlot;
+
+// What a __syncthreads_count/_and/_or returns from: the threads that passed a true
+// predicate and the threads that took part (exited ones do not).
+struct BarrierResult {
+  int count = 0;
+  int participants = 0;
+};
+
+// One CUDA thread of the running block.
+struct Lane {
+  uint3 thread_idx{};
+  unsigned linear = 0;
+  LaneState state = LaneState::not_started;
+  FiberSlot* fiber = nullptr;  // holds this lane's stack while it is suspended
+  std::source_location barrier_site;
+};
+
+// A fiber that runs lanes one after another; it outlives blocks and launches.
+struct FiberSlot {
+  StackRange stack;                 // declared first: the context's deallocation writes it
+  boost::context::fiber context;    // the suspended fiber (empty while it runs)
+  boost::context::fiber scheduler;  // the worker's continuation (while it runs)
+  Lane* lane = nullptr;
+};
+
+class BlockRunner {
+ public:
+  BlockRunner();
+  ~BlockRunner();
+  BlockRunner(const BlockRunner&) = delete;
+  BlockRunner& operator=(const BlockRunner&) = delete;
+
+  // Runs block number `block_linear` of `job` on the calling thread, to completion or
+  // until the job is aborted.
+  void run_block(GridJob& job, std::uint64_t block_linear);
+
+  // Called by the CUDA thread running on this OS thread (`self` is t_lane).
+  BarrierResult barrier(Lane& self, std::source_location site, int predicate);
+  std::uint64_t warp_collective(Lane& self, const WarpRequest& request);
+  void yield(Lane& self);
+  unsigned live_lanes_of_warp(const Lane& self) const;
+  void add_static_shared(std::size_t bytes);
+
+  // For fault reports.
+  const char* kernel_name() const;
+  const GridJob* job() const { return job_; }
+  const DynamicSharedBuffer& dynamic_shared() const { return dynamic_shared_; }
+  std::size_t static_shared_bytes() const { return static_shared_bytes_; }
+
+ private:
+  void start_block(GridJob& job, std::uint64_t block_linear);
+  void finish_block();
+  FiberSlot& idle_fiber();
+  boost::context::fiber fiber_main(FiberSlot& slot, boost::context::fiber&& scheduler);
+  void run_lane(Lane& lane);
+  void on_lane_exit(Lane& lane);
+  Lane* claim_unstarted();
+  void bind(Lane& lane);  // makes `lane` the CUDA thread this OS thread runs
+  void resume(Lane& lane);
+  void suspend(Lane& self, LaneState state);
+  void make_ready(Lane& lane);
+  void wake_group(unsigned warp, unsigned group, const Lane* self);
+  // Completes every waiting collective of the warp that can complete now, waking its
+  // lanes except `self` (the running lane, if any).
+  void complete_pending(unsigned warp, const Lane* self);
+  bool barrier_complete() const;
+  void release_barrier(const Lane* self);
+  void abandon_block();
+  // Fault reports: kept out of line so the hot paths keep small stack frames.
+  [[noreturn, gnu::noinline, gnu::cold]] void report_stall() const;
+  [[noreturn, gnu::noinline, gnu::cold]] void report_out_of_stacks() const;
+  [[noreturn, gnu::noinline, gnu::cold]] void report_divergent_barrier(std::source_location site) const;
+  [[noreturn, gnu::noinline, gnu::cold]] void report_warp_misuse(unsigned warp_index, const Lane* self,
+                                                                 const WarpRequest& request,
+                                                                 const std::string& mismatch) const;
+
+  GridJob* job_ = nullptr;
+  uint3 block_idx_{};
+  std::vector<Lane> lanes_;
+  unsigned lane_count_ = 0;
+  unsigned next_unstarted_ = 0;
+  unsigned exited_ = 0;
+  // Lanes ready to resume, FIFO; each lane is queued at most once, so lane_count_ slots.
+  std::vector<Lane*> ready_;
+  unsigned ready_head_ = 0;
+  unsigned ready_size_ = 0;
+
+  unsigned at_barrier_ = 0;
+  int barrier_count_ = 0;
+  BarrierResult barrier_result_;
+  std::source_location barrier_site_;
+
+  std::vector<WarpState> warps_;
+  std::vector<std::unique_ptr<FiberSlot>> fibers_;
+  std::vector<FiberSlot*> idle_;
+  DynamicSharedBuffer dynamic_shared_;
+  std::size_t static_shared_bytes_ = 0;
+  std::uint64_t block_serial_ = 0;
+};
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,148 @@
+// The device-side functions that need the block runner: barriers, warp collectives,
+// yields, fences, clocks, __trap, static shared memory accounting. Called outside a
+// kernel they stop the program with a report, since CUDA rejects them at compile time.
+#include <atomic>
+#include <chrono>
+
+#include "exec/execution_state.hpp"
+#include "fault/fatal_report.hpp"
+#include "parlab_sim/exit_codes.hpp"
+#include "parlab_sim/runtime.hpp"
+
+namespace parlab_sim::detail {
+namespace {
+
+Lane& current_lane(const char* function) {
+  Lane* lane = t_lane;
+  if (lane == nullptr) {
+    ReportText text;
+    text.add("parlab-sim: ").add(function).add(" called outside a kernel:\n  it is a device "
+                                               "function; call it only from __global__ code.");
+    finish_report(text, kExitKernelFault);
+  }
+  return *lane;
+}
+
+BarrierResult block_barrier(const char* function, std::source_location site, int predicate) {
+  Lane& lane = current_lane(function);
+  return t_block_runner->barrier(lane, site, predicate);
+}
+
+std::uint64_t collective(const char* function, const WarpRequest& request) {
+  Lane& lane = current_lane(function);
+  return t_block_runner->warp_collective(lane, request);
+}
+
+}  // namespace
+
+std::uint64_t warp_collective(const WarpRequest& request) {
+  return collective(warp_op_name(request.op), request);
+}
+
+void yield_to_other_threads() {
+  if (Lane* lane = t_lane) t_block_runner->yield(*lane);
+}
+
+void count_static_shared_of_new_block(std::size_t bytes, std::uint64_t& counted_in_block) {
+  counted_in_block = t_block_serial;
+  if (t_lane != nullptr) t_block_runner->add_static_shared(bytes);
+}
+
+}  // namespace parlab_sim::detail
+
+using parlab_sim::detail::WarpOp;
+using parlab_sim::detail::WarpRequest;
+
+void __syncthreads(std::source_location site) {
+  parlab_sim::detail::block_barrier("__syncthreads", site, 0);
+}
+int __syncthreads_count(int predicate, std::source_location site) {
+  return parlab_sim::detail::block_barrier("__syncthreads_count", site, predicate).count;
+}
+int __syncthreads_and(int predicate, std::source_location site) {
+  const auto result = parlab_sim::detail::block_barrier("__syncthreads_and", site, predicate);
+  return result.count == result.participants ? 1 : 0;
+}
+int __syncthreads_or(int predicate, std::source_location site) {
+  return parlab_sim::detail::block_barrier("__syncthreads_or", site, predicate).count != 0 ? 1 : 0;
+}
+
+void __syncwarp(unsigned int mask) {
+  parlab_sim::detail::warp_collective({WarpOp::sync, mask, 0, 0, 32, false});
+}
+
+unsigned int __activemask() {
+  using namespace parlab_sim::detail;
+  Lane& lane = current_lane("__activemask");
+  return t_block_runner->live_lanes_of_warp(lane);
+}
+
+unsigned int __ballot_sync(unsigned int mask, int predicate) {
+  return static_cast<unsigned int>(parlab_sim::detail::warp_collective(
+      {WarpOp::ballot, mask, predicate != 0 ? 1u : 0u, 0, 32, false}));
+}
+int __any_sync(unsigned int mask, int predicate) {
+  return static_cast<int>(parlab_sim::detail::warp_collective(
+      {WarpOp::any, mask, predicate != 0 ? 1u : 0u, 0, 32, false}));
+}
+int __all_sync(unsigned int mask, int predicate) {
+  return static_cast<int>(parlab_sim::detail::warp_collective(
+      {WarpOp::all, mask, predicate != 0 ? 1u : 0u, 0, 32, false}));
+}
+
+namespace {
+std::uint64_t reduce(WarpOp op, unsigned int mask, std::uint32_t value, bool is_signed) {
+  return parlab_sim::detail::warp_collective({op, mask, value, 0, 32, is_signed});
+}
+}  // namespace
+
+unsigned int __reduce_add_sync(unsigned int mask, unsigned int value) {
+  return static_cast<unsigned int>(reduce(WarpOp::reduce_add, mask, value, false));
+}
+int __reduce_add_sync(unsigned int mask, int value) {
+  return static_cast<int>(reduce(WarpOp::reduce_add, mask, static_cast<std::uint32_t>(value), true));
+}
+unsigned int __reduce_min_sync(unsigned int mask, unsigned int value) {
+  return static_cast<unsigned int>(reduce(WarpOp::reduce_min, mask, value, false));
+}
+int __reduce_min_sync(unsigned int mask, int value) {
+  return static_cast<int>(reduce(WarpOp::reduce_min, mask, static_cast<std::uint32_t>(value), true));
+}
+unsigned int __reduce_max_sync(unsigned int mask, unsigned int value) {
+  return static_cast<unsigned int>(reduce(WarpOp::reduce_max, mask, value, false));
+}
+int __reduce_max_sync(unsigned int mask, int value) {
+  return static_cast<int>(reduce(WarpOp::reduce_max, mask, static_cast<std::uint32_t>(value), true));
+}
+unsigned int __reduce_and_sync(unsigned int mask, unsigned int value) {
+  return static_cast<unsigned int>(reduce(WarpOp::reduce_and, mask, value, false));
+}
+unsigned int __reduce_or_sync(unsigned int mask, unsigned int value) {
+  return static_cast<unsigned int>(reduce(WarpOp::reduce_or, mask, value, false));
+}
+unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value) {
+  return static_cast<unsigned int>(reduce(WarpOp::reduce_xor, mask, value, false));
+}
+
+void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+long long int clock64() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void __nanosleep(unsigned int) { parlab_sim::detail::yield_to_other_threads(); }
+
+void __trap() {
+  parlab_sim::detail::fatal(parlab_sim::kExitKernelFault, "__trap()",
+                            "the kernel called __trap(); a GPU aborts the launch with "
+                            "cudaErrorLaunchFailure");
+}
+
+void __brkpt() {
+  parlab_sim::detail::fatal(parlab_sim::kExitKernelFault, "__brkpt()",
+                            "the kernel hit a breakpoint instruction");
+}

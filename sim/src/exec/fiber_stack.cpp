@@ -1,0 +1,37 @@
+#include "exec/fiber_stack.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace parlab_sim::detail {
+
+std::size_t fiber_stack_bytes() {
+  static const std::size_t bytes = [] {
+    std::size_t kib = 64;
+    if (const char* text = std::getenv("PARLAB_SIM_STACK_KIB")) {
+      const long value = std::strtol(text, nullptr, 10);
+      if (value >= 16 && value <= 64 * 1024) kib = static_cast<std::size_t>(value);
+    }
+    return kib * 1024;
+  }();
+  return bytes;
+}
+
+boost::context::stack_context RecordingStackAllocator::allocate() {
+  boost::context::stack_context context = inner_.allocate();
+  const auto top = reinterpret_cast<std::uintptr_t>(context.sp);
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  range_->top = top;
+  range_->guard_begin = top - context.size;
+  range_->guard_end = range_->guard_begin + page;
+  return context;
+}
+
+void RecordingStackAllocator::deallocate(boost::context::stack_context& context) noexcept {
+  *range_ = StackRange{};
+  inner_.deallocate(context);
+}
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,36 @@
+#pragma once
+// One kernel launch as the workers see it: the blocks still to run and whether the
+// launch was aborted (a block over the shared-memory limit).
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "parlab_sim/launch.hpp"
+
+namespace parlab_sim::detail {
+
+struct GridJob {
+  const LaunchRequest* request = nullptr;
+  std::uint64_t block_count = 0;
+  unsigned threads_per_block = 0;
+  std::size_t dynamic_shared_bytes = 0;
+  std::size_t shared_limit = 0;  // static + dynamic bytes a block may use
+  // PARLAB_SIM_ALLOW_EXITED_AT_BARRIER: threads that exited no longer hold a
+  // __syncthreads back (Volta+ hardware) instead of being reported as a deadlock.
+  bool exited_threads_release_barriers = false;
+  std::atomic<std::uint64_t> next_block{0};
+  std::atomic<bool> aborted{false};
+  std::atomic<int> abort_error{cudaSuccess};
+
+  void abort(cudaError_t error) {
+    int expected = cudaSuccess;
+    abort_error.compare_exchange_strong(expected, error);
+    aborted.store(true, std::memory_order_release);
+  }
+  bool is_aborted() const { return aborted.load(std::memory_order_acquire); }
+};
+
+// Thrown inside a CUDA thread to stop it when its launch is aborted.
+struct LaunchAborted {};
+
+}  // namespace parlab_sim::detail

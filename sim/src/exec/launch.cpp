@@ -1,0 +1,72 @@
+// From a launch request to blocks running on the workers: the checks CUDA makes at
+// launch time, the launch itself, and the kernel-argument check.
+#include <cstdlib>
+#include <string>
+
+#include "exec/execution_state.hpp"
+#include "exec/launch_limits.hpp"
+#include "exec/worker_pool.hpp"
+#include "fault/fatal_report.hpp"
+#include "fault/signal_handlers.hpp"
+#include "parlab_sim/exit_codes.hpp"
+#include "parlab_sim/launch.hpp"
+#include "runtime/memory_registry.hpp"
+
+namespace parlab_sim::detail {
+
+cudaError_t check_launch(const LaunchRequest& request) {
+  const LaunchConfig& config = request.config;
+  if (const cudaError_t error = check_dimensions(config.grid, config.block); error != cudaSuccess) {
+    return error;
+  }
+  if (config.dynamic_shared_bytes > dynamic_shared_limit(request.kernel)) {
+    return cudaErrorInvalidValue;
+  }
+  if (!is_valid_stream(config.stream)) return cudaErrorInvalidResourceHandle;
+  return cudaSuccess;
+}
+
+void run_launch(const LaunchRequest& request) {
+  if (t_lane != nullptr) {
+    fatal(kExitKernelFault, "a kernel launched another kernel",
+          "dynamic parallelism (launching from device code) is not supported in sim mode");
+  }
+  ensure_fault_handlers_installed();
+  const LaunchConfig& config = request.config;
+  GridJob job;
+  job.request = &request;
+  job.block_count = static_cast<std::uint64_t>(config.grid.x) * config.grid.y * config.grid.z;
+  job.threads_per_block = config.block.x * config.block.y * config.block.z;
+  job.dynamic_shared_bytes = config.dynamic_shared_bytes;
+  job.shared_limit = total_shared_limit(request.kernel);
+  const char* allow_exited = std::getenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER");
+  job.exited_threads_release_barriers = allow_exited != nullptr && std::string(allow_exited) == "1";
+  WorkerPool::instance().run(job);
+  if (job.is_aborted()) record_error(static_cast<cudaError_t>(job.abort_error.load()));
+}
+
+void check_pointer_argument(const char* kernel_name, int position, const void* pointer) {
+  if (pointer == nullptr) return;
+  static const bool allowed = std::getenv("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
+  if (allowed) return;
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  MemoryRange range;
+  const bool known = MemoryRegistry::instance().find(address, range);
+  if (known && range.kind != MemoryKind::freed && address <= range.end) return;
+
+  ReportText text;
+  text.add("parlab-sim: kernel ").add(kernel_name).add(" was launched with argument ");
+  text.add_decimal(static_cast<std::uint64_t>(position)).add(" = ").add_hex(address);
+  if (known && range.kind == MemoryKind::freed) {
+    text.add(",\n  which points into device memory already released by cudaFree (use after "
+             "free).");
+  } else {
+    text.add(",\n  which is not device memory: a host pointer (stack, malloc, new, "
+             "std::vector) cannot be\n  dereferenced by a kernel on a GPU (illegal address). "
+             "Allocate with cudaMalloc (or\n  cudaMallocManaged) and copy the data with "
+             "cudaMemcpy.");
+  }
+  finish_report(text, kExitMemoryFault);
+}
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,59 @@
+#include "fault/fatal_report.hpp"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "exec/execution_state.hpp"
+#include "parlab_sim/builtins.hpp"
+
+namespace parlab_sim::detail {
+namespace {
+
+std::atomic<bool> g_report_started{false};
+
+// Keeps what the student's kernels printed before the fault, without risking a
+// deadlock on a stdout lock held by the faulting thread.
+void flush_stdout_if_free() {
+  if (ftrylockfile(stdout) == 0) {
+    fflush_unlocked(stdout);
+    funlockfile(stdout);
+  }
+}
+
+}  // namespace
+
+void add_current_location(ReportText& text) {
+  const Lane* lane = t_lane;
+  const BlockRunner* runner = t_block_runner;
+  if (lane == nullptr || runner == nullptr) return;
+  text.add(" in kernel ").add(runner->kernel_name());
+  text.add(", block ").add_index(blockIdx).add(", thread ").add_index(threadIdx);
+}
+
+ReportText& begin_report(ReportText& text, const char* what) {
+  text.add("parlab-sim: ").add(what);
+  add_current_location(text);
+  return text;
+}
+
+void finish_report(ReportText& text, int exit_code, bool in_signal_handler) {
+  if (g_report_started.exchange(true)) {
+    for (;;) pause();  // another thread is reporting; it will end the process
+  }
+  if (text.size() == 0 || text.c_str()[text.size() - 1] != '\n') text.add('\n');
+  if (!in_signal_handler) fflush(stdout);
+  else flush_stdout_if_free();
+  text.write_to_stderr();
+  _exit(exit_code);
+}
+
+void fatal(int exit_code, const char* what, const char* explanation) {
+  ReportText text;
+  begin_report(text, what);
+  if (explanation != nullptr && *explanation != '\0') text.add(":\n  ").add(explanation);
+  finish_report(text, exit_code);
+}
+
+}  // namespace parlab_sim::detail

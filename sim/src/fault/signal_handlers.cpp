@@ -1,0 +1,110 @@
+#include "fault/signal_handlers.hpp"
+
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "exec/execution_state.hpp"
+#include "fault/fatal_report.hpp"
+#include "fault/memory_fault.hpp"
+#include "parlab_sim/exit_codes.hpp"
+
+namespace parlab_sim::detail {
+namespace {
+
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
+struct sigaction g_previous[kSignalCount];
+
+int signal_slot(int signal) {
+  for (int i = 0; i < kSignalCount; ++i) {
+    if (kSignals[i] == signal) return i;
+  }
+  return 0;
+}
+
+// The kernel faulted: explain and exit.
+[[noreturn]] void report_kernel_fault(int signal, const siginfo_t* info, const void* context) {
+  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  ReportText text;
+  switch (signal) {
+    case SIGSEGV:
+    case SIGBUS: {
+      const char* access = "invalid memory access";
+#if defined(__x86_64__)
+      const auto* uc = static_cast<const ucontext_t*>(context);
+      access = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0 ? "invalid memory write"
+                                                          : "invalid memory read";
+#else
+      (void)context;
+#endif
+      begin_report(text, access).add(":\n  ");
+      if (info->si_code == SI_KERNEL) {
+        text.add("general protection fault (a misaligned vector access, e.g. a float4 load "
+                 "from an address\n  that is not 16-byte aligned, or a corrupt pointer).");
+      } else {
+        describe_fault_address(text, address);
+      }
+      text.add("\n  (a GPU reports this as cudaErrorIllegalAddress: an illegal memory access "
+               "was encountered)");
+      finish_report(text, kExitMemoryFault, true);
+    }
+    case SIGFPE:
+      begin_report(text, "arithmetic fault").add(":\n  integer division by zero (or INT_MIN / -1); "
+                                                 "a GPU gives an undefined result instead.");
+      finish_report(text, kExitKernelFault, true);
+    case SIGILL:
+      begin_report(text, "illegal instruction").add(":\n  the kernel reached code marked "
+                                                    "unreachable, or called __builtin_trap().");
+      finish_report(text, kExitKernelFault, true);
+    default:
+      begin_report(text, "abort()").add(":\n  a failed assert() in the kernel (see the message "
+                                        "above), or std::terminate.\n  (a GPU reports a failed "
+                                        "device assert as cudaErrorAssert)");
+      finish_report(text, kExitKernelFault, true);
+  }
+}
+
+void on_fault(int signal, siginfo_t* info, void* context) {
+  if (t_lane != nullptr) report_kernel_fault(signal, info, context);
+  if ((signal == SIGSEGV || signal == SIGBUS) &&
+      is_simulator_guard_address(reinterpret_cast<std::uintptr_t>(info->si_addr))) {
+    ReportText text;
+    text.add("parlab-sim: host code touched the guard page or freed memory of a device "
+             "allocation:\n  ");
+    describe_fault_address(text, reinterpret_cast<std::uintptr_t>(info->si_addr));
+    text.add("\n  (on a GPU system, host code cannot dereference device pointers at all)\n");
+    text.write_to_stderr();
+  }
+  // Not a kernel fault: behave as if we were never installed. Returning re-runs the
+  // faulting instruction (or abort() raises again) under the previous disposition.
+  sigaction(signal, &g_previous[signal_slot(signal)], nullptr);
+}
+
+}  // namespace
+
+void ensure_fault_handlers_installed() {
+  for (int i = 0; i < kSignalCount; ++i) {
+    struct sigaction current {};
+    sigaction(kSignals[i], nullptr, &current);
+    if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == &on_fault) continue;
+    struct sigaction ours {};
+    ours.sa_sigaction = &on_fault;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&ours.sa_mask);
+    sigaction(kSignals[i], &ours, &g_previous[i]);
+  }
+}
+
+void install_alternate_signal_stack() {
+  constexpr std::size_t kBytes = 64 * 1024;
+  stack_t stack{};
+  stack.ss_sp = std::malloc(kBytes);  // kept for the thread's (= process's) lifetime
+  stack.ss_size = kBytes;
+  if (stack.ss_sp != nullptr) sigaltstack(&stack, nullptr);
+}
+
+}  // namespace parlab_sim::detail

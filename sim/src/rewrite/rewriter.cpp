@@ -1,0 +1,24 @@
+#include "parlab_sim/rewrite.hpp"
+
+#include "rewrite/launch_sites.hpp"
+#include "rewrite/lexer.hpp"
+#include "rewrite/shared_declarations.hpp"
+#include "rewrite/token_view.hpp"
+
+namespace parlab_sim {
+
+RewriteResult rewrite_cuda_source(std::string_view source, std::string_view file_name) {
+  // A byte-order mark (Windows editors) may only start a file; the #line goes first.
+  if (source.starts_with("\xEF\xBB\xBF")) source.remove_prefix(3);
+  const std::vector<rewrite::Token> tokens = rewrite::tokenize(source);
+  const rewrite::TokenView view(source, tokens);
+  std::vector<rewrite::Edit> edits;
+  RewriteResult result;
+  rewrite::rewrite_launches(view, file_name, edits, result.errors);
+  rewrite::rewrite_shared_declarations(view, file_name, edits, result.errors);
+  result.text = "#line 1 " + rewrite::quoted(file_name) + "\n" +
+                rewrite::apply_edits(source, std::move(edits));
+  return result;
+}
+
+}  // namespace parlab_sim

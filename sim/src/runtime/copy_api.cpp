@@ -1,0 +1,123 @@
+// cudaMemcpy, cudaMemset and the symbol copies. Copies are synchronous, so the Async
+// forms complete before they return. The device side of a copy must lie inside one
+// allocation, as CUDA checks; otherwise the call fails with cudaErrorInvalidValue.
+#include <cstring>
+
+#include "parlab_sim/memory.hpp"
+#include "runtime/memory_registry.hpp"
+
+namespace parlab_sim::detail {
+namespace {
+
+bool is_device_accessible(MemoryKind kind) { return kind != MemoryKind::freed; }
+
+bool device_range_ok(const void* pointer, std::size_t bytes) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(pointer);
+  MemoryRange range;
+  if (!MemoryRegistry::instance().find(begin, range) || !is_device_accessible(range.kind)) {
+    return false;
+  }
+  return begin >= range.begin && bytes <= range.end - begin;
+}
+
+// When a pointer lies in a known allocation, the copy must fit inside it.
+bool fits_if_known(const void* pointer, std::size_t bytes) {
+  MemoryRange range;
+  if (!MemoryRegistry::instance().find(reinterpret_cast<std::uintptr_t>(pointer), range)) {
+    return true;
+  }
+  return device_range_ok(pointer, bytes);
+}
+
+cudaError_t check_copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
+  switch (kind) {
+    case cudaMemcpyHostToHost: return cudaSuccess;
+    case cudaMemcpyHostToDevice:
+      return device_range_ok(dst, bytes) ? cudaSuccess : cudaErrorInvalidValue;
+    case cudaMemcpyDeviceToHost:
+      return device_range_ok(src, bytes) ? cudaSuccess : cudaErrorInvalidValue;
+    case cudaMemcpyDeviceToDevice:
+      return device_range_ok(dst, bytes) && device_range_ok(src, bytes) ? cudaSuccess
+                                                                          : cudaErrorInvalidValue;
+    case cudaMemcpyDefault:
+      return fits_if_known(dst, bytes) && fits_if_known(src, bytes) ? cudaSuccess
+                                                                      : cudaErrorInvalidValue;
+  }
+  return cudaErrorInvalidMemcpyDirection;
+}
+
+}  // namespace
+
+cudaError_t copy_to_symbol(void* symbol, std::size_t symbol_bytes, const void* src,
+                           std::size_t bytes, std::size_t offset, cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault) {
+    return record_error(cudaErrorInvalidMemcpyDirection);
+  }
+  if (offset > symbol_bytes || bytes > symbol_bytes - offset || (bytes > 0 && src == nullptr)) {
+    return record_error(cudaErrorInvalidValue);
+  }
+  if (bytes > 0) std::memmove(static_cast<char*>(symbol) + offset, src, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_bytes,
+                             std::size_t bytes, std::size_t offset, cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault) {
+    return record_error(cudaErrorInvalidMemcpyDirection);
+  }
+  if (offset > symbol_bytes || bytes > symbol_bytes - offset || (bytes > 0 && dst == nullptr)) {
+    return record_error(cudaErrorInvalidValue);
+  }
+  if (bytes > 0) std::memmove(dst, static_cast<const char*>(symbol) + offset, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t register_symbol(const void* symbol, std::size_t symbol_bytes) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(symbol);
+  MemoryRange existing;
+  if (MemoryRegistry::instance().find(begin, existing) && existing.kind == MemoryKind::symbol) {
+    return cudaSuccess;
+  }
+  const MemoryRange range{begin, begin + symbol_bytes, 0, 0, MemoryKind::symbol, MemoryKind::symbol};
+  return MemoryRegistry::instance().add(range) ? cudaSuccess : record_error(cudaErrorMemoryAllocation);
+}
+
+}  // namespace parlab_sim::detail
+
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (bytes == 0) return cudaSuccess;
+  if (const cudaError_t error = parlab_sim::detail::check_copy(dst, src, bytes, kind);
+      error != cudaSuccess) {
+    return parlab_sim::detail::record_error(error);
+  }
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  if (!parlab_sim::detail::is_valid_stream(stream)) {
+    return parlab_sim::detail::record_error(cudaErrorInvalidResourceHandle);
+  }
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t cudaMemset(void* device_pointer, int value, std::size_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  if (device_pointer == nullptr || !parlab_sim::detail::device_range_ok(device_pointer, bytes)) {
+    return parlab_sim::detail::record_error(cudaErrorInvalidValue);
+  }
+  std::memset(device_pointer, value, bytes);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void* device_pointer, int value, std::size_t bytes,
+                            cudaStream_t stream) {
+  if (!parlab_sim::detail::is_valid_stream(stream)) {
+    return parlab_sim::detail::record_error(cudaErrorInvalidResourceHandle);
+  }
+  return cudaMemset(device_pointer, value, bytes);
+}

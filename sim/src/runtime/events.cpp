@@ -1,0 +1,74 @@
+// Events: a host steady-clock time taken at cudaEventRecord. Kernels and copies finish
+// before the call that issues them returns, so that time is when all prior work in
+// the stream completed, as on a GPU.
+#include <chrono>
+
+#include "parlab_sim/streams_events.hpp"
+#include "runtime/handle_registry.hpp"
+
+struct CUevent_st {
+  unsigned int flags = 0;
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when{};
+};
+
+namespace parlab_sim::detail {
+namespace {
+HandleRegistry<CUevent_st>& events() {
+  static auto* registry = new HandleRegistry<CUevent_st>;  // used until exit
+  return *registry;
+}
+}  // namespace
+}  // namespace parlab_sim::detail
+
+using parlab_sim::detail::events;
+using parlab_sim::detail::record_error;
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, 0); }
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  constexpr unsigned int known =
+      cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
+  if (event == nullptr || (flags & ~known) != 0) return record_error(cudaErrorInvalidValue);
+  *event = events().create();
+  (*event)->flags = flags;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (!parlab_sim::detail::is_valid_stream(stream)) {
+    return record_error(cudaErrorInvalidResourceHandle);
+  }
+  const auto now = std::chrono::steady_clock::now();
+  const bool live = events().with(event, [&](CUevent_st& e) {
+    e.recorded = true;
+    e.when = now;
+  });
+  return live ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  return events().contains(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  return events().contains(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
+  if (milliseconds == nullptr) return record_error(cudaErrorInvalidValue);
+  CUevent_st first;
+  CUevent_st last;
+  const bool live = events().with(start, [&](CUevent_st& e) { first = e; }) &&
+                    events().with(end, [&](CUevent_st& e) { last = e; });
+  if (!live || !first.recorded || !last.recorded ||
+      ((first.flags | last.flags) & cudaEventDisableTiming) != 0) {
+    return record_error(cudaErrorInvalidResourceHandle);
+  }
+  *milliseconds = std::chrono::duration<float, std::milli>(last.when - first.when).count();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  return events().destroy(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}

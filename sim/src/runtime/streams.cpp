@@ -1,0 +1,59 @@
+// Streams: every operation completes when it is issued, so a stream is only a handle
+// that must be valid; synchronizing it has nothing to wait for.
+#include "parlab_sim/streams_events.hpp"
+#include "runtime/handle_registry.hpp"
+
+struct CUstream_st {
+  unsigned int flags = 0;
+};
+
+namespace parlab_sim::detail {
+namespace {
+HandleRegistry<CUstream_st>& streams() {
+  static auto* registry = new HandleRegistry<CUstream_st>;  // used until exit
+  return *registry;
+}
+}  // namespace
+
+bool is_valid_stream(cudaStream_t stream) {
+  return stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ||
+         streams().contains(stream);
+}
+
+}  // namespace parlab_sim::detail
+
+using parlab_sim::detail::is_valid_stream;
+using parlab_sim::detail::record_error;
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  if (stream == nullptr || (flags & ~cudaStreamNonBlocking) != 0) {
+    return record_error(cudaErrorInvalidValue);
+  }
+  *stream = parlab_sim::detail::streams().create();
+  (*stream)->flags = flags;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (stream == nullptr || !parlab_sim::detail::streams().destroy(stream)) {
+    return record_error(cudaErrorInvalidResourceHandle);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  return is_valid_stream(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  return is_valid_stream(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  if (!is_valid_stream(stream) || event == nullptr) {
+    return record_error(cudaErrorInvalidResourceHandle);
+  }
+  return flags == 0 ? cudaSuccess : record_error(cudaErrorInvalidValue);
+}
