@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "build/toolchain.hpp"
+#include "compile/toolchain.hpp"
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
 #include "grading/grade_session.hpp"
@@ -43,7 +43,7 @@ po::options_description grade_options() {
       ("seed", po::value<std::uint64_t>(), "seed of the fresh dataset (repeat a grading)")
       ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
                                                "(default: BUILD_DIR/grade-work)")
-      ("toolchain", po::value<std::string>(), "build/toolchain.json to use")
+      ("toolchain", po::value<std::string>(), "compile/toolchain.json to use")
       ("wall-limit", po::value<double>(), "cap every test's wall-clock limit at this many "
                                           "seconds (quick checks of slow submissions)")
       ("color", po::value<std::string>()->default_value("auto"), "auto | always | never")

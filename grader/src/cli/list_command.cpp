@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "build/toolchain.hpp"
+#include "compile/toolchain.hpp"
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
 #include "spec/lab_spec.hpp"

@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "build/content_hash.hpp"
+#include "compile/content_hash.hpp"
 #include "cli/errors.hpp"
 #include "parlab/datasets/generator.hpp"
 

@@ -7,8 +7,8 @@
 #include <random>
 #include <set>
 
-#include "build/content_hash.hpp"
-#include "build/submission_builder.hpp"
+#include "compile/content_hash.hpp"
+#include "compile/submission_builder.hpp"
 #include "cli/errors.hpp"
 #include "compare/comparator.hpp"
 #include "grading/dataset_cache.hpp"

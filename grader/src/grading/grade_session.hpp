@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "build/toolchain.hpp"
+#include "compile/toolchain.hpp"
 #include "process/process_runner.hpp"
 #include "result/result.hpp"
 #include "spec/lab_spec.hpp"

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "build/content_hash.hpp"
-#include "build/diagnostics.hpp"
+#include "compile/content_hash.hpp"
+#include "compile/diagnostics.hpp"
 
 using namespace parlab::grader;
 

@@ -1,12 +1,12 @@
-#include "build/submission_builder.hpp"
+#include "compile/submission_builder.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
 
-#include "build/content_hash.hpp"
-#include "build/diagnostics.hpp"
+#include "compile/content_hash.hpp"
+#include "compile/diagnostics.hpp"
 #include "cli/errors.hpp"
 
 namespace fs = std::filesystem;

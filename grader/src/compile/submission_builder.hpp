@@ -5,7 +5,7 @@
 // source is untrusted too.
 #include <filesystem>
 
-#include "build/toolchain.hpp"
+#include "compile/toolchain.hpp"
 #include "process/process_runner.hpp"
 #include "result/result.hpp"
 #include "spec/lab_spec.hpp"

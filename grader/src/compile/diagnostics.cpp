@@ -1,4 +1,4 @@
-#include "build/diagnostics.hpp"
+#include "compile/diagnostics.hpp"
 
 #include <regex>
 #include <sstream>

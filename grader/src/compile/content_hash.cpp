@@ -1,4 +1,4 @@
-#include "build/content_hash.hpp"
+#include "compile/content_hash.hpp"
 
 #include <cstdio>
 #include <fstream>
