@@ -32,14 +32,13 @@ std::string status_message(const fs::path& out_dir) {
   return msg;
 }
 
-}  // namespace
-
-std::string describe_outcome(const RunResult& r, const ResourceLimits& limits) {
-  (void)limits;  // the runner's reason already names the limit that was hit
-  if (r.outcome == RunOutcome::ok) return "";
+// The runner's reason already names the limit hit or the signal, with a hint.
+std::string failure_reason(const RunResult& r) {
   if (!r.reason.empty()) return r.reason;
   return std::string("run ended: ") + to_string(r.outcome);
 }
+
+}  // namespace
 
 TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   TaskRun out;
@@ -68,7 +67,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   child_seconds_ += out.run.wall_seconds;
   if (out.run.outcome != RunOutcome::ok) {
     std::string child = status_message(out.out_dir);
-    out.message = describe_outcome(out.run, inv.limits);
+    out.message = failure_reason(out.run);
     if (!child.empty() && out.run.outcome != RunOutcome::timeout) {
       out.message += (out.message.empty() ? "" : ": ") + child;
     }

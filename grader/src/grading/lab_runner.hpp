@@ -51,7 +51,4 @@ class LabRunner {
   double child_seconds_ = 0;
 };
 
-// "crashed with SIGSEGV ..." etc: one teaching sentence for a RunResult.
-std::string describe_outcome(const RunResult& r, const ResourceLimits& limits);
-
 }  // namespace parlab::grader

@@ -24,7 +24,6 @@ void TomlReader::fail(const toml::node* at, const std::string& message) const {
 }
 
 const toml::node* TomlReader::node(const std::string& key) {
-  used_.insert(key);
   return table_.get(key);
 }
 
@@ -117,17 +116,6 @@ void TomlReader::expect_keys(std::initializer_list<const char*> known) const {
     std::string list;
     for (const char* name : known) list += (list.empty() ? "" : ", ") + std::string(name);
     fail(&v, "unknown key '" + std::string(k.str()) + "' (known here: " + list + ")");
-  }
-}
-
-void TomlReader::reject_unknown_keys() const {
-  for (const auto& [k, v] : table_) {
-    std::string name(k.str());
-    if (!used_.count(name)) {
-      std::string known;
-      for (const auto& u : used_) known += (known.empty() ? "" : ", ") + u;
-      fail(&v, "unknown key '" + name + "' (known here: " + known + ")");
-    }
   }
 }
 

@@ -1,13 +1,12 @@
 #pragma once
 // A thin checked view over a toml++ table: typed getters that throw SpecError with
-// file:line:col, and a check that no unknown key was given (typos are errors, not
-// silently ignored settings).
+// file:line:col, and expect_keys() so that no unknown key is given (typos are errors,
+// not silently ignored settings).
 #include <toml++/toml.h>
 
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -28,15 +27,13 @@ class TomlReader {
   std::optional<bool> optional_bool(const std::string& key);
   std::vector<std::string> string_list(const std::string& key);
   const toml::table* optional_table(const std::string& key);
-  const toml::node* node(const std::string& key);  // marks used; nullptr if absent
+  const toml::node* node(const std::string& key);  // nullptr if absent
   // A table of scalars -> Params (numbers and bools printed as text).
   Params params(const std::string& key);
 
   // Throws for the first key of the table not in `known`: called first, so a typo is
   // reported as such rather than as the missing key it was meant to be.
   void expect_keys(std::initializer_list<const char*> known) const;
-  // Throws for the first key that no getter asked for (a safety net).
-  void reject_unknown_keys() const;
 
   [[noreturn]] void fail(const toml::node* at, const std::string& message) const;
   std::string location(const toml::node* at) const;
@@ -46,7 +43,6 @@ class TomlReader {
   const toml::table& table_;
   std::string file_;
   std::string context_;
-  std::set<std::string> used_;
 };
 
 }  // namespace parlab::grader
