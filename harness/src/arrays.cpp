@@ -350,4 +350,26 @@ std::vector<NamedArray> read_outputs(const std::filesystem::path& dir, std::uint
   return result;
 }
 
+std::string read_array_bytes(const std::filesystem::path& dir, const std::string& name,
+                             DType dtype, std::size_t& count) {
+  std::uint64_t total_bytes = 0;
+  constexpr std::uint64_t kMaxBytes = 1ull << 34;  // datasets are trusted; catch only nonsense
+  const json manifest = parse_manifest(dir, kMaxBytes, total_bytes);
+  check_header(manifest);
+  for (std::size_t i = 0; i < manifest["arrays"].size(); ++i) {
+    const json& entry = manifest["arrays"][i];
+    if (!entry.is_object() || entry.value("name", "") != name) continue;
+    EntryPlan plan = plan_entry(entry, i, dir, kMaxBytes, total_bytes);
+    if (plan.array.dtype != dtype) {
+      throw OutputFormatError("array '" + name + "' in " + dir.string() + " is " +
+                              dtype_name(plan.array.dtype) + ", expected " + dtype_name(dtype));
+    }
+    count = plan.count;
+    std::string bytes = read_binary_file(plan.file, plan.count * dtype_size(dtype));
+    to_little_endian(bytes.data(), plan.count, dtype_size(dtype));
+    return bytes;
+  }
+  throw OutputFormatError("array '" + name + "' not found in " + (dir / "manifest.json").string());
+}
+
 }  // namespace parlab::harness

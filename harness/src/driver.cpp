@@ -112,6 +112,26 @@ CommandLine parse_command_line(int argc, char** argv) {
   return cl;
 }
 
+std::vector<Task>& extra_tasks() {
+  static std::vector<Task> tasks;
+  return tasks;
+}
+
+// The driver's table followed by the registered extras; a clash is a build mistake.
+std::vector<Task> all_tasks(std::span<const Task> tasks) {
+  std::vector<Task> all(tasks.begin(), tasks.end());
+  for (const Task& extra : extra_tasks()) {
+    for (const Task& t : all) {
+      if (t.name == extra.name) {
+        throw UsageError("task '" + extra.name + "' is registered twice (an extra task may "
+                         "not reuse the name of a driver task)");
+      }
+    }
+    all.push_back(extra);
+  }
+  return all;
+}
+
 const Task& find_task(std::span<const Task> tasks, const std::string& name) {
   std::string known;
   for (const Task& t : tasks) {
@@ -150,7 +170,8 @@ int run_task(const Task& task, const CommandLine& cl) {
     task.run(ctx);
     detail::stop_if_forked_child();
     out.finish();
-    write_timings(cl.out_dir, cl.warmup, ctx.samples());
+    write_timings(cl.out_dir, cl.warmup, ctx.samples(), ctx.phases(), ctx.work(),
+                  ctx.sample_label());
     write_status(cl.out_dir, "ok");
     return kExitOk;
   } catch (const std::bad_alloc& e) {
@@ -177,11 +198,18 @@ int run_task(const Task& task, const CommandLine& cl) {
 
 }  // namespace
 
-int run_driver(int argc, char** argv, std::span<const Task> tasks) {
+bool register_extra_task(Task task) {
+  extra_tasks().push_back(std::move(task));
+  return true;
+}
+
+int run_driver(int argc, char** argv, std::span<const Task> driver_tasks) {
   const char* program = argc > 0 ? argv[0] : "lab";
   CommandLine cl;
   const Task* task = nullptr;
+  std::vector<Task> tasks;
   try {
+    tasks = all_tasks(driver_tasks);
     cl = parse_command_line(argc, argv);
     if (cl.help) {
       std::cout << usage(program);

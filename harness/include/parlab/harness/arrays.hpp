@@ -9,6 +9,8 @@
 //                              "labels":[..optional, one per element..]}]}
 //   <name>.bin     raw little-endian elements, count * sizeof(dtype) bytes
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <filesystem>
 #include <span>
 #include <stdexcept>
@@ -74,5 +76,31 @@ struct NamedArray {
 // manifest cannot make the grader allocate without bound. Throws OutputFormatError.
 std::vector<NamedArray> read_outputs(const std::filesystem::path& dir,
                                      std::uint64_t max_bytes = 1ull << 31);
+
+// Reads one array of a directory written by OutputWriter (a generated dataset) with its
+// own element type: the drivers' way to load inputs. Throws OutputFormatError when the
+// array is missing or has another dtype.
+std::string read_array_bytes(const std::filesystem::path& dir, const std::string& name,
+                             DType dtype, std::size_t& count);
+
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return DType::f32;
+  else if constexpr (std::is_same_v<T, double>) return DType::f64;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return DType::i32;
+  else {
+    static_assert(std::is_same_v<T, std::int64_t>, "arrays hold f32, f64, i32 or i64");
+    return DType::i64;
+  }
+}
+
+template <class T>
+std::vector<T> read_array(const std::filesystem::path& dir, const std::string& name) {
+  std::size_t count = 0;
+  const std::string bytes = read_array_bytes(dir, name, dtype_of<T>(), count);
+  std::vector<T> values(count);
+  if (count) std::memcpy(values.data(), bytes.data(), count * sizeof(T));
+  return values;
+}
 
 }  // namespace parlab::harness

@@ -11,6 +11,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -49,9 +50,15 @@ class TaskContext {
     for (int i = 0;; ++i) {
       prepare();
       timer.start();
-      auto result = work();
-      samples_.push_back(timer.stop_seconds());
-      if (i + 1 >= repeat_) return result;
+      if constexpr (std::is_void_v<decltype(work())>) {
+        work();
+        samples_.push_back(timer.stop_seconds());
+        if (i + 1 >= repeat_) return;
+      } else {
+        auto result = work();
+        samples_.push_back(timer.stop_seconds());
+        if (i + 1 >= repeat_) return result;
+      }
     }
   }
   template <class Work>
@@ -59,8 +66,22 @@ class TaskContext {
     return timed(std::forward<Work>(work), [] {});
   }
 
+  // For drivers that time their own way (CUDA events, gpu/gpu_timing.hpp): one
+  // measured repetition, and named phases timed apart (e.g. "host_to_device").
+  void add_sample(double seconds) { samples_.push_back(seconds); }
+  void add_phase(const std::string& name, double seconds) { phases_[name].push_back(seconds); }
+  // What one measured call must move and compute at least (the report turns it into
+  // GB/s or GFLOP/s and a fraction of the device's measured peak).
+  void set_work(double bytes, double flops) { work_ = {bytes, flops}; }
+  WorkAmount work() const { return work_; }
+  // What one sample measures, when not the kernels alone (e.g. "round_trip").
+  void set_sample_label(std::string label) { sample_label_ = std::move(label); }
+  const std::string& sample_label() const { return sample_label_; }
+
   int warmup() const { return warmup_; }
+  int repeat() const { return repeat_; }
   const std::vector<double>& samples() const { return samples_; }
+  const PhaseSamples& phases() const { return phases_; }
 
  private:
   std::filesystem::path dataset_dir_;
@@ -69,6 +90,9 @@ class TaskContext {
   int warmup_;
   int repeat_;
   std::vector<double> samples_;
+  PhaseSamples phases_;
+  WorkAmount work_;
+  std::string sample_label_;
 };
 
 struct Task {
@@ -78,5 +102,11 @@ struct Task {
 };
 
 int run_driver(int argc, char** argv, std::span<const Task> tasks);
+
+// Adds a task beyond the driver's own table: reference solutions use it for their
+// extra variants (e.g. a register-blocked SGEMM used as a performance baseline).
+// Call it from a static initializer; returns true so it can initialize a constant.
+// A name that clashes with a driver task is an error when the program runs.
+bool register_extra_task(Task task);
 
 }  // namespace parlab::harness

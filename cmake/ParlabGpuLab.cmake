@@ -1,0 +1,78 @@
+# parlab_add_gpu_lab(): what the grader needs for one CUDA lab, built both ways:
+#
+#   parlab_add_gpu_lab(ID lab03 DIR lab03-cuda-kernels
+#                      SOURCES kernels.cu            # the files a student edits (.cu)
+#                      REFERENCE_EXTRA variants.cu   # reference-only .cu (extra tasks)
+#                      CPU_REFERENCE cpu_reference.cpp expected_main.cpp   # host only
+#                      CUDA_LIBS cublas)             # e.g. cublas (sim brings its own)
+#
+# Always (no GPU or nvcc needed; sim = docs/simulation.md):
+#   parlab_<id>_driver_sim  labs/<dir>/driver.cpp against the simulated runtime
+#   <id>_reference_sim, <id>_skeleton_sim   the .cu files through parlab-sim-rewrite
+#   <id>_cpu_reference      the multi-threaded CPU reference: the expected outputs
+# With nvcc (PARLAB_CUDA_ENABLED):
+#   parlab_<id>_driver_cuda, <id>_reference, <id>_skeleton   compiled by nvcc
+# All of it is recorded in toolchain.json for the grader.
+
+function(parlab_add_gpu_lab)
+  cmake_parse_arguments(LAB "" "ID;DIR" "SOURCES;REFERENCE_EXTRA;CPU_REFERENCE;CUDA_LIBS" ${ARGN})
+  set(lab_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
+  set(ref_dir ${PROJECT_SOURCE_DIR}/reference/${LAB_DIR})
+  list(TRANSFORM LAB_SOURCES PREPEND ${ref_dir}/ OUTPUT_VARIABLE ref_srcs)
+  list(TRANSFORM LAB_REFERENCE_EXTRA PREPEND ${ref_dir}/ OUTPUT_VARIABLE ref_extra)
+  list(TRANSFORM LAB_SOURCES PREPEND ${lab_dir}/skeleton/ OUTPUT_VARIABLE skel_srcs)
+  list(TRANSFORM LAB_CPU_REFERENCE PREPEND ${ref_dir}/ OUTPUT_VARIABLE cpu_srcs)
+
+  # The expected outputs: host code only, so CI and laptops always have them.
+  add_executable(${LAB_ID}_cpu_reference ${cpu_srcs})
+  target_include_directories(${LAB_ID}_cpu_reference PRIVATE ${lab_dir} ${ref_dir})
+  target_link_libraries(${LAB_ID}_cpu_reference PRIVATE parlab_harness Threads::Threads)
+
+  # Sim mode.
+  add_library(parlab_${LAB_ID}_driver_sim STATIC ${lab_dir}/driver.cpp)
+  target_include_directories(parlab_${LAB_ID}_driver_sim PRIVATE ${lab_dir})
+  target_link_libraries(parlab_${LAB_ID}_driver_sim PUBLIC parlab_harness parlab_sim)
+  foreach(variant reference skeleton)
+    set(target ${LAB_ID}_${variant}_sim)
+    add_executable(${target})
+    if(variant STREQUAL reference)
+      parlab_sim_cuda_sources(${target} ${ref_srcs} ${ref_extra})
+    else()
+      parlab_sim_cuda_sources(${target} ${skel_srcs})
+    endif()
+    target_include_directories(${target} PRIVATE ${lab_dir})
+    target_link_libraries(${target} PRIVATE parlab_${LAB_ID}_driver_sim parlab_harness
+                          parlab_sim Threads::Threads)
+  endforeach()
+
+  set(cuda_entry "")
+  if(PARLAB_CUDA_ENABLED)
+    add_library(parlab_${LAB_ID}_driver_cuda STATIC ${lab_dir}/driver.cpp)
+    target_include_directories(parlab_${LAB_ID}_driver_cuda PRIVATE ${lab_dir})
+    target_link_libraries(parlab_${LAB_ID}_driver_cuda PUBLIC parlab_harness CUDA::cudart_static)
+    set(cuda_libs "")
+    foreach(lib IN LISTS LAB_CUDA_LIBS)
+      list(APPEND cuda_libs CUDA::${lib})
+    endforeach()
+    foreach(variant reference skeleton)
+      if(variant STREQUAL reference)
+        set(srcs ${ref_srcs} ${ref_extra})
+      else()
+        set(srcs ${skel_srcs})
+      endif()
+      add_executable(${LAB_ID}_${variant} ${srcs})
+      target_include_directories(${LAB_ID}_${variant} PRIVATE ${lab_dir})
+      target_compile_options(${LAB_ID}_${variant} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3>)
+      target_link_libraries(${LAB_ID}_${variant} PRIVATE parlab_${LAB_ID}_driver_cuda
+                            parlab_harness Threads::Threads ${cuda_libs})
+    endforeach()
+    set(cuda_entry ", \"driver_lib\": \"$<TARGET_FILE:parlab_${LAB_ID}_driver_cuda>\", \"reference_exe\": \"$<TARGET_FILE:${LAB_ID}_reference>\"")
+  endif()
+
+  string(JOIN "\",\"" libs_json ${LAB_CUDA_LIBS})
+  if(libs_json)
+    set(libs_json "\"${libs_json}\"")
+  endif()
+  set(entry "\"${LAB_ID}\": {\"dir\": \"${lab_dir}\", \"reference_dir\": \"${ref_dir}\", \"libs\": [${libs_json}], \"cpu_reference_exe\": \"$<TARGET_FILE:${LAB_ID}_cpu_reference>\", \"sim_driver_lib\": \"$<TARGET_FILE:parlab_${LAB_ID}_driver_sim>\", \"sim_reference_exe\": \"$<TARGET_FILE:${LAB_ID}_reference_sim>\"${cuda_entry}}")
+  set_property(GLOBAL APPEND PROPERTY PARLAB_LAB_ENTRIES "${entry}")
+endfunction()

@@ -1,0 +1,106 @@
+#pragma once
+// GPU timing for lab drivers: CUDA events around the student's work (device time, not
+// host launch overhead), the L2 cache flushed before every sample so each sample
+// starts cold, warm-up calls excluded. Transfers are timed the same way and recorded
+// as named phases, so the report shows transfer time and kernel time separately.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "parlab/harness/driver.hpp"
+#include "parlab/harness/gpu/cuda_check.hpp"
+
+namespace parlab::harness::gpu {
+
+// Elapsed device time between two events, in seconds.
+class EventTimer {
+ public:
+  EventTimer() {
+    PARLAB_CUDA_CHECK(cudaEventCreate(&start_));
+    PARLAB_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+
+  void start() { PARLAB_CUDA_CHECK(cudaEventRecord(start_)); }
+  double stop_seconds() {
+    PARLAB_CUDA_CHECK(cudaEventRecord(stop_));
+    PARLAB_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    PARLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return static_cast<double>(ms) / 1e3;
+  }
+
+ private:
+  cudaEvent_t start_{};
+  cudaEvent_t stop_{};
+};
+
+// Overwrites a buffer twice the size of the device's L2 cache, evicting whatever the
+// previous sample left there.
+class L2Flusher {
+ public:
+  L2Flusher() {
+    int device = 0;
+    PARLAB_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    PARLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    bytes_ = std::clamp<std::size_t>(2 * static_cast<std::size_t>(prop.l2CacheSize),
+                                     std::size_t{1} << 20, std::size_t{256} << 20);
+    PARLAB_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+  }
+  ~L2Flusher() { cudaFree(buffer_); }
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+
+  void flush() {
+    PARLAB_CUDA_CHECK(cudaMemset(buffer_, ++value_ & 0xFF, bytes_));
+    PARLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+ private:
+  void* buffer_ = nullptr;
+  std::size_t bytes_ = 0;
+  int value_ = 0;
+};
+
+// Runs `work` (the student's call, which launches kernels) ctx.warmup() + repeat times.
+// Before each call `prepare` runs untimed (poison the outputs); each measured call is
+// one sample of device time. `function` names the student's function in error messages.
+template <class Prepare, class Work>
+void gpu_timed(TaskContext& ctx, const char* function, Prepare&& prepare, Work&& work) {
+  L2Flusher flusher;
+  EventTimer timer;
+  for (int i = 0; i < ctx.warmup(); ++i) {
+    prepare();
+    work();
+    check_student_call(function);
+  }
+  for (int i = 0; i < ctx.repeat(); ++i) {
+    prepare();
+    flusher.flush();
+    timer.start();
+    work();
+    const double seconds = timer.stop_seconds();
+    check_student_call(function);
+    ctx.add_sample(seconds);
+  }
+}
+
+// Times one transfer (or any device work) and records it as phase `name`.
+template <class Work>
+void timed_phase(TaskContext& ctx, const std::string& name, Work&& work) {
+  EventTimer timer;
+  timer.start();
+  work();
+  ctx.add_phase(name, timer.stop_seconds());
+}
+
+}  // namespace parlab::harness::gpu
