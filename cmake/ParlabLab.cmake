@@ -50,8 +50,10 @@ function(parlab_write_toolchain_file)
   string(JOIN "\",\"" flags_json ${PARLAB_SUBMISSION_CXX_FLAGS})
   get_target_property(harness_inc parlab_harness INTERFACE_INCLUDE_DIRECTORIES)
   set(cuda_json "false")
+  set(nvcc_json "")
   if(PARLAB_CUDA_ENABLED)
     set(cuda_json "true")
+    set(nvcc_json "\n  \"nvcc\": \"${CMAKE_CUDA_COMPILER}\",\n  \"cuda_probe\": \"$<TARGET_FILE:parlab-cuda-probe>\",")
   endif()
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/toolchain.json CONTENT "{
   \"format\": \"parlab-toolchain\",
@@ -63,7 +65,14 @@ function(parlab_write_toolchain_file)
   \"cxx_flags\": [\"${flags_json}\"],
   \"harness_include\": \"${PROJECT_SOURCE_DIR}/harness/include\",
   \"harness_lib\": \"$<TARGET_FILE:parlab_harness>\",
-  \"cuda\": ${cuda_json},
+  \"cuda\": ${cuda_json},${nvcc_json}
+  \"sim\": {
+    \"rewrite_tool\": \"$<TARGET_FILE:parlab-sim-rewrite>\",
+    \"library\": \"$<TARGET_FILE:parlab_sim>\",
+    \"include\": [\"${PROJECT_SOURCE_DIR}/sim/include/cuda_compat\", \"${PROJECT_SOURCE_DIR}/sim/include\"],
+    \"prelude\": \"parlab_sim/prelude.hpp\",
+    \"link\": [\"$<TARGET_FILE:Boost::context>\"]
+  },
   \"labs\": {
     ${labs_json}
   }

@@ -40,6 +40,8 @@ po::options_description grade_options() {
       ("junit", po::value<std::string>(), "write JUnit XML to this file")
       ("markdown", po::value<std::string>(), "write a Markdown report to this file")
       ("no-perf", "correctness tests only; performance tests are reported as skipped")
+      ("device", po::value<std::string>()->default_value("auto"),
+       "GPU labs: auto (the GPU if one is usable, else the simulator) | gpu | sim | none")
       ("seed", po::value<std::uint64_t>(), "seed of the fresh dataset (repeat a grading)")
       ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
                                                "(default: BUILD_DIR/grade-work)")
@@ -99,6 +101,7 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   if (vm.count("submission")) options.submission_dir = fs::absolute(vm["submission"].as<std::string>());
   options.reference_mode = vm.count("reference") > 0;
   options.performance = vm.count("no-perf") == 0;
+  options.device = parse_device_request(vm["device"].as<std::string>());
   if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
   options.work_root = vm.count("work-dir") ? fs::absolute(vm["work-dir"].as<std::string>())
                                            : toolchain.build_dir / "grade-work";

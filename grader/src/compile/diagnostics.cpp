@@ -20,18 +20,28 @@ std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
                                               const std::filesystem::path& submission_dir) {
   // file:line:col: severity: message   (gcc and clang both print this shape)
   static const std::regex line_re(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  // file(line): severity: message       (nvcc's front end, for device code)
+  static const std::regex nvcc_re(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning|note)(?: #\S+)?: (.*)$)");
   std::vector<Diagnostic> out;
   std::istringstream in(map_paths(log, staged_dir, submission_dir));
   std::string line;
   std::smatch m;
   while (std::getline(in, line)) {
-    if (!std::regex_match(line, m, line_re)) continue;
     Diagnostic d;
-    d.file = m[1];
-    d.line = std::stoi(m[2]);
-    d.column = std::stoi(m[3]);
-    d.severity = m[4] == "fatal error" ? "error" : std::string(m[4]);
-    d.message = m[5];
+    if (std::regex_match(line, m, line_re)) {
+      d.file = m[1];
+      d.line = std::stoi(m[2]);
+      d.column = std::stoi(m[3]);
+      d.severity = m[4] == "fatal error" ? "error" : std::string(m[4]);
+      d.message = m[5];
+    } else if (std::regex_match(line, m, nvcc_re)) {
+      d.file = m[1];
+      d.line = std::stoi(m[2]);
+      d.severity = m[3] == "catastrophic error" ? "error" : std::string(m[3]);
+      d.message = m[4];
+    } else {
+      continue;
+    }
     out.push_back(std::move(d));
   }
   return out;

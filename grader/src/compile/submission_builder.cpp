@@ -43,26 +43,19 @@ std::string stage_sources(const LabSpec& lab, const fs::path& submission, const 
   return "";
 }
 
-std::string join_command(const std::string& exe, const std::vector<std::string>& args) {
-  std::string out = exe;
-  for (const auto& a : args) out += " " + a;
-  return out;
-}
-
 }  // namespace
 
 BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
                               const fs::path& submission_dir, const fs::path& work_dir,
-                              ProcessRunner& runner) {
+                              ProcessRunner& runner, BuildTarget target) {
   BuiltProgram built;
-  const LabToolchain& labtc = toolchain.lab(lab.id);
-  if (!fs::exists(toolchain.cxx)) {
-    throw EnvironmentError("C++ compiler " + toolchain.cxx + " not found (re-run cmake)");
-  }
-  const fs::path stage = work_dir / "src";
-  const fs::path bin = work_dir / "bin";
-  fs::create_directories(bin);
+  // One folder per target: a sim build never reuses a GPU build's executable.
+  const fs::path build_dir = work_dir / to_string(target);
+  const fs::path stage = build_dir / "src";
+  const fs::path bin = build_dir / "bin";
   const fs::path exe = bin / (lab.id + "_submission");
+  CompilePlan plan = plan_compile(target, lab, toolchain, stage, exe);
+  fs::create_directories(bin);
 
   if (std::string missing = stage_sources(lab, submission_dir, stage); !missing.empty()) {
     built.result.log = missing;
@@ -70,30 +63,22 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
                                         "error", missing});
     return built;
   }
+  // The plan was made before staging (to fail early); make it again now that the
+  // staged files it lists exist.
+  plan = plan_compile(target, lab, toolchain, stage, exe);
+  for (const CompileStep& step : plan.steps) {
+    built.result.command += (built.result.command.empty() ? "" : " && ") + join_command(step);
+  }
 
-  std::vector<std::string> args = {"-std=" + toolchain.cxx_standard};
-  args.insert(args.end(), toolchain.cxx_flags.begin(), toolchain.cxx_flags.end());
-  args.push_back("-I" + stage.string());
-  args.push_back("-I" + labtc.dir.string());
-  args.push_back("-I" + toolchain.harness_include.string());
-  args.push_back("-fdiagnostics-color=never");
-  args.push_back("-o");
-  args.push_back(exe.string());
-  for (const std::string& src : lab.sources) args.push_back((stage / src).string());
-  args.push_back(labtc.driver_lib.string());
-  args.push_back(toolchain.harness_lib.string());
-  for (const std::string& l : labtc.libs) args.push_back("-l" + l);
-  built.result.command = join_command(toolchain.cxx, args);
-
-  // Reuse the executable when the same sources were built with the same command
+  // Reuse the executable when the same sources were built with the same commands
   // against the same libraries (warm rebuilds cost nothing).
   ContentHash key;
-  key.add(built.result.command)
-      .add_file_stamp(labtc.driver_lib)
-      .add_file_stamp(toolchain.harness_lib)
-      .add_file_stamp(toolchain.cxx);
+  key.add(built.result.command);
+  for (const fs::path& input : plan.inputs) key.add_file_stamp(input);
   std::vector<fs::path> staged;
-  for (const auto& entry : fs::directory_iterator(stage)) staged.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(stage)) {
+    if (entry.is_regular_file()) staged.push_back(entry.path());
+  }
   std::sort(staged.begin(), staged.end());
   for (const fs::path& f : staged) key.add(f.filename().string()).add_file(f);
   const fs::path key_file = bin / "build.key";
@@ -109,30 +94,40 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
     }
   }
   fs::remove(exe);
-
-  RunRequest req;
-  req.executable = toolchain.cxx;
-  req.args = args;
-  req.work_dir = work_dir;
-  req.env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"},
-             {"TMPDIR", "/tmp"}};
-  req.limits.wall_seconds = 180;
-  req.limits.cpu_seconds = 300;
-  req.limits.address_space_mb = 0;  // cc1plus of a big template may need a lot
-  req.limits.file_size_mb = 512;
-  req.limits.max_processes = 64;
-  req.limits.output_bytes = 64 * 1024;
-  req.view.read_only = {labtc.dir, toolchain.harness_include, labtc.driver_lib.parent_path(),
-                        toolchain.harness_lib.parent_path()};
-  req.view.read_write = {work_dir};
+  fs::create_directories(stage / "sim");
 
   auto t0 = std::chrono::steady_clock::now();
-  RunResult run = runner.run(req);
+  std::string log;
+  std::string diagnostics_text;
+  RunResult run;
+  for (const CompileStep& step : plan.steps) {
+    RunRequest req;
+    req.executable = step.program;
+    req.args = step.args;
+    req.work_dir = build_dir;
+    req.env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"},
+               {"TMPDIR", "/tmp"}};
+    req.limits.wall_seconds = 180;
+    req.limits.cpu_seconds = 300;
+    req.limits.address_space_mb = 0;  // cc1plus of a big template may need a lot
+    req.limits.file_size_mb = 512;
+    req.limits.max_processes = 64;
+    req.limits.output_bytes = 64 * 1024;
+    req.view.read_only = plan.read_only;
+    req.view.read_write = {build_dir};
+    run = runner.run(req);
+    log += run.stderr_text + run.stdout_text;
+    diagnostics_text += run.stderr_text;
+    if (run.stderr_truncated || run.stdout_truncated) log += "\n[compiler output truncated]";
+    if (run.outcome != RunOutcome::ok) break;
+  }
   built.result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  built.result.log = map_paths(run.stderr_text + run.stdout_text, stage, submission_dir);
-  if (run.stderr_truncated || run.stdout_truncated) built.result.log += "\n[compiler output truncated]";
-  built.result.diagnostics = parse_gcc_diagnostics(run.stderr_text, stage, submission_dir);
+  // Rewritten files name the student's file in #line directives; map both folders.
+  built.result.log = map_paths(map_paths(log, stage / "sim", submission_dir), stage, submission_dir);
+  built.result.diagnostics =
+      parse_gcc_diagnostics(map_paths(diagnostics_text, stage / "sim", submission_dir), stage,
+                            submission_dir);
   if (run.outcome != RunOutcome::ok || !fs::exists(exe)) {
     if (run.outcome != RunOutcome::ok && run.outcome != RunOutcome::nonzero_exit) {
       built.result.log += "\ncompiler stopped: " + run.reason;

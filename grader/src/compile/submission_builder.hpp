@@ -5,6 +5,7 @@
 // source is untrusted too.
 #include <filesystem>
 
+#include "compile/compile_steps.hpp"
 #include "compile/toolchain.hpp"
 #include "process/process_runner.hpp"
 #include "result/result.hpp"
@@ -23,6 +24,7 @@ struct BuiltProgram {
 // BuildResult with diagnostics.
 BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
                               const std::filesystem::path& submission_dir,
-                              const std::filesystem::path& work_dir, ProcessRunner& runner);
+                              const std::filesystem::path& work_dir, ProcessRunner& runner,
+                              BuildTarget target = BuildTarget::host);
 
 }  // namespace parlab::grader

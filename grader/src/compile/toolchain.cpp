@@ -42,13 +42,24 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
     t.harness_include = j.at("harness_include").get<std::string>();
     t.harness_lib = j.at("harness_lib").get<std::string>();
     t.cuda = j.at("cuda").get<bool>();
+    t.nvcc = j.value("nvcc", "");
+    t.cuda_probe = j.value("cuda_probe", "");
+    const auto& sim = j.at("sim");
+    t.sim.rewrite_tool = sim.at("rewrite_tool").get<std::string>();
+    t.sim.library = sim.at("library").get<std::string>();
+    for (const auto& dir : sim.at("include")) t.sim.include_dirs.emplace_back(dir.get<std::string>());
+    t.sim.prelude = sim.at("prelude").get<std::string>();
+    t.sim.link = sim.at("link").get<std::vector<std::string>>();
     for (const auto& [id, lab] : j.at("labs").items()) {
       LabToolchain l;
       l.dir = lab.at("dir").get<std::string>();
       l.reference_dir = lab.at("reference_dir").get<std::string>();
-      l.driver_lib = lab.at("driver_lib").get<std::string>();
-      l.reference_exe = lab.at("reference_exe").get<std::string>();
+      l.driver_lib = lab.value("driver_lib", "");
+      l.reference_exe = lab.value("reference_exe", "");
       l.libs = lab.at("libs").get<std::vector<std::string>>();
+      l.cpu_reference_exe = lab.value("cpu_reference_exe", "");
+      l.sim_driver_lib = lab.value("sim_driver_lib", "");
+      l.sim_reference_exe = lab.value("sim_reference_exe", "");
       t.labs.emplace(id, std::move(l));
     }
     return t;

@@ -12,9 +12,23 @@ namespace parlab::grader {
 struct LabToolchain {
   std::filesystem::path dir;            // labs/<dir>
   std::filesystem::path reference_dir;  // reference/<dir>
-  std::filesystem::path driver_lib;
-  std::filesystem::path reference_exe;
-  std::vector<std::string> libs;
+  std::filesystem::path driver_lib;     // CPU lab: g++; GPU lab: nvcc build (empty without nvcc)
+  std::filesystem::path reference_exe;  // the same
+  std::vector<std::string> libs;        // extra link libraries (-l)
+  // GPU labs only (cmake/ParlabGpuLab.cmake):
+  std::filesystem::path cpu_reference_exe;  // the expected outputs
+  std::filesystem::path sim_driver_lib;     // driver against the simulated runtime
+  std::filesystem::path sim_reference_exe;
+  bool gpu() const { return !sim_driver_lib.empty(); }
+};
+
+// How the simulation backend compiles .cu files (docs/simulation.md).
+struct SimToolchain {
+  std::filesystem::path rewrite_tool;
+  std::filesystem::path library;
+  std::vector<std::filesystem::path> include_dirs;
+  std::string prelude;
+  std::vector<std::string> link;  // further link inputs (Boost.Context)
 };
 
 struct Toolchain {
@@ -28,6 +42,9 @@ struct Toolchain {
   std::filesystem::path harness_include;
   std::filesystem::path harness_lib;
   bool cuda = false;
+  std::filesystem::path nvcc;        // empty without CUDA
+  std::filesystem::path cuda_probe;  // empty without CUDA
+  SimToolchain sim;
   std::map<std::string, LabToolchain> labs;
 
   // Throws EnvironmentError when the lab was not built.

@@ -14,6 +14,7 @@
 #include "grading/dataset_cache.hpp"
 #include "grading/host_info.hpp"
 #include "grading/lab_runner.hpp"
+#include "grading/measurement_lock.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
 #include "result/result_json.hpp"
@@ -72,7 +73,8 @@ class Session {
         cache_(o.work_root / "dataset-cache"),
         fresh_cache_(work_ / "fresh-data"),
         submission_runs_(runner, work_ / "runs"),
-        reference_runs_(runner, o.work_root / "reference-outputs") {}
+        // Per grading, not shared: concurrent gradings would clear each other's runs.
+        reference_runs_(runner, work_ / "reference-runs") {}
 
   GradeResult run();
 
@@ -88,6 +90,12 @@ class Session {
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
   TestResult base_result(const TestSpec& t) const;
   void fail_from_run(TestResult& r, const TaskRun& run) const;
+  void choose_device(GradeResult& result);
+  BuildTarget build_target() const;
+  ResourceLimits limits(const TestSpec& t) const;
+  fs::path baseline_executable(const PerformanceSpec& p) const;
+  std::vector<Phase> gpu_phases(const TaskRun& run) const;
+  std::optional<Roofline> roofline(const TestSpec& t, const TaskRun& run, double seconds) const;
 
   const GradeOptions& options_;
   const LabSpec& lab_;
@@ -102,6 +110,8 @@ class Session {
   std::uint64_t fresh_seed_ = 0;
   int cores_ = 1;
   fs::path executable_;
+  fs::path expected_exe_;  // where expected outputs come from (GPU labs: the CPU reference)
+  DeviceInfo device_;      // GPU labs: where the tests run
   std::map<std::string, TaskRun> reference_cache_;
 };
 
@@ -131,12 +141,12 @@ const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task
                                       const Params& params) {
   fs::path data = dataset_dir(t.dataset);
   ContentHash key;
-  key.add_file_stamp(labtc_.reference_exe).add(data.string()).add(task);
+  key.add_file_stamp(expected_exe_).add(data.string()).add(task);
   for (const auto& [k, v] : params.values()) key.add(k).add(v);
   auto it = reference_cache_.find(key.hex());
   if (it != reference_cache_.end()) return it->second;
 
-  TaskInvocation inv{labtc_.reference_exe, task, params, data, 0, 1, t.limits};
+  TaskInvocation inv{expected_exe_, task, params, data, 0, 1, limits(t)};
   // The reference gets generous limits: if it fails, the lab is broken, not the student.
   inv.limits.wall_seconds *= 4;
   inv.limits.cpu_seconds *= 4;
@@ -173,7 +183,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   Params params = resolve_params(t.params);
   const TaskRun& expected = reference_run(t, t.task, params);
   TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
-                     t.limits};
+                     limits(t)};
   TaskRun got = submission_runs_.run(inv, slug(t.name));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!got.ok()) {
@@ -183,6 +193,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   r.outcome = RunOutcome::ok;
   r.stdout_tail = tail(got.run.stdout_text, got.run.stdout_truncated);
   r.stderr_tail = tail(got.run.stderr_text, got.run.stderr_truncated);
+  r.phases = gpu_phases(got);
   CompareOutcome cmp;
   try {
     cmp = compare_outputs(LabRunner::outputs(expected), LabRunner::outputs(got), t.compare);
@@ -221,6 +232,11 @@ TestResult Session::run_performance(const TestSpec& t,
     r.message = "not measured: performance tests disabled (--no-perf)";
     return r;
   }
+  if (device_.mode == "sim") {
+    r.message = "not measured: the simulation backend checks correctness, not speed (" +
+                device_.detail + "); grade on a machine with an NVIDIA GPU to measure it";
+    return r;
+  }
   if (cores_ < p.min_cores) {
     r.message = "not measured: needs at least " + std::to_string(p.min_cores) +
                 " cores, this machine grants " + std::to_string(cores_);
@@ -245,13 +261,13 @@ TestResult Session::run_performance(const TestSpec& t,
   Params params = resolve_params(t.params);
   Params base_params = p.baseline_params.values().empty() ? params : resolve_params(p.baseline_params);
   fs::path data = dataset_dir(t.dataset);
-  fs::path base_exe = p.baseline_program == "reference" ? labtc_.reference_exe : executable_;
+  fs::path base_exe = baseline_executable(p);
   const std::string run_slug = slug(t.name);
   TaskRun last_candidate;
 
   TimedRun baseline = [&](std::string& err) -> std::optional<double> {
     TaskRun run = submission_runs_.run(
-        {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, t.limits},
+        {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, limits(t)},
         run_slug + "-baseline");
     if (!run.ok()) {
       err = run.message;
@@ -261,7 +277,7 @@ TestResult Session::run_performance(const TestSpec& t,
   };
   TimedRun candidate = [&](std::string& err) -> std::optional<double> {
     TaskRun run = submission_runs_.run(
-        {executable_, t.task, params, data, t.warmup, t.repeat, t.limits}, run_slug + "-candidate");
+        {executable_, t.task, params, data, t.warmup, t.repeat, limits(t)}, run_slug + "-candidate");
     if (!run.ok()) {
       err = run.message;
       last_candidate = std::move(run);
@@ -302,6 +318,8 @@ TestResult Session::run_performance(const TestSpec& t,
   m.zero_at = th.zero_at;
   m.cores = th.parallelism;
   r.outcome = RunOutcome::ok;
+  r.phases = gpu_phases(last_candidate);
+  r.roofline = roofline(t, last_candidate, m.candidate_median_s);
 
   double fraction = performance_fraction(m.median_ratio, th);
   char buf[512];
@@ -330,6 +348,81 @@ TestResult Session::run_performance(const TestSpec& t,
   return r;
 }
 
+// GPU labs only: probe (in the sandbox) and pick gpu, sim or none; say so up front.
+void Session::choose_device(GradeResult& result) {
+  bool roofline_wanted = false;
+  for (const TestSpec& t : lab_.tests) roofline_wanted |= t.roofline.has_value();
+  device_ = grader::choose_device(options_.device, toolchain_, runner_, work_ / "device-probe",
+                                  options_.performance && roofline_wanted);
+  result.device = device_;
+  if (device_.mode == "gpu") {
+    result.host.gpu = device_.name;
+    expected_exe_ = labtc_.cpu_reference_exe;
+  } else if (device_.mode == "sim") {
+    expected_exe_ = labtc_.cpu_reference_exe;
+    result.notes.push_back(
+        "simulation mode (" + device_.detail + "): your CUDA code ran on the CPU in parlab's "
+        "simulator. It checks correctness, not speed: performance tests are skipped. It cannot "
+        "prove the absence of data races or of code that relies on the threads of a warp "
+        "running in lockstep; a run on a real GPU remains the reference.");
+    std::map<std::string, std::string> env = {
+        {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics (docs/simulation.md)
+        {"PARLAB_SIM_WORKERS", std::to_string(cores_)}};
+    submission_runs_.set_extra_env(env);
+    reference_runs_.set_extra_env(env);
+  } else {
+    result.notes.push_back("no GPU tests run (" + device_.detail +
+                           "): each is reported as skipped; grade exits with 3");
+  }
+}
+
+BuildTarget Session::build_target() const {
+  if (lab_.kind != "gpu") return BuildTarget::host;
+  return device_.mode == "gpu" ? BuildTarget::cuda : BuildTarget::sim;
+}
+
+// The CUDA runtime reserves a huge virtual address range, so an address-space limit
+// would make every CUDA program fail to start; GPU runs rely on the wall/CPU limits
+// and the device's own memory.
+ResourceLimits Session::limits(const TestSpec& t) const {
+  ResourceLimits l = t.limits;
+  if (device_.mode == "gpu") l.address_space_mb = 0;
+  return l;
+}
+
+fs::path Session::baseline_executable(const PerformanceSpec& p) const {
+  if (p.baseline_program == "submission") return executable_;
+  if (p.baseline_program == "cpu_reference") return labtc_.cpu_reference_exe;
+  return labtc_.reference_exe;
+}
+
+// On a GPU: the kernels' median device time, then each phase the driver timed apart
+// (transfers). Nothing in sim mode, where times say nothing about a GPU.
+std::vector<Phase> Session::gpu_phases(const TaskRun& run) const {
+  std::vector<Phase> phases;
+  if (device_.mode != "gpu" || run.samples_s.empty()) return phases;
+  phases.push_back({run.sample_label.empty() ? "kernels" : run.sample_label,
+                    median(run.samples_s)});
+  for (const auto& [name, samples] : run.phases_s) phases.push_back({name, median(samples)});
+  return phases;
+}
+
+std::optional<Roofline> Session::roofline(const TestSpec& t, const TaskRun& run,
+                                          double seconds) const {
+  if (!t.roofline || device_.mode != "gpu" || !(seconds > 0)) return std::nullopt;
+  Roofline r;
+  r.bound = t.roofline->bound;
+  const bool memory = r.bound == "memory";
+  r.unit = memory ? "GB/s" : "GFLOP/s";
+  const double work = memory ? run.work_bytes : run.work_flops;
+  r.peak = memory ? device_.bandwidth_gbs : device_.sgemm_gflops;
+  if (!(work > 0) || !(r.peak > 0)) return std::nullopt;  // not declared or not measured
+  r.achieved = work / seconds / 1e9;
+  r.fraction = r.achieved / r.peak;
+  if (r.fraction < t.roofline->hint_below) r.hint = t.roofline->hint;
+  return r;
+}
+
 GradeResult Session::run() {
   auto t0 = std::chrono::steady_clock::now();
   GradeResult result;
@@ -353,11 +446,34 @@ GradeResult Session::run() {
                            "(the submission can see the rest of this machine's files)");
   }
   if (!options_.performance) result.notes.push_back("performance tests disabled (--no-perf)");
+  fs::create_directories(work_);
+  expected_exe_ = labtc_.reference_exe;
+  if (lab_.kind == "gpu") choose_device(result);
+
+  if (device_.mode == "none") {
+    result.build.ok = true;
+    result.build.log = "(not built: no GPU tests run)";
+    for (const TestSpec& t : lab_.tests) {
+      TestResult r = base_result(t);
+      r.status = TestStatus::skipped;
+      r.message = "skipped: no GPU tests run (" + device_.detail + ")";
+      result.tests.push_back(r);
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    write_file_atomically(work_ / "result.json", result_json_text(result));
+    return result;
+  }
 
   log("building " + result.submission);
-  fs::create_directories(work_);
+  // Shared while building and testing, exclusive while measuring (measurement_lock.hpp).
+  MeasurementLock machine_lock(MeasurementLock::default_dir(),
+                               device_.mode == "gpu"
+                                   ? std::optional<int>(MeasurementLock::visible_gpu())
+                                   : std::nullopt,
+                               options_.log);
+  machine_lock.share();
   BuiltProgram built = build_submission(lab_, toolchain_, fs::path(result.submission),
-                                        work_ / "build", runner_);
+                                        work_ / "build", runner_, build_target());
   result.build = built.result;
   if (!built.result.ok) {
     for (const TestSpec& t : lab_.tests) {
@@ -375,6 +491,7 @@ GradeResult Session::run() {
       log("test: " + t.name);
       done[t.name] = run_correctness(t);
     }
+    if (options_.performance) machine_lock.take_exclusive();
     for (const TestSpec& t : lab_.tests) {
       if (t.kind != "performance") continue;
       log("measuring: " + t.name);
@@ -410,6 +527,7 @@ GradeResult grade_submission(const GradeOptions& options, const LabSpec& lab,
 }
 
 int exit_code_for(const GradeResult& result) {
+  if (result.device.mode == "none") return kExitEnvironment;
   if (!result.build.ok) return kExitSomeFailed;
   for (const TestResult& t : result.tests) {
     if (t.status == TestStatus::failed || t.status == TestStatus::partial) return kExitSomeFailed;

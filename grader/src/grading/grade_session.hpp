@@ -9,6 +9,7 @@
 #include <string>
 
 #include "compile/toolchain.hpp"
+#include "grading/device_choice.hpp"
 #include "process/process_runner.hpp"
 #include "result/result.hpp"
 #include "spec/lab_spec.hpp"
@@ -22,6 +23,7 @@ struct GradeOptions {
   bool performance = true;               // false: correctness only (--no-perf)
   std::optional<std::uint64_t> seed;     // fresh-data seed; random when empty
   std::filesystem::path work_root;       // builds, runs, caches live under here
+  DeviceRequest device = DeviceRequest::automatic;  // GPU labs: where the tests run
   std::function<void(const std::string&)> log;  // progress lines (may be empty)
 };
 
@@ -31,7 +33,8 @@ std::filesystem::path resolve_submission(const GradeOptions& options, const LabT
 GradeResult grade_submission(const GradeOptions& options, const LabSpec& lab,
                              const Toolchain& toolchain, ProcessRunner& runner);
 
-// Exit code for a finished grading: 0 all passed, 1 something failed.
+// Exit code for a finished grading: 0 all passed, 1 something failed, 3 a GPU lab's
+// tests could not run for want of a device (--device none).
 int exit_code_for(const GradeResult& result);
 
 }  // namespace parlab::grader

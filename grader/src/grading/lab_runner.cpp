@@ -38,6 +38,33 @@ std::string failure_reason(const RunResult& r) {
   return std::string("run ended: ") + to_string(r.outcome);
 }
 
+// Optional parts of timings.json (GPU drivers). Informational only, so anything
+// malformed is dropped rather than failing the run.
+void read_phases_and_work(const nlohmann::json& timings, TaskRun& out) {
+  if (auto it = timings.find("phases_s"); it != timings.end() && it->is_object()) {
+    for (const auto& [name, samples] : it->items()) {
+      if (!samples.is_array() || name.size() > 64) continue;
+      std::vector<double> values;
+      for (const auto& v : samples) {
+        if (v.is_number() && v.get<double>() >= 0) values.push_back(v.get<double>());
+      }
+      if (!values.empty()) out.phases_s[name] = std::move(values);
+    }
+  }
+  if (auto it = timings.find("work"); it != timings.end() && it->is_object()) {
+    auto number = [&](const char* key) {
+      auto v = it->find(key);
+      return v != it->end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
+    };
+    out.work_bytes = number("bytes");
+    out.work_flops = number("flops");
+  }
+  if (auto it = timings.find("sample_label"); it != timings.end() && it->is_string()) {
+    std::string label = it->get<std::string>();
+    if (label.size() <= 64) out.sample_label = label;
+  }
+}
+
 }  // namespace
 
 TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
@@ -59,6 +86,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   req.work_dir = dir;
   req.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", dir.string()}, {"LANG", "C"},
              {"TMPDIR", dir.string()}};
+  for (const auto& [k, v] : extra_env_) req.env[k] = v;
   req.limits = inv.limits;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};
   req.view.read_write = {dir};
@@ -99,6 +127,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
     out.message = "reported timings exceed the process's own run time; results rejected";
     return out;
   }
+  read_phases_and_work(timings, out);
   if (!fs::exists(out.out_dir / "manifest.json")) {
     out.run.outcome = RunOutcome::bad_output;
     out.message = "the program exited without writing its outputs (manifest.json missing)";

@@ -3,6 +3,7 @@
 // fresh private folder, then reads back, on the trusted side, what it wrote:
 // status, output arrays and timings.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct TaskRun {
   RunResult run;                     // outcome as seen by the process runner
   std::filesystem::path out_dir;     // the child's output folder
   std::vector<double> samples_s;     // measured repetitions (validated)
+  std::map<std::string, std::vector<double>> phases_s;  // GPU labs: timed apart
+  double work_bytes = 0;             // the driver's declared work per call (roofline)
+  double work_flops = 0;
+  std::string sample_label;          // what a sample measures; empty: the kernels
   std::string message;               // why it failed, for the report
   bool ok() const { return run.outcome == RunOutcome::ok; }
 };
@@ -42,6 +47,9 @@ class LabRunner {
   // Reads the output arrays of a successful run. Throws harness::OutputFormatError.
   static std::vector<harness::NamedArray> outputs(const TaskRun& run);
 
+  // Extra environment for every child (the simulator's settings in sim mode).
+  void set_extra_env(std::map<std::string, std::string> env) { extra_env_ = std::move(env); }
+
   // Wall time of every child this runner started, for the overhead figure.
   double child_seconds() const { return child_seconds_; }
 
@@ -49,6 +57,7 @@ class LabRunner {
   ProcessRunner& runner_;
   std::filesystem::path runs_root_;
   double child_seconds_ = 0;
+  std::map<std::string, std::string> extra_env_;
 };
 
 }  // namespace parlab::grader

@@ -93,6 +93,10 @@ std::vector<std::string> bubblewrap_arguments(const BwrapLayout& layout) {
   mounts.push_back(Mount{{"--proc", "/proc"}, "/proc"});
   mounts.push_back(Mount{{"--dev", "/dev"}, "/dev"});
   for (const std::string& node : layout.device_nodes) mounts.push_back(bind("--dev-bind", node));
+  // The CUDA driver reads PCI topology from /sys; read-only, and only with a GPU.
+  if (!layout.device_nodes.empty() && fs::is_directory("/sys")) {
+    mounts.push_back(bind("--ro-bind", "/sys"));
+  }
   Mount tmp{{"--tmpfs", "/tmp"}, "/tmp"};
   if (layout.tmp_size_bytes > 0)
     tmp.options.insert(tmp.options.begin(), {"--size", std::to_string(layout.tmp_size_bytes)});

@@ -111,6 +111,27 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
   if (termination.exit_code == 0) return {RunOutcome::ok, ""};
   if (termination.exit_code == kHarnessOutOfMemoryExitCode)
     return out_of_memory("the program ran out of memory", limits);
+  // The CUDA simulator's own stops (sim/include/parlab_sim/exit_codes.hpp); it always
+  // prints "parlab-sim: ..." first, so other programs exiting 87-89 are not misread.
+  if (stderr_text.find("parlab-sim: ") != std::string::npos) {
+    const std::string see = " (the simulator's report, with kernel, block and thread, is in "
+                            "stderr below)";
+    switch (termination.exit_code) {
+      case kSimMemoryFaultExitCode:
+        return {RunOutcome::crashed,
+                "invalid device memory access in a kernel: out of bounds, freed memory or a "
+                "host pointer" + see};
+      case kSimDeadlockExitCode:
+        return {RunOutcome::crashed,
+                "deadlock in a kernel: a __syncthreads() or warp collective that not every "
+                "thread of the block reaches" + see};
+      case kSimKernelFaultExitCode:
+        return {RunOutcome::crashed,
+                "fault in a kernel (assert, __trap, division by zero, an exception)" + see};
+      default:
+        break;
+    }
+  }
   return {RunOutcome::nonzero_exit, "exited with status " + std::to_string(termination.exit_code)};
 }
 

@@ -11,6 +11,10 @@ namespace parlab::grader::process {
 // The harness exits with this status when an allocation fails (it catches
 // std::bad_alloc), so an out-of-memory run is told apart from other failures.
 inline constexpr int kHarnessOutOfMemoryExitCode = 86;
+// The CUDA simulator's stops (sim/include/parlab_sim/exit_codes.hpp, docs/simulation.md).
+inline constexpr int kSimMemoryFaultExitCode = 87;
+inline constexpr int kSimDeadlockExitCode = 88;
+inline constexpr int kSimKernelFaultExitCode = 89;
 
 struct Termination {
   bool signaled = false;

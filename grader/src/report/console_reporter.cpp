@@ -61,6 +61,7 @@ std::string header(const GradeResult& r, const ReportOptions& options, const Pai
   std::string host = r.host.hostname + ", " + std::to_string(r.host.cores) + " cores";
   if (!r.host.gpu.empty()) host += ", GPU: " + r.host.gpu;
   out += "Host:        " + host + "\n";
+  if (!r.device.mode.empty()) out += "Device:      " + device_line(r.device) + "\n";
   if (options.verbose && !r.host.cpu_model.empty()) out += "CPU:         " + r.host.cpu_model + "\n";
   out += "Sandbox:     " + r.host.sandbox + "\n";
   out += "Fresh seed:  " + std::to_string(r.fresh_seed) + " (repeat with --seed " +

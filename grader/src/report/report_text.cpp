@@ -3,6 +3,8 @@
 // run outcome means rather than echoing an enum.
 #include "report/report_text.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -72,6 +74,31 @@ void append_facts_for_measurement(const Measurement& m, std::vector<std::string>
   }
 }
 
+std::string format_phase_time(double seconds) {
+  if (seconds < 1e-3) return sprintf_string("%.1f us", seconds * 1e6);
+  if (seconds < 1) return sprintf_string("%.3g ms", seconds * 1e3);
+  return sprintf_string("%.3g s", seconds);
+}
+
+// GPU labs: kernel time and transfers side by side (the cost of moving data is a lesson).
+void append_facts_for_phases(const std::vector<Phase>& phases, std::vector<std::string>& facts) {
+  std::string line = "GPU time (median):";
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    std::string name = phases[i].name;
+    std::replace(name.begin(), name.end(), '_', ' ');
+    line += (i ? ", " : " ") + name + " " + format_phase_time(phases[i].seconds);
+  }
+  facts.push_back(line);
+}
+
+void append_facts_for_roofline(const Roofline& r, std::vector<std::string>& facts) {
+  const char* peak = r.bound == "memory" ? "copy bandwidth" : "cuBLAS SGEMM rate";
+  facts.push_back(sprintf_string("Roofline: %.4g %s, %.0f%% of this GPU's measured %s (%.4g %s)",
+                                 r.achieved, r.unit.c_str(), r.fraction * 100, peak, r.peak,
+                                 r.unit.c_str()));
+  if (!r.hint.empty()) facts.push_back("Hint: " + r.hint);
+}
+
 }  // namespace
 
 std::string format_points(double points) {
@@ -131,6 +158,19 @@ std::string diagnostic_line(const Diagnostic& d) {
   return where + ": " + d.severity + ": " + d.message;
 }
 
+std::string device_line(const DeviceInfo& d) {
+  if (d.mode == "gpu") {
+    std::string line = d.name + " (" + d.detail + ")";
+    if (d.bandwidth_gbs > 0) {
+      line += sprintf_string("; measured peaks: %.0f GB/s copy, %.0f GFLOP/s cuBLAS SGEMM",
+                             d.bandwidth_gbs, d.sgemm_gflops);
+    }
+    return line;
+  }
+  if (d.mode == "sim") return "simulator, on the CPU (" + d.detail + ")";
+  return "none (" + d.detail + ")";
+}
+
 bool is_hidden(const TestResult& t) { return t.visibility == Visibility::hidden; }
 
 std::string display_name(const TestResult& t) {
@@ -152,6 +192,8 @@ TestDetails test_details(const TestResult& t, bool verbose) {
   }
   if (t.mismatch) append_facts_for_mismatch(*t.mismatch, facts);
   if (t.measurement) append_facts_for_measurement(*t.measurement, facts);
+  if (t.roofline) append_facts_for_roofline(*t.roofline, facts);
+  if (!t.phases.empty()) append_facts_for_phases(t.phases, facts);
   if (t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run) {
     facts.push_back("Run: " + describe_outcome(t.outcome));
   }
@@ -169,6 +211,7 @@ TestDetails test_details(const TestResult& t, bool verbose) {
 
 bool needs_details(const TestResult& t, bool verbose, std::size_t table_message_width) {
   if (verbose) return true;
+  if (!is_hidden(t) && (!t.phases.empty() || t.roofline)) return true;  // GPU timings teach
   if (t.status == TestStatus::passed) return false;
   const TestDetails details = test_details(t, verbose);
   const bool message_cut = t.message.find('\n') != std::string::npos ||

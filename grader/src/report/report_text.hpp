@@ -23,6 +23,7 @@ std::string total_line(const GradeResult& r);    // "Total: 37.5 / 100"
 std::string describe_outcome(RunOutcome outcome);  // "crashed (killed by a signal)"
 std::string diagnostic_line(const Diagnostic& d);  // "file:line:col: error: message"
 std::string display_name(const TestResult& t);     // name, "(hidden)" appended when hidden
+std::string device_line(const DeviceInfo& d);      // GPU labs: "NVIDIA H100 ..." / "simulator ..."
 bool is_hidden(const TestResult& t);
 
 // What a reader may learn about one test beyond its table row. A hidden test keeps

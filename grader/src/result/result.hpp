@@ -70,6 +70,23 @@ struct Measurement {
   bool noisy = false;            // spread stayed above the bound after re-measuring
 };
 
+// A part of a GPU task timed apart from the kernels (e.g. "host_to_device"): median
+// over the measured repetitions.
+struct Phase {
+  std::string name;
+  double seconds = 0;
+};
+
+// Roofline feedback: how close the submission came to the device's measured peak.
+struct Roofline {
+  std::string bound;      // "memory" | "compute"
+  std::string unit;       // "GB/s" | "GFLOP/s"
+  double achieved = 0;    // declared work per call / median time
+  double peak = 0;        // measured on this device in this grading
+  double fraction = 0;    // achieved / peak
+  std::string hint;       // shown when the fraction is low (empty otherwise)
+};
+
 struct TestResult {
   std::string name;
   std::string kind;              // "correctness" | "performance"
@@ -85,6 +102,8 @@ struct TestResult {
   std::string stderr_tail;
   std::string dataset;           // dataset id (seed included for fresh data)
   double seconds = 0;            // wall time spent on this test
+  std::vector<Phase> phases;     // GPU labs: transfers etc., timed apart (may be empty)
+  std::optional<Roofline> roofline;
 };
 
 // A compiler diagnostic, with the path as the student knows it.
@@ -112,6 +131,15 @@ struct HostInfo {
   std::string gpu;               // empty when none
 };
 
+// Where a GPU lab's tests ran (empty mode for CPU labs).
+struct DeviceInfo {
+  std::string mode;              // "gpu" | "sim" | "none"
+  std::string name;              // the GPU, or the simulated device
+  std::string detail;            // why this mode (e.g. the probe's error without a GPU)
+  double bandwidth_gbs = 0;      // measured device-to-device copy bandwidth (0: not measured)
+  double sgemm_gflops = 0;       // measured cuBLAS SGEMM rate (0: not measured)
+};
+
 struct GradeResult {
   int schema_version = kResultSchemaVersion;
   std::string grader_version;
@@ -125,6 +153,7 @@ struct GradeResult {
   std::uint64_t fresh_seed = 0;  // the seed of this grading's fresh data (`--seed` repeats it)
   bool performance_enabled = true;
   HostInfo host;
+  DeviceInfo device;
   BuildResult build;
   std::vector<TestResult> tests;
   double score = 0;

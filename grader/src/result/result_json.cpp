@@ -49,8 +49,17 @@ json measurement_to_json(const Measurement& m) {
           {"noisy", m.noisy}};
 }
 
+json roofline_to_json(const Roofline& r) {
+  return {{"bound", r.bound},
+          {"unit", r.unit},
+          {"achieved", number_to_json(r.achieved)},
+          {"peak", number_to_json(r.peak)},
+          {"fraction", number_to_json(r.fraction)},
+          {"hint", r.hint}};
+}
+
 json test_to_json(const TestResult& t) {
-  return {{"name", t.name},
+  json out = {{"name", t.name},
           {"kind", t.kind},
           {"visibility", to_string(t.visibility)},
           {"points", number_to_json(t.points)},
@@ -64,6 +73,24 @@ json test_to_json(const TestResult& t) {
           {"stderr_tail", t.stderr_tail},
           {"dataset", t.dataset},
           {"seconds", number_to_json(t.seconds)}};
+  // Optional (GPU labs), so CPU labs' results stay as they were.
+  if (!t.phases.empty()) {
+    json phases = json::array();
+    for (const Phase& p : t.phases) {
+      phases.push_back({{"name", p.name}, {"seconds", number_to_json(p.seconds)}});
+    }
+    out["phases"] = std::move(phases);
+  }
+  if (t.roofline) out["roofline"] = roofline_to_json(*t.roofline);
+  return out;
+}
+
+json device_to_json(const DeviceInfo& d) {
+  return {{"mode", d.mode},
+          {"name", d.name},
+          {"detail", d.detail},
+          {"bandwidth_gbs", number_to_json(d.bandwidth_gbs)},
+          {"sgemm_gflops", number_to_json(d.sgemm_gflops)}};
 }
 
 json build_to_json(const BuildResult& b) {
@@ -233,6 +260,22 @@ TestResult test_from(const FieldReader& f) {
   t.stderr_tail = f.string("stderr_tail");
   t.dataset = f.string("dataset");
   t.seconds = f.number("seconds");
+  if (f.has_value("phases")) {
+    const json& phases = f.array("phases");
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      FieldReader p(phases[i], f.path_of("phases") + "[" + std::to_string(i) + "]");
+      t.phases.push_back({.name = p.string("name"), .seconds = p.number("seconds")});
+    }
+  }
+  if (f.has_value("roofline")) {
+    FieldReader r = f.object("roofline");
+    t.roofline = Roofline{.bound = r.string("bound"),
+                          .unit = r.string("unit"),
+                          .achieved = r.number("achieved"),
+                          .peak = r.number("peak"),
+                          .fraction = r.number("fraction"),
+                          .hint = r.string("hint")};
+  }
   return t;
 }
 
@@ -262,12 +305,20 @@ HostInfo host_from(const FieldReader& f) {
           .gpu = f.string("gpu")};
 }
 
+DeviceInfo device_from(const FieldReader& f) {
+  return {.mode = f.string("mode"),
+          .name = f.string("name"),
+          .detail = f.string("detail"),
+          .bandwidth_gbs = f.number("bandwidth_gbs"),
+          .sgemm_gflops = f.number("sgemm_gflops")};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const GradeResult& r) {
   json tests = json::array();
   for (const TestResult& t : r.tests) tests.push_back(test_to_json(t));
-  return {{"format", kResultFormatName},
+  json out = {{"format", kResultFormatName},
           {"schema_version", r.schema_version},
           {"grader_version", r.grader_version},
           {"lab_id", r.lab_id},
@@ -285,6 +336,8 @@ nlohmann::json to_json(const GradeResult& r) {
           {"score", number_to_json(r.score)},
           {"max_score", number_to_json(r.max_score)},
           {"notes", r.notes}};
+  if (!r.device.mode.empty()) out["device"] = device_to_json(r.device);
+  return out;
 }
 
 GradeResult grade_result_from_json(const nlohmann::json& json) {
@@ -313,6 +366,7 @@ GradeResult grade_result_from_json(const nlohmann::json& json) {
   r.fresh_seed = f.unsigned_integer("fresh_seed");
   r.performance_enabled = f.boolean("performance_enabled");
   r.host = host_from(f.object("host"));
+  if (f.has_value("device")) r.device = device_from(f.object("device"));
   r.build = build_from(f.object("build"));
   const nlohmann::json& tests = f.array("tests");
   for (std::size_t i = 0; i < tests.size(); ++i) {

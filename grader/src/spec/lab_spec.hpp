@@ -30,8 +30,18 @@ struct DatasetSpec {
   std::string where;                  // "lab.toml:12" for messages
 };
 
+// Roofline feedback of a GPU performance test: the work the driver declared per call
+// divided by the median time, against the device's measured peak.
+struct RooflineSpec {
+  std::string bound = "memory";  // "memory": GB/s vs copy bandwidth; "compute": GFLOP/s vs cuBLAS
+  double hint_below = 0.5;       // show `hint` when achieved / peak is below this
+  std::string hint;
+};
+
 struct PerformanceSpec {
-  std::string baseline_program = "reference";  // "reference" | "submission"
+  // "reference" (prebuilt reference executable) | "cpu_reference" (GPU labs' CPU
+  // reference program) | "submission"
+  std::string baseline_program = "reference";
   std::string baseline_task;                   // task run for the baseline
   Params baseline_params;                      // empty: the test's params
   double full_at = 0.8;                        // ratio earning full credit
@@ -58,6 +68,7 @@ struct TestSpec {
   ComparatorSpec compare;
   ResourceLimits limits;
   std::optional<PerformanceSpec> performance;
+  std::optional<RooflineSpec> roofline;
   std::vector<std::string> requires_tests;  // performance gated on these passing
   std::string where;
 };

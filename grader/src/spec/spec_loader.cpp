@@ -73,15 +73,16 @@ PerformanceSpec read_performance(TomlReader& r) {
   std::string baseline = r.required_string("baseline");
   auto colon = baseline.find(':');
   if (colon == std::string::npos) {
-    r.fail(r.node("baseline"), "baseline must be 'reference:TASK' or 'submission:TASK', got '" +
-                                   baseline + "'");
+    r.fail(r.node("baseline"), "baseline must be 'reference:TASK', 'cpu_reference:TASK' or "
+                                   "'submission:TASK', got '" + baseline + "'");
   }
   p.baseline_program = baseline.substr(0, colon);
   p.baseline_task = baseline.substr(colon + 1);
-  if ((p.baseline_program != "reference" && p.baseline_program != "submission") ||
+  if ((p.baseline_program != "reference" && p.baseline_program != "submission" &&
+       p.baseline_program != "cpu_reference") ||
       p.baseline_task.empty()) {
-    r.fail(r.node("baseline"), "baseline must be 'reference:TASK' or 'submission:TASK', got '" +
-                                   baseline + "'");
+    r.fail(r.node("baseline"), "baseline must be 'reference:TASK', 'cpu_reference:TASK' or "
+                                   "'submission:TASK', got '" + baseline + "'");
   }
   p.baseline_params = r.params("baseline_params");
   p.full_at = r.optional_number("full_at").value_or(p.full_at);
@@ -105,6 +106,21 @@ PerformanceSpec read_performance(TomlReader& r) {
   return p;
 }
 
+RooflineSpec read_roofline(TomlReader& r) {
+  r.expect_keys({"bound", "hint_below", "hint"});
+  RooflineSpec f;
+  f.bound = r.required_string("bound");
+  if (f.bound != "memory" && f.bound != "compute") {
+    r.fail(r.node("bound"), "bound must be 'memory' or 'compute', got '" + f.bound + "'");
+  }
+  f.hint_below = r.optional_number("hint_below").value_or(f.hint_below);
+  if (!(f.hint_below >= 0 && f.hint_below <= 1)) {
+    r.fail(r.node("hint_below"), "hint_below is a fraction of the peak, in [0, 1]");
+  }
+  f.hint = r.optional_string("hint").value_or("");
+  return f;
+}
+
 Visibility read_visibility(TomlReader& r) {
   std::string v = r.optional_string("visibility").value_or("visible");
   if (v == "visible") return Visibility::visible;
@@ -119,7 +135,7 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   if (auto n = t["name"].value<std::string>()) context = "test '" + *n + "'";
   TomlReader r(t, file, context);
   r.expect_keys({"name", "kind", "points", "visibility", "dataset", "task", "params", "warmup",
-                 "repeat", "requires", "compare", "limits", "performance"});
+                 "repeat", "requires", "compare", "limits", "performance", "roofline"});
   TestSpec s;
   s.where = r.location(nullptr);
   s.name = r.required_string("name");
@@ -157,6 +173,13 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
     s.performance = read_performance(pr);
   } else if (perf) {
     r.fail(r.node("performance"), "only performance tests take a 'performance' table");
+  }
+  if (const toml::table* roof = r.optional_table("roofline")) {
+    if (s.kind != "performance") {
+      r.fail(r.node("roofline"), "only performance tests take a 'roofline' table");
+    }
+    TomlReader rr(*roof, file, "test '" + s.name + "' roofline");
+    s.roofline = read_roofline(rr);
   }
   return s;
 }
@@ -200,6 +223,14 @@ void check_references(const LabSpec& lab) {
       if (!names.count(req)) {
         throw SpecError(t.where + ": test '" + t.name + "' requires unknown test '" + req + "'");
       }
+    }
+    if (lab.kind != "gpu" && t.performance && t.performance->baseline_program == "cpu_reference") {
+      throw SpecError(t.where + ": test '" + t.name + "': baseline 'cpu_reference:...' exists "
+                      "only in GPU labs (kind = \"gpu\"); a CPU lab's reference is 'reference'");
+    }
+    if (lab.kind != "gpu" && t.roofline) {
+      throw SpecError(t.where + ": test '" + t.name + "': a roofline table needs a GPU lab "
+                      "(kind = \"gpu\"), whose device peaks are measured");
     }
   }
 }

@@ -29,3 +29,19 @@ TEST_CASE("content hashes separate fields and change with content", "[build]") {
   CHECK(ContentHash().add("x").hex() == ContentHash().add("x").hex());
   CHECK(ContentHash().add("x").hex().size() == 16);
 }
+
+TEST_CASE("nvcc's device-code diagnostics are parsed too", "[build]") {
+  std::string log =
+      "/w/build/cuda/src/kernels.cu(14): error: identifier \"idx\" is undefined\n"
+      "/w/build/cuda/src/kernels.cu(3): warning #177-D: variable \"n\" was declared but never "
+      "referenced\n"
+      "1 error detected in the compilation of \"/w/build/cuda/src/kernels.cu\".\n";
+  auto d = parse_gcc_diagnostics(log, "/w/build/cuda/src", "/home/s/lab03");
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].file == "/home/s/lab03/kernels.cu");
+  CHECK(d[0].line == 14);
+  CHECK(d[0].column == 0);
+  CHECK(d[0].severity == "error");
+  CHECK(d[0].message == "identifier \"idx\" is undefined");
+  CHECK(d[1].severity == "warning");
+}

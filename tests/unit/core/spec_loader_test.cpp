@@ -141,3 +141,31 @@ TEST_CASE("spec errors name the key and its line", "[spec]") {
 TEST_CASE("a missing spec file is a spec error", "[spec]") {
   CHECK_THROWS_AS(load_lab_spec("/nonexistent/lab.toml"), SpecError);
 }
+
+TEST_CASE("GPU labs: cpu_reference baselines and roofline tables", "[spec]") {
+  const std::string gpu = replace(kValid, "sources = [\"a.cpp\"]", "kind = \"gpu\"\nsources = [\"a.cu\"]");
+  const std::string with_roofline = replace(
+      replace(gpu, "reference:serial", "cpu_reference:serial"), "zero_at = 0.5",
+      "zero_at = 0.5\n[tests.roofline]\nbound = \"memory\"\nhint_below = 0.6\nhint = \"coalesce\"");
+  LabSpec lab = load_lab_spec(write_spec(with_roofline));
+  CHECK(lab.kind == "gpu");
+  REQUIRE(lab.tests[1].performance);
+  CHECK(lab.tests[1].performance->baseline_program == "cpu_reference");
+  REQUIRE(lab.tests[1].roofline);
+  CHECK(lab.tests[1].roofline->bound == "memory");
+  CHECK(lab.tests[1].roofline->hint_below == 0.6);
+  CHECK(lab.tests[1].roofline->hint == "coalesce");
+
+  CHECK_THAT(error_of(replace(with_roofline, "bound = \"memory\"", "bound = \"disk\"")),
+             Catch::Contains("bound must be 'memory' or 'compute'"));
+  CHECK_THAT(error_of(replace(with_roofline, "hint_below = 0.6", "hint_below = 2")),
+             Catch::Contains("hint_below is a fraction"));
+  CHECK_THAT(error_of(replace(with_roofline, "hint = \"coalesce\"", "hnt = \"coalesce\"")),
+             Catch::Contains("unknown key 'hnt'"));
+  // A CPU lab has no CPU-reference program and no measured device peaks.
+  CHECK_THAT(error_of(replace(kValid, "reference:serial", "cpu_reference:serial")),
+             Catch::Contains("exists only in GPU labs"));
+  const std::string cpu_roofline =
+      replace(kValid, "zero_at = 0.5", "zero_at = 0.5\n[tests.roofline]\nbound = \"memory\"");
+  CHECK_THAT(error_of(cpu_roofline), Catch::Contains("a roofline table needs a GPU lab"));
+}

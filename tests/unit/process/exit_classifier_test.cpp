@@ -146,3 +146,19 @@ TEST_CASE("Wait statuses decode, and bubblewrap's 128+N means signal N", "[proce
   CHECK_FALSE(small.signaled);
   CHECK(small.exit_code == 3);
 }
+
+TEST_CASE("The CUDA simulator's stops are named, only when the simulator said so",
+          "[process][classify]") {
+  const std::string report = "parlab-sim: out-of-bounds read in kernel add, block (3,0,0)\n";
+  Verdict oob = classify(exited(kSimMemoryFaultExitCode), {}, report);
+  CHECK(oob.outcome == RunOutcome::crashed);
+  CHECK_THAT(oob.reason, Catch::Contains("invalid device memory access"));
+  Verdict deadlock = classify(exited(kSimDeadlockExitCode), {}, "parlab-sim: deadlock in ...\n");
+  CHECK_THAT(deadlock.reason, Catch::Contains("__syncthreads()"));
+  Verdict fault = classify(exited(kSimKernelFaultExitCode), {}, "parlab-sim: assert ...\n");
+  CHECK_THAT(fault.reason, Catch::Contains("fault in a kernel"));
+  // Any other program exiting 87 is just a non-zero exit.
+  Verdict plain = classify(exited(kSimMemoryFaultExitCode), {}, "my own error\n");
+  CHECK(plain.outcome == RunOutcome::nonzero_exit);
+  CHECK(plain.reason == "exited with status 87");
+}

@@ -46,3 +46,30 @@ TEST_CASE("console neutralizes terminal control sequences in student output", "[
   CHECK(out.find('\x1b') == std::string::npos);
   CHECK_THAT(out, Contains("\\x1b[2Jcleared\n"));
 }
+
+TEST_CASE("console shows the device, GPU time per phase and roofline feedback",
+          "[report][console]") {
+  GradeResult r = sample_grade_result();
+  r.device = {.mode = "gpu", .name = "NVIDIA H100 80GB HBM3",
+              .detail = "compute capability 9.0, 79 GiB, 132 SMs", .bandwidth_gbs = 3000,
+              .sgemm_gflops = 50000};
+  r.tests[0].phases = {{"kernels", 0.00041}, {"host_to_device", 0.0029}};
+  r.tests[1].roofline = Roofline{.bound = "memory", .unit = "GB/s", .achieved = 600,
+                                 .peak = 3000, .fraction = 0.2,
+                                 .hint = "check that neighbouring threads read neighbouring "
+                                         "addresses"};
+  const std::string out = make_reporter("console", {})->render(r);
+  CHECK_THAT(out, Contains("Device:      NVIDIA H100 80GB HBM3 (compute capability 9.0, 79 GiB, "
+                           "132 SMs); measured peaks: 3000 GB/s copy, 50000 GFLOP/s cuBLAS "
+                           "SGEMM"));
+  // A passing test still gets its GPU times shown: transfers vs kernels is the lesson.
+  CHECK_THAT(out, Contains("GPU time (median): kernels 410.0 us, host to device 2.9 ms"));
+  CHECK_THAT(out, Contains("Roofline: 600 GB/s, 20% of this GPU's measured copy bandwidth "
+                           "(3000 GB/s)"));
+  CHECK_THAT(out, Contains("Hint: check that neighbouring threads read neighbouring addresses"));
+
+  r.device = {.mode = "sim", .name = "sim", .detail = "no usable CUDA device: no NVIDIA driver"};
+  CHECK_THAT(make_reporter("console", {})->render(r),
+             Contains("Device:      simulator, on the CPU (no usable CUDA device: no NVIDIA "
+                      "driver)"));
+}

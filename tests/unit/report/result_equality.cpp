@@ -53,6 +53,20 @@ void check_same(const TestResult& a, const TestResult& b) {
   CHECK(a.stderr_tail == b.stderr_tail);
   CHECK(a.dataset == b.dataset);
   CHECK(same_number(a.seconds, b.seconds));
+  REQUIRE(a.phases.size() == b.phases.size());
+  for (std::size_t i = 0; i < a.phases.size(); ++i) {
+    CHECK(a.phases[i].name == b.phases[i].name);
+    CHECK(same_number(a.phases[i].seconds, b.phases[i].seconds));
+  }
+  REQUIRE(a.roofline.has_value() == b.roofline.has_value());
+  if (a.roofline) {
+    CHECK(a.roofline->bound == b.roofline->bound);
+    CHECK(a.roofline->unit == b.roofline->unit);
+    CHECK(same_number(a.roofline->achieved, b.roofline->achieved));
+    CHECK(same_number(a.roofline->peak, b.roofline->peak));
+    CHECK(same_number(a.roofline->fraction, b.roofline->fraction));
+    CHECK(a.roofline->hint == b.roofline->hint);
+  }
 }
 
 void check_same(const BuildResult& a, const BuildResult& b) {
@@ -94,6 +108,11 @@ void check_same(const GradeResult& a, const GradeResult& b) {
   CHECK(a.host.cores == b.host.cores);
   CHECK(a.host.sandbox == b.host.sandbox);
   CHECK(a.host.gpu == b.host.gpu);
+  CHECK(a.device.mode == b.device.mode);
+  CHECK(a.device.name == b.device.name);
+  CHECK(a.device.detail == b.device.detail);
+  CHECK(same_number(a.device.bandwidth_gbs, b.device.bandwidth_gbs));
+  CHECK(same_number(a.device.sgemm_gflops, b.device.sgemm_gflops));
   check_same(a.build, b.build);
   REQUIRE(a.tests.size() == b.tests.size());
   for (std::size_t i = 0; i < a.tests.size(); ++i) check_same(a.tests[i], b.tests[i]);

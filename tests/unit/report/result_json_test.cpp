@@ -27,6 +27,13 @@ GradeResult everything_set() {
   r.tests[2].message = "unicode \xCE\xBB and \"quotes\"\ttab";
   r.tests[2].seconds = 0.1 + 0.2;  // not exactly representable: must survive bit for bit
   r.notes.push_back("second note");
+  // GPU-lab fields (optional in the JSON).
+  r.device = {.mode = "gpu", .name = "NVIDIA H100 80GB HBM3", .detail = "compute capability 9.0",
+              .bandwidth_gbs = 2987.5, .sgemm_gflops = 51234.25};
+  r.tests[1].phases = {{"kernels", 0.00125}, {"host_to_device", 0.0031}};
+  r.tests[1].roofline = Roofline{.bound = "memory", .unit = "GB/s", .achieved = 812.5,
+                                 .peak = 2987.5, .fraction = 812.5 / 2987.5,
+                                 .hint = "uncoalesced?"};
   return r;
 }
 
@@ -127,4 +134,18 @@ TEST_CASE("result JSON text survives invalid UTF-8 in captured output", "[result
   r.tests[4].stderr_tail = "bad byte \xFF here\n";
   const GradeResult back = grade_result_from_json_text(result_json_text(r));
   CHECK(back.tests[4].stderr_tail == "bad byte \xEF\xBF\xBD here\n");
+}
+
+TEST_CASE("GPU-lab fields are left out for CPU labs and read back for GPU labs", "[result][json]") {
+  const nlohmann::json cpu = to_json(sample_grade_result());
+  CHECK_FALSE(cpu.contains("device"));
+  CHECK_FALSE(cpu["tests"][1].contains("phases"));
+  CHECK_FALSE(cpu["tests"][1].contains("roofline"));
+  const nlohmann::json gpu = to_json(everything_set());
+  CHECK(gpu["device"]["mode"] == "gpu");
+  CHECK(gpu["tests"][1]["phases"][1]["name"] == "host_to_device");
+  CHECK(gpu["tests"][1]["roofline"]["unit"] == "GB/s");
+  nlohmann::json broken = gpu;
+  broken["tests"][1]["roofline"].erase("peak");
+  CHECK_THAT(error_of(broken), Contains("tests[1].roofline.peak"));
 }

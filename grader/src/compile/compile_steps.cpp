@@ -1,0 +1,145 @@
+#include "compile/compile_steps.hpp"
+
+#include <algorithm>
+
+#include "cli/errors.hpp"
+
+namespace fs = std::filesystem;
+
+namespace parlab::grader {
+namespace {
+
+bool has_extension(const fs::path& p, std::initializer_list<const char*> exts) {
+  for (const char* e : exts) {
+    if (p.extension() == e) return true;
+  }
+  return false;
+}
+
+void require_file(const fs::path& file, const std::string& what, const Toolchain& tc) {
+  if (file.empty() || !fs::exists(file)) {
+    throw EnvironmentError(what + " is missing (" + (file.empty() ? "not built" : file.string()) +
+                           "); run: cmake --build " + tc.build_dir.string());
+  }
+}
+
+CompilePlan host_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
+                      const fs::path& exe) {
+  const LabToolchain& labtc = tc.lab(lab.id);
+  if (!fs::exists(tc.cxx)) {
+    throw EnvironmentError("C++ compiler " + tc.cxx + " not found (re-run cmake)");
+  }
+  CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
+  link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+  link.args.insert(link.args.end(), {"-I" + stage.string(), "-I" + labtc.dir.string(),
+                                     "-I" + tc.harness_include.string(),
+                                     "-fdiagnostics-color=never", "-o", exe.string()});
+  for (const std::string& src : lab.sources) link.args.push_back((stage / src).string());
+  link.args.push_back(labtc.driver_lib.string());
+  link.args.push_back(tc.harness_lib.string());
+  for (const std::string& l : labtc.libs) link.args.push_back("-l" + l);
+  return {{link},
+          {labtc.dir, tc.harness_include, labtc.driver_lib.parent_path(),
+           tc.harness_lib.parent_path()},
+          {labtc.driver_lib, tc.harness_lib, tc.cxx}};
+}
+
+// nvcc compiles for the GPU in this machine (the grader only builds for a GPU it found).
+CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
+                      const fs::path& exe) {
+  const LabToolchain& labtc = tc.lab(lab.id);
+  if (tc.nvcc.empty()) {
+    throw EnvironmentError("this build of parlab has no nvcc, so it cannot compile for the "
+                           "GPU; use --device sim, or install the CUDA toolkit and re-run cmake");
+  }
+  require_file(labtc.driver_lib, "the CUDA build of the " + lab.id + " driver", tc);
+  CompileStep link{tc.nvcc, {"-std=c++20", "-O3", "-arch=native", "-lineinfo",
+                             "-I" + stage.string(), "-I" + labtc.dir.string(),
+                             "-I" + tc.harness_include.string(), "-o", exe.string()}};
+  for (const std::string& src : lab.sources) link.args.push_back((stage / src).string());
+  link.args.push_back(labtc.driver_lib.string());
+  link.args.push_back(tc.harness_lib.string());
+  for (const std::string& l : labtc.libs) link.args.push_back("-l" + l);
+  link.args.push_back("-lpthread");
+  return {{link},
+          {labtc.dir, tc.harness_include, labtc.driver_lib.parent_path(),
+           tc.harness_lib.parent_path()},
+          {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
+}
+
+CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
+                     const fs::path& exe) {
+  const LabToolchain& labtc = tc.lab(lab.id);
+  require_file(labtc.sim_driver_lib, "the simulation build of the " + lab.id + " driver", tc);
+  require_file(tc.sim.rewrite_tool, "parlab-sim-rewrite", tc);
+  CompilePlan plan;
+  // Rewritten copies of every CUDA file (headers too: they may hold kernels and
+  // launches) go to stage/sim/, so a quoted #include from a rewritten file finds the
+  // rewritten header next to it first.
+  const fs::path out_dir = stage / "sim";
+  std::vector<fs::path> cuda_files;
+  std::error_code not_staged_yet;
+  for (const auto& entry : fs::directory_iterator(stage, not_staged_yet)) {
+    if (has_extension(entry.path(), {".cu", ".cuh"})) cuda_files.push_back(entry.path());
+  }
+  std::sort(cuda_files.begin(), cuda_files.end());
+  for (const fs::path& p : cuda_files) {
+    fs::path out = out_dir / p.filename();
+    if (p.extension() == ".cu") out += ".cpp";
+    plan.steps.push_back({tc.sim.rewrite_tool, {p.string(), out.string()}});
+  }
+  CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
+  link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+  link.args.insert(link.args.end(), {"-include", tc.sim.prelude});
+  for (const fs::path& dir : tc.sim.include_dirs) link.args.push_back("-I" + dir.string());
+  link.args.insert(link.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
+                                     "-I" + labtc.dir.string(),
+                                     "-I" + tc.harness_include.string(),
+                                     "-fdiagnostics-color=never", "-o", exe.string()});
+  for (const std::string& src : lab.sources) {
+    fs::path staged = stage / src;
+    link.args.push_back(has_extension(staged, {".cu"}) ? (out_dir / src).string() + ".cpp"
+                                                       : staged.string());
+  }
+  link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string(),
+                                     tc.sim.library.string()});
+  for (const std::string& l : tc.sim.link) link.args.push_back(l);
+  link.args.push_back("-pthread");
+  plan.steps.push_back(std::move(link));
+  plan.read_only = {labtc.dir, tc.harness_include, labtc.sim_driver_lib.parent_path(),
+                    tc.harness_lib.parent_path(), tc.sim.library.parent_path(),
+                    tc.sim.rewrite_tool.parent_path()};
+  for (const fs::path& dir : tc.sim.include_dirs) plan.read_only.push_back(dir);
+  plan.inputs = {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library, tc.sim.rewrite_tool,
+                 tc.cxx};
+  return plan;
+}
+
+}  // namespace
+
+const char* to_string(BuildTarget target) {
+  switch (target) {
+    case BuildTarget::host: return "host";
+    case BuildTarget::cuda: return "cuda";
+    case BuildTarget::sim: return "sim";
+  }
+  return "?";
+}
+
+CompilePlan plan_compile(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain,
+                         const fs::path& stage, const fs::path& exe) {
+  switch (target) {
+    case BuildTarget::host: return host_plan(lab, toolchain, stage, exe);
+    case BuildTarget::cuda: return cuda_plan(lab, toolchain, stage, exe);
+    case BuildTarget::sim: return sim_plan(lab, toolchain, stage, exe);
+  }
+  throw ToolError(kExitInternal, "unknown build target");
+}
+
+std::string join_command(const CompileStep& step) {
+  std::string out = step.program.string();
+  for (const auto& a : step.args) out += " " + a;
+  return out;
+}
+
+}  // namespace parlab::grader

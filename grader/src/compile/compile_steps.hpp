@@ -1,0 +1,38 @@
+#pragma once
+// The commands that turn a staged submission into an executable, for each way a lab
+// can be built: host C++ (CPU labs), nvcc (GPU labs on a GPU) and the simulation
+// backend (GPU labs without one: every .cu/.cuh through parlab-sim-rewrite, then g++
+// against the simulated runtime).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "compile/toolchain.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace parlab::grader {
+
+enum class BuildTarget { host, cuda, sim };
+
+const char* to_string(BuildTarget target);
+
+struct CompileStep {
+  std::filesystem::path program;
+  std::vector<std::string> args;
+};
+
+struct CompilePlan {
+  std::vector<CompileStep> steps;           // run in order; the last one links
+  std::vector<std::filesystem::path> read_only;  // what the sandbox must show
+  std::vector<std::filesystem::path> inputs;     // prebuilt files the result depends on
+};
+
+// `stage` holds the staged sources; the plan writes `exe`. Throws EnvironmentError
+// when this build cannot make the target (no nvcc, lab not built for it).
+CompilePlan plan_compile(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain,
+                         const std::filesystem::path& stage, const std::filesystem::path& exe);
+
+// "prog arg arg ..." for the report.
+std::string join_command(const CompileStep& step);
+
+}  // namespace parlab::grader

@@ -1,0 +1,103 @@
+// The build commands for each target: what a sim build rewrites and links, what nvcc
+// is asked for, and the clear errors when this build cannot make a target.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <unistd.h>
+
+#include "cli/errors.hpp"
+#include "compile/compile_steps.hpp"
+
+namespace fs = std::filesystem;
+using namespace parlab::grader;
+
+namespace {
+
+struct Fixture {
+  fs::path root = fs::temp_directory_path() / ("parlab-steps-" + std::to_string(::getpid()));
+  Toolchain tc;
+  LabSpec lab;
+  fs::path stage = root / "stage";
+
+  Fixture() {
+    fs::remove_all(root);
+    fs::create_directories(stage);
+    for (const char* f : {"libdriver_sim.a", "parlab-sim-rewrite", "libharness.a", "libsim.a"}) {
+      std::ofstream(root / f) << "x";
+    }
+    for (const char* f : {"kernels.cu", "helpers.cuh", "util.hpp"}) std::ofstream(stage / f) << "";
+    tc.build_dir = root;
+    tc.cxx = "/usr/bin/c++";
+    tc.cxx_standard = "c++20";
+    tc.cxx_flags = {"-O2", "-pthread"};
+    tc.harness_include = root / "harness-include";
+    tc.harness_lib = root / "libharness.a";
+    tc.sim = {root / "parlab-sim-rewrite", root / "libsim.a",
+              {root / "cuda_compat", root / "sim-include"}, "parlab_sim/prelude.hpp",
+              {"/usr/lib/libboost_context.so"}};
+    LabToolchain l;
+    l.dir = root / "lab";
+    l.sim_driver_lib = root / "libdriver_sim.a";
+    l.cpu_reference_exe = root / "cpu_ref";
+    tc.labs["lab77"] = l;
+    lab.id = "lab77";
+    lab.kind = "gpu";
+    lab.sources = {"kernels.cu"};
+  }
+  ~Fixture() { fs::remove_all(root); }
+};
+
+bool contains(const std::vector<std::string>& args, const std::string& a) {
+  return std::find(args.begin(), args.end(), a) != args.end();
+}
+
+}  // namespace
+
+TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, then one g++ link",
+          "[build]") {
+  Fixture f;
+  CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
+  REQUIRE(plan.steps.size() == 3);
+  CHECK(plan.steps[0].program == f.tc.sim.rewrite_tool);
+  CHECK(plan.steps[0].args == std::vector<std::string>{(f.stage / "helpers.cuh").string(),
+                                                       (f.stage / "sim" / "helpers.cuh").string()});
+  CHECK(plan.steps[1].args == std::vector<std::string>{(f.stage / "kernels.cu").string(),
+                                                       (f.stage / "sim" / "kernels.cu.cpp").string()});
+  const CompileStep& link = plan.steps[2];
+  CHECK(link.program == "/usr/bin/c++");
+  CHECK(contains(link.args, "parlab_sim/prelude.hpp"));
+  CHECK(contains(link.args, (f.stage / "sim" / "kernels.cu.cpp").string()));
+  CHECK_FALSE(contains(link.args, (f.stage / "kernels.cu").string()));
+  CHECK(contains(link.args, (f.root / "libdriver_sim.a").string()));
+  CHECK(contains(link.args, "/usr/lib/libboost_context.so"));
+  // Never the real CUDA runtime in sim mode.
+  for (const std::string& a : link.args) CHECK(a.find("cudart") == std::string::npos);
+  CHECK(std::find(plan.read_only.begin(), plan.read_only.end(), f.root / "cuda_compat") !=
+        plan.read_only.end());
+}
+
+TEST_CASE("CUDA build: nvcc for this machine's GPU; a clear error without nvcc", "[build]") {
+  Fixture f;
+  CHECK_THROWS_WITH(plan_compile(BuildTarget::cuda, f.lab, f.tc, f.stage, f.root / "exe"),
+                    Catch::Contains("no nvcc") && Catch::Contains("--device sim"));
+  f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  // nvcc is there, but this lab's CUDA driver library was never built.
+  CHECK_THROWS_AS(plan_compile(BuildTarget::cuda, f.lab, f.tc, f.stage, f.root / "exe"),
+                  EnvironmentError);
+  std::ofstream(f.root / "libdriver_cuda.a") << "x";
+  f.tc.labs["lab77"].driver_lib = f.root / "libdriver_cuda.a";
+  CompilePlan plan = plan_compile(BuildTarget::cuda, f.lab, f.tc, f.stage, f.root / "exe");
+  REQUIRE(plan.steps.size() == 1);
+  CHECK(plan.steps[0].program == "/usr/local/cuda/bin/nvcc");
+  CHECK(contains(plan.steps[0].args, "-arch=native"));
+  CHECK(contains(plan.steps[0].args, (f.stage / "kernels.cu").string()));
+  CHECK(join_command(plan.steps[0]).rfind("/usr/local/cuda/bin/nvcc -std=c++20", 0) == 0);
+}
+
+TEST_CASE("sim build of a lab built without its sim driver says what to run", "[build]") {
+  Fixture f;
+  f.tc.labs["lab77"].sim_driver_lib.clear();
+  CHECK_THROWS_WITH(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe"),
+                    Catch::Contains("cmake --build"));
+}
