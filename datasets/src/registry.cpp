@@ -6,10 +6,20 @@ namespace parlab::datasets {
 
 std::vector<Generator> all_generators() {
   return {
+      {"matmul_pair", "matrices A (MxK) and B (KxN), non-zero values, shape [M,N,K] (lab05)",
+       &generate_matmul_pair},
       {"sensor_logs",
        "CSV files of timestamp,sensor,value rows with skewed sizes, malformed rows and "
        "empty files (lab01)",
        &generate_sensor_logs},
+      {"kernel_inputs",
+       "float vectors, non-square matrices and heat-diffusion grids with a tolerance "
+       "chosen for a robust stopping step (lab03)",
+       &generate_kernel_inputs},
+      {"reduction_data",
+       "int values, float values and histogram keys of one length, with skewed and "
+       "adversarial variants (lab04)",
+       &generate_reduction_data},
   };
 }
 
