@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# lab04 without a GPU (simulation backend): the reference passes every correctness
+# test with the performance tests skipped, the skeleton scores 0 (exit 1) with the
+# driver's teaching messages, and a sum made of one atomicAdd per element fails the
+# "spikes" test (the order-of-summation lesson) while passing the benign ones.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+LAB="$PARLAB_SOURCE_DIR/labs/lab04-atomics-reductions"
+REF="$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions"
+
+# 1. The reference: 60 correctness points, performance skipped with the reason.
+start=$(date +%s)
+run_grade ref lab04 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
+echo "note: reference correctness suite in sim took $(( $(date +%s) - start )) s"
+expect_rc ref 0
+expect_in "$W/ref.out" "Total: 60(\.0+)? / 100" "reference gets every correctness point"
+expect_in "$W/ref.out" "sum: spikes \(order of summation\)" "report names the spikes test"
+expect_in "$W/ref.out" "[Ss]imulat" "report says the kernels ran in the simulator"
+expect_not_in "$W/ref.out" "FAIL" "no failing test"
+
+# 2. The skeleton: compiles, runs, scores 0, and says why.
+run_grade skel lab04 --device sim --work-dir "$W/work" --json "$W/skel.json"
+expect_rc skel 1
+expect_json "$W/skel.json" score "0(\.0+)?,"
+expect_in "$W/skel.out" "Total: 0(\.0+)? / 100" "skeleton total is 0 / 100"
+expect_in "$W/skel.out" "left \*result at -1, the poison value" "max: poisoned result explained"
+expect_in "$W/skel.out" "\*result is NaN" "sum: NaN result explained"
+expect_in "$W/skel.out" "every bin is still -1" "histogram: unwritten bins explained"
+
+# 3. One atomicAdd per element: right on small benign data, wrong on the spikes.
+SUB="$W/sum_per_element"
+mkdir -p "$SUB"
+cp "$REF/max_reduce.cu" "$REF/histogram.cu" "$SUB/"
+cat >"$SUB/sum_reduce.cu" <<'CU'
+#include "api.hpp"
+__global__ void add_each(const float* values, int n, float* result) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(result, values[i]);
+}
+namespace lab04 {
+void sum(const float* values, int n, float* result) {
+  cudaMemset(result, 0, sizeof(float));
+  add_each<<<(n + 255) / 256, 256>>>(values, n, result);
+}
+}  // namespace lab04
+CU
+# The reference's files include the harness's cuda_check.hpp; a submission may not see
+# it, so drop the include and the macro for this fake.
+sed -i -e '/parlab\/harness\/gpu\/cuda_check.hpp/d' -e 's/PARLAB_CUDA_CHECK(\(.*\));$/(void)\1;/' \
+  "$SUB/max_reduce.cu" "$SUB/histogram.cu"
+run_grade per_element lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/pe.json"
+expect_rc per_element 1
+expect_in "$W/per_element.out" "sum: spikes \(order of summation\) +failed" "the spikes test fails"
+expect_in "$W/per_element.out" "sum: prime size, mixed signs +passed" "a benign sum test passes"
+expect_in "$W/per_element.out" "sum: block size \+ 1, mixed signs +passed" "another benign sum test passes"
+# (No exact total: on the hidden fresh data, 123457 elements, the one-by-one sum's
+# error is a random walk that reaches the tolerance now and then.)
+finish
