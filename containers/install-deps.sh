@@ -15,6 +15,9 @@ packages=(
   nlohmann-json3-dev
   libtomlplusplus-dev
   bubblewrap                      # sandbox for submissions (used when present)
+  libarchive-dev                  # grade batch: unpacking students' .zip/.tar(.gz) safely
+  libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
+  slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
 )
 
 missing=()

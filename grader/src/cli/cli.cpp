@@ -17,6 +17,7 @@ int run_help(const std::vector<std::string>&);
 constexpr Command kCommands[] = {
     {"list", "list the labs with title, kind and points", run_list_command},
     {"report", "render a result.json in another format", run_report_command},
+    {"batch", "grade a whole class, here or on Slurm (grade batch --help)", run_batch_command},
     {"version", "print the version", run_version},
     {"help", "show this help", run_help},
 };

@@ -24,5 +24,6 @@ int run_cli(int argc, char** argv);
 int run_grade_command(const std::string& lab_id, const std::vector<std::string>& args);
 int run_list_command(const std::vector<std::string>& args);
 int run_report_command(const std::vector<std::string>& args);
+int run_batch_command(const std::vector<std::string>& args);
 
 }  // namespace parlab::grader

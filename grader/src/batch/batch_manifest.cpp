@@ -1,0 +1,104 @@
+#include "batch/batch_manifest.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/errors.hpp"
+
+using nlohmann::json;
+
+namespace parlab::grader::batch {
+namespace {
+
+constexpr const char* kFormat = "parlab-batch";
+constexpr int kVersion = 1;
+
+json students_json(const std::vector<ManifestStudent>& v) {
+  json a = json::array();
+  for (const auto& s : v) a.push_back({{"id", s.id}, {"name", s.name}, {"entry", s.entry}});
+  return a;
+}
+
+std::vector<ManifestStudent> students_from(const json& a) {
+  std::vector<ManifestStudent> v;
+  for (const json& s : a) {
+    v.push_back({s.at("id").get<std::string>(), s.at("name").get<std::string>(),
+                 s.at("entry").get<std::string>()});
+  }
+  return v;
+}
+
+}  // namespace
+
+BatchManifest make_manifest(const LabSpec& lab, const ClassList& list,
+                            const std::filesystem::path& input_dir, bool performance) {
+  BatchManifest m;
+  m.lab_id = lab.id;
+  m.lab_title = lab.title;
+  m.max_score = lab.max_points();
+  for (const TestSpec& t : lab.tests) m.tests.push_back({t.name, t.kind, t.points});
+  m.input_dir = input_dir.string();
+  m.performance = performance;
+  m.gradescope_export = list.gradescope_export;
+  for (const Student& s : list.students) m.students.push_back({s.id, s.name, s.source.entry});
+  for (const RosterEntry& r : list.missing) m.missing.push_back({r.id, r.name, ""});
+  m.not_on_roster = list.not_on_roster;
+  m.ignored = list.ignored;
+  return m;
+}
+
+std::string manifest_json_text(const BatchManifest& m) {
+  json tests = json::array();
+  for (const auto& t : m.tests) tests.push_back({{"name", t.name}, {"kind", t.kind}, {"points", t.points}});
+  json j = {{"format", kFormat},
+            {"version", kVersion},
+            {"lab_id", m.lab_id},
+            {"lab_title", m.lab_title},
+            {"max_score", m.max_score},
+            {"tests", tests},
+            {"input_dir", m.input_dir},
+            {"performance", m.performance},
+            {"gradescope_export", m.gradescope_export},
+            {"students", students_json(m.students)},
+            {"missing", students_json(m.missing)},
+            {"not_on_roster", m.not_on_roster},
+            {"ignored", m.ignored}};
+  return j.dump(2) + "\n";
+}
+
+BatchManifest read_manifest(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) {
+    throw UsageError(file.parent_path().string() + " is not a grade batch output folder (no " +
+                     file.filename().string() + "; start one with grade batch LAB CLASS_DIR --out DIR)");
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    json j = json::parse(text.str());
+    if (j.at("format") != kFormat || j.at("version") != kVersion) {
+      throw UsageError(file.string() + ": not a version " + std::to_string(kVersion) + " batch manifest");
+    }
+    BatchManifest m;
+    m.lab_id = j.at("lab_id").get<std::string>();
+    m.lab_title = j.at("lab_title").get<std::string>();
+    m.max_score = j.at("max_score").get<double>();
+    for (const json& t : j.at("tests")) {
+      m.tests.push_back({t.at("name").get<std::string>(), t.at("kind").get<std::string>(),
+                         t.at("points").get<double>()});
+    }
+    m.input_dir = j.at("input_dir").get<std::string>();
+    m.performance = j.at("performance").get<bool>();
+    m.gradescope_export = j.at("gradescope_export").get<bool>();
+    m.students = students_from(j.at("students"));
+    m.missing = students_from(j.at("missing"));
+    m.not_on_roster = j.at("not_on_roster").get<std::vector<std::string>>();
+    m.ignored = j.at("ignored").get<std::vector<std::string>>();
+    return m;
+  } catch (const json::exception& e) {
+    throw UsageError(file.string() + ": malformed batch manifest: " + e.what());
+  }
+}
+
+}  // namespace parlab::grader::batch

@@ -1,0 +1,168 @@
+#include "batch/batch_run.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "batch/batch_layout.hpp"
+#include "batch/batch_manifest.hpp"
+#include "batch/batch_scheduler.hpp"
+#include "batch/child_grade.hpp"
+#include "batch/collect.hpp"
+#include "batch/roster.hpp"
+#include "cli/errors.hpp"
+#include "compile/content_hash.hpp"
+#include "process/unique_fd.hpp"
+#include "result/result_json.hpp"
+#include "util/atomic_write.hpp"
+
+namespace fs = std::filesystem;
+
+namespace parlab::grader::batch {
+namespace {
+
+std::vector<std::string> read_id_list(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read the id list " + file.string());
+  std::vector<std::string> ids;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) ids.push_back(line);
+  }
+  return ids;
+}
+
+// Grades the reference once before any student: it builds the shared caches (datasets)
+// and proves the lab works here. If the reference fails its own correctness tests,
+// every student would be blamed for the machine's problem.
+void check_reference(const BatchOptions& o, const LabSpec& lab, const fs::path& json, const fs::path& work) {
+  fs::create_directories(work);
+  const fs::path log = work / "reference-check.log";
+  ChildRun run = run_child(self_executable(), child_grade_args(o, {}, json), log, grading_time_cap(lab, o));
+  if (run.exit_code != kExitAllPassed && run.exit_code != kExitSomeFailed) {
+    throw EnvironmentError("grading the reference solution failed, so no student was graded: " +
+                           run.describe() + " (log: " + log.string() + ")");
+  }
+  std::ifstream in(json);
+  std::stringstream text;
+  text << in.rdbuf();
+  GradeResult ref = grade_result_from_json_text(text.str());
+  for (const TestResult& t : ref.tests) {
+    if (t.kind == "correctness" && t.status != TestStatus::passed) {
+      throw EnvironmentError("the reference solution fails its own correctness test '" + t.name +
+                             "' on this machine (" + t.message + "); no student was graded (" +
+                             json.string() + ")");
+    }
+  }
+}
+
+}  // namespace
+
+// One writer per output folder (or per Slurm slice): a second `grade batch` on the
+// same folder would grade the same students twice. The kernel drops it on any death.
+process::UniqueFd lock_output(const fs::path& file) {
+  fs::create_directories(file.parent_path());
+  process::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd.valid() || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    throw UsageError("another grade batch is writing to " + file.parent_path().string() +
+                     " (lock " + file.string() + " is held); wait for it or use another --out");
+  }
+  return fd;
+}
+
+// Who this run grades: --only ids, or this Slurm slice, or everyone; finished
+// students are skipped unless regrading.
+std::vector<Student> select_students(const BatchOptions& o, const ClassList& list, const BatchLayout& layout) {
+  std::set<std::string> wanted;
+  if (!o.only.empty()) {
+    for (const std::string& id : o.only) {
+      bool known = std::any_of(list.students.begin(), list.students.end(),
+                               [&](const Student& s) { return s.id == id; });
+      if (!known) throw UsageError("--only " + id + ": no submission has this id (see " + layout.manifest().string() + ")");
+      wanted.insert(id);
+    }
+  } else if (o.id_list) {
+    std::vector<std::string> ids = read_id_list(*o.id_list);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (static_cast<int>(i % o.slice_count) == o.slice_index) wanted.insert(ids[i]);
+    }
+  }
+  const bool regrade = o.regrade || !o.only.empty();
+  std::vector<Student> out;
+  for (const Student& s : list.students) {
+    if ((!o.only.empty() || o.id_list) && !wanted.count(s.id)) continue;
+    if (!regrade && is_finished(layout, s.id)) continue;
+    out.push_back(s);
+  }
+  return out;
+}
+
+BatchLab load_batch_lab(const BatchOptions& o) {
+  BatchLab b{load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path()), {}};
+  if (!b.toolchain.labs.count(o.lab_id)) {
+    std::string known;
+    for (const auto& [id, _] : b.toolchain.labs) known += (known.empty() ? "" : ", ") + id;
+    throw UsageError("unknown lab '" + o.lab_id + "' (labs in this build: " + known + ")");
+  }
+  b.lab = load_lab_spec(b.toolchain.lab(o.lab_id).dir / "lab.toml");
+  if (b.lab.sources.empty()) throw SpecError(b.lab.file.string() + ": the lab lists no sources");
+  return b;
+}
+
+ClassList list_class(const BatchOptions& o) {
+  std::optional<std::vector<RosterEntry>> roster;
+  if (o.roster) roster = load_roster(*o.roster);
+  return make_class_list(discover_submissions(o.class_dir), roster);
+}
+
+fs::path batch_work_dir(const BatchOptions& o) {
+  return o.work_root / "batch" / (o.lab_id + "-" + ContentHash().add(fs::absolute(o.out_dir).string()).hex());
+}
+
+int run_batch(const BatchOptions& o) {
+  const BatchLab b = load_batch_lab(o);
+  const BatchLayout layout{o.out_dir};
+  const ClassList list = list_class(o);
+  process::UniqueFd lock = lock_output(
+      o.is_slurm_task() ? o.id_list->parent_path() / ("task-" + std::to_string(o.slice_index) + ".lock")
+                        : o.out_dir / ".batch.lock");
+  if (!o.is_slurm_task()) {
+    write_file_atomically(layout.manifest(), manifest_json_text(make_manifest(b.lab, list, o.class_dir, o.performance)));
+  }
+  const std::vector<Student> todo = select_students(o, list, layout);
+  const fs::path work = batch_work_dir(o);
+  std::cerr << "grade: batch: " << b.lab.id << ", " << list.students.size() << " submissions in "
+            << o.class_dir.string() << "; " << todo.size() << " to grade with " << o.jobs << " job(s)"
+            << (list.gradescope_export ? " (Gradescope export)" : "") << "\n";
+  for (const std::string& f : list.ignored) std::cerr << "grade: batch: ignored (not a submission): " << f << "\n";
+
+  ScheduleOutcome outcome;
+  if (!todo.empty()) {
+    std::cerr << "grade: batch: checking the reference solution first ...\n";
+    check_reference(o, b.lab, o.is_slurm_task() ? work / "reference-check.json" : layout.reference_check(), work);
+    StudentGrader grader(o, b.lab, layout, work);
+    ProgressReporter progress(static_cast<int>(todo.size()), o.terminal, std::cerr);
+    outcome = grade_all(todo, o.jobs, grader, progress);
+    progress.done();
+  }
+  if (outcome.environment_broken) {
+    throw EnvironmentError("stopped: the grader reports a problem with this machine, not with the "
+                           "submissions: " + outcome.environment_reason);
+  }
+  if (o.is_slurm_task()) return outcome.errors ? kExitSomeFailed : kExitAllPassed;
+
+  CollectCounts c = collect_batch(layout);
+  std::cerr << "grade: batch: " << c.finished << " of " << (c.students - c.missing) << " submissions finished"
+            << (c.errors ? ", " + std::to_string(c.errors) + " grader errors (re-run to retry)" : "")
+            << (c.missing ? ", " + std::to_string(c.missing) + " on the roster without a submission" : "")
+            << "\ngrade: batch: gradebook " << layout.gradebook().string() << ", summary "
+            << layout.summary_markdown().string() << "\n";
+  // With --only, the others still pending is expected, not a failure of this run.
+  return (c.errors || (c.pending && o.only.empty())) ? kExitSomeFailed : kExitAllPassed;
+}
+
+}  // namespace parlab::grader::batch

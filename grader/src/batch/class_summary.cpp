@@ -1,0 +1,158 @@
+#include "batch/class_summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "batch/gradebook.hpp"
+#include "measure/statistics.hpp"
+
+using nlohmann::json;
+
+namespace parlab::grader::batch {
+namespace {
+
+bool finished(const StudentRecord& r) { return r.result.has_value(); }
+
+json score_distribution(const std::vector<double>& scores, double max_score) {
+  json d = {{"count", scores.size()}};
+  if (scores.empty()) return d;
+  d["min"] = *std::min_element(scores.begin(), scores.end());
+  d["q1"] = quantile(scores, 0.25);
+  d["median"] = median(scores);
+  d["q3"] = quantile(scores, 0.75);
+  d["max"] = *std::max_element(scores.begin(), scores.end());
+  d["mean"] = std::accumulate(scores.begin(), scores.end(), 0.0) / scores.size();
+  // Ten bins of the maximum score; a full score falls in the last one.
+  std::vector<int> bins(10, 0);
+  for (double s : scores) {
+    int b = max_score > 0 ? static_cast<int>(s / max_score * 10) : 0;
+    bins[std::clamp(b, 0, 9)]++;
+  }
+  d["histogram"] = bins;
+  return d;
+}
+
+json people(const std::vector<StudentRecord>& records, StudentStatus status) {
+  json a = json::array();
+  for (const StudentRecord& r : records) {
+    if (r.status == status) a.push_back({{"id", r.student.id}, {"name", r.student.name}, {"reason", record_reason(r)}});
+  }
+  return a;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace
+
+json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& records) {
+  json s = {{"lab_id", m.lab_id}, {"lab_title", m.lab_title}, {"max_score", m.max_score},
+            {"students", records.size()}};
+  json counts = json::object();
+  for (const char* name : {"graded", "build_failed", "rejected", "error", "pending", "missing"}) counts[name] = 0;
+  std::vector<double> scores;
+  for (const StudentRecord& r : records) {
+    counts[to_string(r.status)] = counts[to_string(r.status)].get<int>() + 1;
+    if (finished(r)) scores.push_back(r.result->score);
+  }
+  s["counts"] = counts;
+  s["score"] = score_distribution(scores, m.max_score);
+
+  json tests = json::array();
+  for (const ManifestTest& t : m.tests) {
+    int passed = 0, attempted = 0;
+    std::vector<double> speedups;
+    for (const StudentRecord& r : records) {
+      if (!finished(r)) continue;
+      ++attempted;
+      for (const TestResult& tr : r.result->tests) {
+        if (tr.name != t.name) continue;
+        if (tr.status == TestStatus::passed) ++passed;
+        if (tr.measurement) speedups.push_back(tr.measurement->median_ratio);
+      }
+    }
+    json jt = {{"name", t.name}, {"kind", t.kind}, {"points", t.points}, {"passed", passed},
+               {"attempted", attempted},
+               {"pass_rate", attempted ? static_cast<double>(passed) / attempted : 0.0}};
+    if (t.kind == "performance") {
+      jt["measured"] = speedups.size();
+      jt["median_speedup"] = speedups.empty() ? json(nullptr) : json(median(speedups));
+    }
+    tests.push_back(jt);
+  }
+  s["tests"] = tests;
+  s["did_not_build"] = people(records, StudentStatus::build_failed);
+  s["rejected"] = people(records, StudentStatus::rejected);
+  s["errors"] = people(records, StudentStatus::error);
+  s["pending"] = people(records, StudentStatus::pending);
+  s["missing"] = people(records, StudentStatus::missing);
+  s["not_on_roster"] = m.not_on_roster;
+  s["ignored_files"] = m.ignored;
+  return s;
+}
+
+std::string class_summary_markdown(const json& s) {
+  std::string md = "# " + s["lab_id"].get<std::string>() + " class summary: " +
+                   s["lab_title"].get<std::string>() + "\n\n";
+  const json& c = s["counts"];
+  md += std::to_string(s["students"].get<int>()) + " students: " + std::to_string(c["graded"].get<int>()) +
+        " graded, " + std::to_string(c["build_failed"].get<int>()) + " did not build, " +
+        std::to_string(c["rejected"].get<int>()) + " rejected, " + std::to_string(c["error"].get<int>()) +
+        " grader errors, " + std::to_string(c["pending"].get<int>()) + " pending, " +
+        std::to_string(c["missing"].get<int>()) + " missing.\n\n";
+  const json& d = s["score"];
+  md += "## Scores (out of " + format_points(s["max_score"].get<double>()) + ")\n\n";
+  if (d["count"].get<int>() > 0) {
+    md += "| min | q1 | median | q3 | max | mean |\n|---|---|---|---|---|---|\n| " +
+          fmt("%.2f", d["min"]) + " | " + fmt("%.2f", d["q1"]) + " | " + fmt("%.2f", d["median"]) + " | " +
+          fmt("%.2f", d["q3"]) + " | " + fmt("%.2f", d["max"]) + " | " + fmt("%.2f", d["mean"]) + " |\n\n";
+    md += "| score | students |\n|---|---|\n";
+    for (int b = 0; b < 10; ++b) {
+      md += "| " + std::to_string(b * 10) + (b == 9 ? "-100 %" : "-" + std::to_string(b * 10 + 10) + " %") +
+            " | " + std::string(d["histogram"][b].get<int>(), '#') + " " +
+            std::to_string(d["histogram"][b].get<int>()) + " |\n";
+    }
+  } else {
+    md += "No finished gradings yet.\n";
+  }
+  md += "\n## Tests\n\n| test | kind | points | passed | pass rate | median speedup |\n|---|---|---|---|---|---|\n";
+  for (const json& t : s["tests"]) {
+    std::string speed = "";
+    if (t.contains("median_speedup")) {
+      speed = t["median_speedup"].is_null() ? "not measured" : fmt("%.2fx", t["median_speedup"]);
+    }
+    md += "| " + t["name"].get<std::string>() + " | " + t["kind"].get<std::string>() + " | " +
+          format_points(t["points"].get<double>()) + " | " + std::to_string(t["passed"].get<int>()) + "/" +
+          std::to_string(t["attempted"].get<int>()) + " | " + fmt("%.0f %%", t["pass_rate"].get<double>() * 100) +
+          " | " + speed + " |\n";
+  }
+  auto list = [&md](const json& people, const std::string& title) {
+    if (people.empty()) return;
+    md += "\n## " + title + "\n\n";
+    for (const json& p : people) {
+      md += "- " + p["id"].get<std::string>() +
+            (p["name"].get<std::string>().empty() ? "" : " (" + p["name"].get<std::string>() + ")") +
+            ": " + p["reason"].get<std::string>() + "\n";
+    }
+  };
+  list(s["did_not_build"], "Did not build");
+  list(s["rejected"], "Rejected submissions");
+  list(s["errors"], "Grader errors (re-run the batch to retry)");
+  list(s["pending"], "Not graded yet");
+  list(s["missing"], "On the roster, no submission");
+  if (!s["not_on_roster"].empty()) {
+    md += "\n## Not on the roster\n\n";
+    for (const json& e : s["not_on_roster"]) md += "- " + e.get<std::string>() + "\n";
+  }
+  if (!s["ignored_files"].empty()) {
+    md += "\n## Ignored files in the class folder\n\n";
+    for (const json& e : s["ignored_files"]) md += "- " + e.get<std::string>() + "\n";
+  }
+  return md;
+}
+
+}  // namespace parlab::grader::batch

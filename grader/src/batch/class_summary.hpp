@@ -1,0 +1,17 @@
+#pragma once
+// The class at a glance, derived from the records like the gradebook: score
+// distribution, pass rate per test, median speedups, who did not build, who was
+// rejected, who is still pending. summary.json for tools, summary.md for people.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "batch/batch_manifest.hpp"
+#include "batch/student_record.hpp"
+
+namespace parlab::grader::batch {
+
+nlohmann::json class_summary(const BatchManifest& manifest, const std::vector<StudentRecord>& records);
+std::string class_summary_markdown(const nlohmann::json& summary);
+
+}  // namespace parlab::grader::batch

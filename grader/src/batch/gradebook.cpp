@@ -1,0 +1,77 @@
+#include "batch/gradebook.hpp"
+
+#include <charconv>
+#include <set>
+
+namespace parlab::grader::batch {
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string format_points(double points) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, points);
+  return ec == std::errc() ? std::string(buf, end) : "0";
+}
+
+std::string record_flags(const StudentRecord& r) {
+  if (!r.result) return "";
+  std::set<std::string> flags;  // sorted: rows compare equal whatever order tests ran in
+  for (const TestResult& t : r.result->tests) {
+    if (t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run) flags.insert(to_string(t.outcome));
+    if (t.status == TestStatus::inconclusive) flags.insert("inconclusive");
+  }
+  if (!r.result->performance_enabled && r.status == StudentStatus::graded) flags.insert("no-perf");
+  std::string out;
+  for (const std::string& f : flags) out += (out.empty() ? "" : ";") + f;
+  return out;
+}
+
+std::string record_reason(const StudentRecord& r) {
+  if (!r.reason.empty()) return r.reason;
+  if (r.status == StudentStatus::build_failed && r.result) {
+    for (const Diagnostic& d : r.result->build.diagnostics) {
+      if (d.severity == "error") {
+        // The file name only: the unpacked folder's path means nothing to the reader.
+        return "did not compile: " + std::filesystem::path(d.file).filename().string() + ":" +
+               std::to_string(d.line) + ": " + d.message;
+      }
+    }
+    return "did not compile";
+  }
+  if (r.status == StudentStatus::missing) return "no submission";
+  if (r.status == StudentStatus::pending) return "not graded yet";
+  return "";
+}
+
+std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records) {
+  std::string out = "student,id,entry,status";
+  for (const ManifestTest& t : m.tests) out += "," + csv_field(t.name);
+  out += ",total,max,flags,reason\n";
+  for (const StudentRecord& r : records) {
+    out += csv_field(r.student.name) + "," + csv_field(r.student.id) + "," + csv_field(r.student.entry) +
+           "," + to_string(r.status);
+    for (const ManifestTest& t : m.tests) {
+      std::string cell;
+      if (r.result) {
+        for (const TestResult& tr : r.result->tests) {
+          if (tr.name == t.name) cell = format_points(tr.points);
+        }
+      }
+      out += "," + cell;
+    }
+    out += "," + (r.result ? format_points(r.result->score) : std::string()) + "," +
+           format_points(m.max_score) + "," + csv_field(record_flags(r)) + "," +
+           csv_field(record_reason(r)) + "\n";
+  }
+  return out;
+}
+
+}  // namespace parlab::grader::batch

@@ -1,0 +1,29 @@
+#pragma once
+// gradebook.csv, derived from the per-student records (never edited by hand, rebuilt
+// by every run and by `grade batch --collect`). One row per student, sorted by id:
+//   student,id,entry,status,<one column per test: points>,total,max,flags,reason
+#include <string>
+#include <vector>
+
+#include "batch/batch_manifest.hpp"
+#include "batch/student_record.hpp"
+
+namespace parlab::grader::batch {
+
+std::string gradebook_csv(const BatchManifest& manifest, const std::vector<StudentRecord>& records);
+
+// Flags worth an instructor's look, ';'-separated: run outcomes other than ok
+// ("crashed", "timeout", ...), "inconclusive" (noisy measurement), "no-perf".
+std::string record_flags(const StudentRecord& record);
+
+// Why a row has no or low points in one phrase: the rejection or error reason, the
+// first compiler error, else "".
+std::string record_reason(const StudentRecord& record);
+
+// RFC 4180 field: quoted when it holds a comma, quote or line break.
+std::string csv_field(const std::string& text);
+
+// Shortest text that reads back to the same number ("10", "60.35").
+std::string format_points(double points);
+
+}  // namespace parlab::grader::batch

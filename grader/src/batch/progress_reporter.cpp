@@ -1,0 +1,56 @@
+#include "batch/progress_reporter.hpp"
+
+#include <cmath>
+#include <ostream>
+
+#include "batch/gradebook.hpp"
+
+namespace parlab::grader::batch {
+
+ProgressReporter::ProgressReporter(int total, bool terminal, std::ostream& out)
+    : total_(total), terminal_(terminal), out_(out) {
+  if (terminal_ && total_ > 0) out_ << "\r" << status_line() << std::flush;
+}
+
+std::string ProgressReporter::duration_text(double seconds) {
+  long s = std::lround(std::max(0.0, seconds));
+  if (s < 60) return std::to_string(s) + "s";
+  if (s < 3600) return std::to_string(s / 60) + "m" + (s % 60 < 10 ? "0" : "") + std::to_string(s % 60) + "s";
+  return std::to_string(s / 3600) + "h" + (s / 60 % 60 < 10 ? "0" : "") + std::to_string(s / 60 % 60) + "m";
+}
+
+std::string ProgressReporter::status_line() const {
+  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
+                     std::to_string(failed_) + " failed";
+  if (done_ > 0 && done_ < total_) {
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    line += ", ETA " + duration_text(elapsed / done_ * (total_ - done_));
+  }
+  return line;
+}
+
+void ProgressReporter::finished(const StudentRecord& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++done_;
+  const bool failed = r.status != StudentStatus::graded;
+  if (failed) ++failed_;
+  std::string what = r.student.id + ": " + to_string(r.status);
+  if (r.result) what += ", " + format_points(r.result->score) + "/" + format_points(r.result->max_score);
+  if (failed) what += " (" + record_reason(r) + ")";
+  if (terminal_) {
+    // Only problems scroll by; the live line is redrawn below them.
+    out_ << "\r\033[K";
+    if (failed) out_ << "grade: batch: " << what << "\n";
+    out_ << status_line() << std::flush;
+  } else {
+    out_ << "grade: batch: " << status_line() << ": " << what << " in "
+         << duration_text(r.seconds) << "\n" << std::flush;
+  }
+}
+
+void ProgressReporter::done() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (terminal_ && total_ > 0) out_ << "\r\033[K" << status_line() << "\n" << std::flush;
+}
+
+}  // namespace parlab::grader::batch

@@ -1,0 +1,36 @@
+#pragma once
+// Batch progress on stderr. On a terminal: one live line (done/total, failures so far,
+// ETA), redrawn in place, with problems printed above it. Otherwise (a log file, CI,
+// Slurm): one plain line per finished student.
+#include <chrono>
+#include <iosfwd>
+#include <mutex>
+#include <string>
+
+#include "batch/student_record.hpp"
+
+namespace parlab::grader::batch {
+
+class ProgressReporter {
+ public:
+  ProgressReporter(int total, bool terminal, std::ostream& out);
+
+  void finished(const StudentRecord& record);  // thread-safe
+  void done();                                 // ends the live line
+
+  // "3m20s", "45s": for the ETA.
+  static std::string duration_text(double seconds);
+  // The live line's text, e.g. "[12/100] 2 failed, ETA 3m20s".
+  std::string status_line() const;
+
+ private:
+  int total_;
+  bool terminal_;
+  std::ostream& out_;
+  int done_ = 0;
+  int failed_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  mutable std::mutex mutex_;
+};
+
+}  // namespace parlab::grader::batch

@@ -1,0 +1,40 @@
+// Read with fast-cpp-csv-parser (libfccp): quoting and trimming are its job.
+#include "batch/roster.hpp"
+
+#include <libfccp/csv.h>
+
+#include <set>
+
+#include "cli/errors.hpp"
+
+namespace parlab::grader::batch {
+
+std::vector<RosterEntry> load_roster(const std::filesystem::path& csv) {
+  const std::string file = csv.string();
+  std::vector<RosterEntry> out;
+  try {
+    io::CSVReader<3, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>> in(file);
+    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "folder", "id", "name");
+    if (!in.has_column("folder") || !in.has_column("id")) {
+      throw UsageError(file + ":1: the roster needs a header row with columns 'folder' and 'id' "
+                       "(and optionally 'name')");
+    }
+    std::set<std::string> folders, ids;
+    RosterEntry e;
+    while (in.read_row(e.folder, e.id, e.name)) {
+      e.line = in.get_file_line();
+      const std::string where = file + ":" + std::to_string(e.line) + ": ";
+      if (e.folder.empty()) throw UsageError(where + "empty 'folder'");
+      if (e.id.empty()) throw UsageError(where + "empty 'id' for folder '" + e.folder + "'");
+      if (!folders.insert(e.folder).second) throw UsageError(where + "folder '" + e.folder + "' listed twice");
+      if (!ids.insert(e.id).second) throw UsageError(where + "id '" + e.id + "' listed twice");
+      out.push_back(e);
+      e = RosterEntry{};
+    }
+  } catch (const io::error::base& err) {
+    throw UsageError("roster " + file + ": " + err.what());
+  }
+  return out;
+}
+
+}  // namespace parlab::grader::batch

@@ -1,0 +1,143 @@
+#include "batch/student_record.hpp"
+
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "report/reporter.hpp"
+#include "result/result_json.hpp"
+#include "spec/lab_spec.hpp"
+#include "util/atomic_write.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace parlab::grader::batch {
+namespace {
+
+constexpr const char* kStatusNames[] = {"graded", "build_failed", "rejected", "error", "pending", "missing"};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string status_text(const StudentRecord& r) {
+  json j = {{"id", r.student.id},     {"name", r.student.name},   {"entry", r.student.entry},
+            {"status", to_string(r.status)}, {"reason", r.reason}, {"seconds", r.seconds},
+            {"finished_at", now_iso8601()}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+const char* to_string(StudentStatus s) { return kStatusNames[static_cast<int>(s)]; }
+
+StudentStatus student_status_from_string(const std::string& s) {
+  for (int i = 0; i < 6; ++i) {
+    if (s == kStatusNames[i]) return static_cast<StudentStatus>(i);
+  }
+  throw std::invalid_argument("unknown student status '" + s + "'");
+}
+
+void mark_unfinished(const BatchLayout& layout, const std::string& id) {
+  std::error_code ec;
+  fs::remove(layout.status_file(id), ec);
+}
+
+void save_finished(const BatchLayout& layout, const StudentRecord& r) {
+  const std::string& id = r.student.id;
+  mark_unfinished(layout, id);
+  ReportOptions plain{false, false};
+  write_file_atomically(layout.result_file(id), result_json_text(*r.result));
+  write_file_atomically(layout.markdown_file(id), make_reporter("markdown", plain)->render(*r.result));
+  write_file_atomically(layout.gradescope_file(id), make_reporter("gradescope", plain)->render(*r.result));
+  write_file_atomically(layout.status_file(id), status_text(r));
+  std::error_code ec;
+  fs::remove(layout.error_file(id), ec);  // an earlier failure is history now
+}
+
+void save_error(const BatchLayout& layout, const ManifestStudent& student, const std::string& reason,
+                double seconds) {
+  StudentRecord r;
+  r.student = student;
+  r.status = StudentStatus::error;
+  r.reason = reason;
+  r.seconds = seconds;
+  write_file_atomically(layout.error_file(student.id), status_text(r));
+}
+
+bool is_finished(const BatchLayout& layout, const std::string& id) {
+  return fs::exists(layout.status_file(id));
+}
+
+StudentRecord load_record(const BatchLayout& layout, const ManifestStudent& student) {
+  StudentRecord r;
+  r.student = student;
+  const std::string& id = student.id;
+  try {
+    if (is_finished(layout, id)) {
+      json s = json::parse(read_text(layout.status_file(id)));
+      r.status = student_status_from_string(s.at("status").get<std::string>());
+      r.reason = s.at("reason").get<std::string>();
+      r.seconds = s.at("seconds").get<double>();
+      r.result = grade_result_from_json_text(read_text(layout.result_file(id)));
+      return r;
+    }
+    if (fs::exists(layout.error_file(id))) {
+      json s = json::parse(read_text(layout.error_file(id)));
+      r.status = StudentStatus::error;
+      r.reason = s.at("reason").get<std::string>();
+      r.seconds = s.at("seconds").get<double>();
+      return r;
+    }
+  } catch (const std::exception& e) {
+    r = StudentRecord{};
+    r.student = student;
+    r.status = StudentStatus::error;
+    r.reason = std::string("the saved result does not read back: ") + e.what();
+    return r;
+  }
+  r.status = StudentStatus::pending;
+  return r;
+}
+
+GradeResult rejected_result(const LabSpec& lab, const std::string& submission, const std::string& reason) {
+  GradeResult g;
+  g.grader_version = PARLAB_VERSION;
+  g.lab_id = lab.id;
+  g.lab_title = lab.title;
+  g.submission = submission;
+  g.started_at = now_iso8601();
+  g.performance_enabled = false;
+  g.max_score = lab.max_points();
+  g.build.ok = false;
+  g.build.log = "submission rejected: " + reason;
+  for (const TestSpec& t : lab.tests) {
+    TestResult tr;
+    tr.name = t.name;
+    tr.kind = t.kind;
+    tr.visibility = t.visibility;
+    tr.max_points = t.points;
+    tr.status = TestStatus::failed;
+    tr.outcome = RunOutcome::not_run;
+    tr.message = "not run: the submission was rejected: " + reason;
+    g.tests.push_back(tr);
+  }
+  g.notes.push_back("submission rejected by grade batch: " + reason);
+  return g;
+}
+
+}  // namespace parlab::grader::batch

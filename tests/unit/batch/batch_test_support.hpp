@@ -1,0 +1,33 @@
+#pragma once
+// Shared helpers for the batch tests: scratch folders and archives written with
+// libarchive, so every hostile layout can be built exactly.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace parlab::grader::batch::testing {
+
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct ArchiveEntry {
+  enum class Type { file, dir, symlink, hardlink } type = Type::file;
+  std::string name;
+  std::string content;  // file data, or the link target
+};
+
+// format: "zip", "tar", "tar.gz"
+void write_archive(const std::filesystem::path& file, const std::string& format,
+                   const std::vector<ArchiveEntry>& entries);
+
+void write_text(const std::filesystem::path& file, const std::string& text);
+std::string read_text(const std::filesystem::path& file);
+
+}  // namespace parlab::grader::batch::testing

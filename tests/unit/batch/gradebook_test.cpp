@@ -1,0 +1,128 @@
+#include <catch2/catch.hpp>
+
+#include "batch/class_summary.hpp"
+#include "batch/gradebook.hpp"
+#include "batch/student_record.hpp"
+
+using namespace parlab::grader;
+using namespace parlab::grader::batch;
+using Catch::Matchers::Contains;
+
+namespace {
+
+BatchManifest manifest() {
+  BatchManifest m;
+  m.lab_id = "lab01";
+  m.lab_title = "Multiprocessing";
+  m.max_score = 100;
+  m.tests = {{"serial, stats", "correctness", 60}, {"speedup", "performance", 40}};
+  return m;
+}
+
+TestResult test(const std::string& name, const std::string& kind, double points, double max, TestStatus st,
+                RunOutcome out = RunOutcome::ok, double ratio = 0) {
+  TestResult t;
+  t.name = name;
+  t.kind = kind;
+  t.points = points;
+  t.max_points = max;
+  t.status = st;
+  t.outcome = out;
+  if (ratio > 0) {
+    Measurement m;
+    m.median_ratio = ratio;
+    t.measurement = m;
+  }
+  return t;
+}
+
+StudentRecord graded(const std::string& id, double correct, double perf, double ratio,
+                     RunOutcome outcome = RunOutcome::ok) {
+  StudentRecord r;
+  r.student = {id, "Name " + id, id + ".zip"};
+  r.status = StudentStatus::graded;
+  GradeResult g;
+  g.build.ok = true;
+  g.max_score = 100;
+  g.tests = {test("serial, stats", "correctness", correct, 60, correct == 60 ? TestStatus::passed : TestStatus::failed,
+                  outcome),
+             test("speedup", "performance", perf, 40, perf == 40 ? TestStatus::passed : TestStatus::partial,
+                  RunOutcome::ok, ratio)};
+  g.score = correct + perf;
+  r.result = g;
+  return r;
+}
+
+StudentRecord build_failed(const std::string& id) {
+  StudentRecord r;
+  r.student = {id, "", id};
+  r.status = StudentStatus::build_failed;
+  GradeResult g;
+  g.build.ok = false;
+  g.build.diagnostics = {{"file_stats.cpp", 12, 3, "warning", "unused"}, {"file_stats.cpp", 40, 1, "error", "expected ';'"}};
+  g.max_score = 100;
+  g.tests = {test("serial, stats", "correctness", 0, 60, TestStatus::failed, RunOutcome::not_run),
+             test("speedup", "performance", 0, 40, TestStatus::failed, RunOutcome::not_run)};
+  r.result = g;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("csv fields are quoted only when needed, numbers kept short") {
+  CHECK(csv_field("plain") == "plain");
+  CHECK(csv_field("Smith, Alice") == "\"Smith, Alice\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  CHECK(csv_field("two\nlines") == "\"two\nlines\"");
+  CHECK(format_points(10) == "10");
+  CHECK(format_points(60.35) == "60.35");
+  CHECK(format_points(0) == "0");
+}
+
+TEST_CASE("the gradebook has one row per student with points, status, flags and reason") {
+  StudentRecord err;
+  err.student = {"e1", "", "e1"};
+  err.status = StudentStatus::error;
+  err.reason = "the grader exited with status 4: internal";
+  StudentRecord missing;
+  missing.student = {"m1", "Missing Person", ""};
+  missing.status = StudentStatus::missing;
+  std::vector<StudentRecord> rows = {graded("a1", 60, 40, 1.5), graded("a2", 0, 0, 0, RunOutcome::crashed),
+                                     build_failed("b1"), err, missing};
+  const std::string csv = gradebook_csv(manifest(), rows);
+  CHECK(csv ==
+        "student,id,entry,status,\"serial, stats\",speedup,total,max,flags,reason\n"
+        "Name a1,a1,a1.zip,graded,60,40,100,100,,\n"
+        "Name a2,a2,a2.zip,graded,0,0,0,100,crashed,\n"
+        ",b1,b1,build_failed,0,0,0,100,,did not compile: file_stats.cpp:40: expected ';'\n"
+        ",e1,e1,error,,,,100,,the grader exited with status 4: internal\n"
+        "Missing Person,m1,,missing,,,,100,,no submission\n");
+}
+
+TEST_CASE("the class summary counts, distributes and takes median speedups") {
+  StudentRecord pending;
+  pending.student = {"p1", "", "p1"};
+  std::vector<StudentRecord> rows = {graded("a1", 60, 40, 2.0), graded("a2", 60, 20, 1.0),
+                                     graded("a3", 0, 0, 0), build_failed("b1"), pending};
+  nlohmann::json s = class_summary(manifest(), rows);
+  CHECK(s["students"] == 5);
+  CHECK(s["counts"]["graded"] == 3);
+  CHECK(s["counts"]["build_failed"] == 1);
+  CHECK(s["counts"]["pending"] == 1);
+  CHECK(s["score"]["count"] == 4);  // finished students: a build failure scores 0 too
+  CHECK(s["score"]["median"].get<double>() == Approx(40));
+  CHECK(s["score"]["max"].get<double>() == 100);
+  CHECK(s["score"]["histogram"][0] == 2);
+  CHECK(s["score"]["histogram"][8] == 1);
+  CHECK(s["score"]["histogram"][9] == 1);
+  CHECK(s["tests"][0]["passed"] == 2);
+  CHECK(s["tests"][0]["pass_rate"].get<double>() == Approx(0.5));
+  CHECK(s["tests"][1]["median_speedup"].get<double>() == Approx(1.5));
+  CHECK(s["tests"][1]["measured"] == 2);
+  CHECK(s["did_not_build"][0]["id"] == "b1");
+  CHECK(s["pending"][0]["id"] == "p1");
+  const std::string md = class_summary_markdown(s);
+  CHECK_THAT(md, Contains("5 students: 3 graded, 1 did not build"));
+  CHECK_THAT(md, Contains("| speedup | performance | 40 | 1/4 | 25 % | 1.50x |"));
+  CHECK_THAT(md, Contains("## Did not build"));
+}
