@@ -30,42 +30,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <optional>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "generators.hpp"
 #include "parlab/harness/arrays.hpp"
+#include "param_checks.hpp"
 #include "portable_random.hpp"
 
 namespace parlab::datasets {
 namespace {
-
-[[noreturn]] void reject(const std::string& key, const std::string& why) {
-  throw ParamError("kernel_inputs: parameter '" + key + "': " + why);
-}
-
-void only_known(const Params& p, const std::set<std::string>& known, const std::string& kind) {
-  for (const auto& [key, value] : p.values()) {
-    if (known.count(key)) continue;
-    std::string names;
-    for (const std::string& name : known) names += (names.empty() ? "" : ", ") + name;
-    reject(key, "unknown parameter for kind '" + kind + "' (known: " + names + ")");
-  }
-}
-
-std::int64_t int_in(const Params& p, const std::string& key, std::int64_t lo, std::int64_t hi,
-                    std::optional<std::int64_t> fallback = std::nullopt) {
-  if (!p.has(key) && !fallback) reject(key, "is required");
-  const std::int64_t v = fallback ? p.get_int(key, *fallback) : p.get_int(key);
-  if (v < lo || v > hi) {
-    reject(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                    std::to_string(v));
-  }
-  return v;
-}
 
 // Magnitude in [lo, hi), random sign: never zero, so a kernel that writes zeros fails.
 float signed_value(PortableRandom& rng, double lo, double hi) {
@@ -84,9 +59,9 @@ void write1(harness::OutputWriter& w, const std::string& name, T value) {
   w.write(name, std::span<const T>(&value, 1));
 }
 
-void make_vector(const Params& p, PortableRandom& rng, harness::OutputWriter& w) {
-  only_known(p, {"kind", "n"}, "vector");
-  const std::int64_t n = int_in(p, "n", 1, 1'000'000'000);
+void make_vector(const ParamChecks& p, PortableRandom& rng, harness::OutputWriter& w) {
+  p.only_known({"kind", "n"}, "for kind 'vector'");
+  const std::int64_t n = p.int_in("n", 1, 1'000'000'000);
   for (const char* name : {"a", "b", "x", "y"}) {
     const std::vector<float> v = signed_values(rng, n);
     w.write(name, std::span<const float>(v));
@@ -95,11 +70,11 @@ void make_vector(const Params& p, PortableRandom& rng, harness::OutputWriter& w)
   write1(w, "shape", std::int64_t{n});
 }
 
-void make_matrix(const Params& p, PortableRandom& rng, harness::OutputWriter& w) {
-  only_known(p, {"kind", "rows", "cols"}, "matrix");
-  const std::int64_t rows = int_in(p, "rows", 1, 1'000'000);
-  const std::int64_t cols = int_in(p, "cols", 1, 1'000'000);
-  if (rows * cols > 1'000'000'000) reject("rows", "rows * cols must be at most 1e9");
+void make_matrix(const ParamChecks& p, PortableRandom& rng, harness::OutputWriter& w) {
+  p.only_known({"kind", "rows", "cols"}, "for kind 'matrix'");
+  const std::int64_t rows = p.int_in("rows", 1, 1'000'000);
+  const std::int64_t cols = p.int_in("cols", 1, 1'000'000);
+  if (rows * cols > 1'000'000'000) p.reject("rows", "rows * cols must be at most 1e9");
   const std::vector<float> m = signed_values(rng, rows * cols);
   w.write("matrix", std::span<const float>(m));
   write1(w, "alpha", signed_value(rng, 0.5, 4.0));
@@ -142,28 +117,28 @@ std::vector<double> checked_changes(const std::vector<float>& grid, std::int64_t
   return changes;
 }
 
-void make_heat(const Params& p, PortableRandom& rng, harness::OutputWriter& w) {
-  only_known(p, {"kind", "nx", "ny", "r", "check_every", "target_iters", "max_iters"}, "heat");
-  const std::int64_t nx = int_in(p, "nx", 1, 100'000);
-  const std::int64_t ny = int_in(p, "ny", 1, 100'000);
-  const double r_param = p.get_double("r", 0.2);
-  if (!(r_param > 0 && r_param <= 0.25)) reject("r", "must be in (0, 0.25]");
-  const std::int64_t check_every = int_in(p, "check_every", 1, 1'000'000, 10);
-  const std::int64_t target = int_in(p, "target_iters", 0, 1'000'000, 0);
-  const std::int64_t max_iters = int_in(p, "max_iters", 1, 100'000'000, target ? 4 * target : 100);
+void make_heat(const ParamChecks& p, PortableRandom& rng, harness::OutputWriter& w) {
+  p.only_known({"kind", "nx", "ny", "r", "check_every", "target_iters", "max_iters"}, "for kind 'heat'");
+  const std::int64_t nx = p.int_in("nx", 1, 100'000);
+  const std::int64_t ny = p.int_in("ny", 1, 100'000);
+  const double r_param = p.params().get_double("r", 0.2);
+  if (!(r_param > 0 && r_param <= 0.25)) p.reject("r", "must be in (0, 0.25]");
+  const std::int64_t check_every = p.int_in("check_every", 1, 1'000'000, 10);
+  const std::int64_t target = p.int_in("target_iters", 0, 1'000'000, 0);
+  const std::int64_t max_iters = p.int_in("max_iters", 1, 100'000'000, target ? 4 * target : 100);
   const float r = static_cast<float>(r_param);
 
   const std::vector<float> grid = initial_grid(rng, nx, ny);
   float tol = 0;
   if (target > 0) {
     const std::int64_t stop = (target + check_every - 1) / check_every * check_every;
-    if (stop < 2 * check_every) reject("target_iters", "must be more than check_every");
-    if (stop > max_iters) reject("max_iters", "must be at least the stopping step " + std::to_string(stop));
-    if (nx < 3 || ny < 3) reject("nx", "a tolerance needs an interior: nx, ny >= 3");
+    if (stop < 2 * check_every) p.reject("target_iters", "must be more than check_every");
+    if (stop > max_iters) p.reject("max_iters", "must be at least the stopping step " + std::to_string(stop));
+    if (nx < 3 || ny < 3) p.reject("nx", "a tolerance needs an interior: nx, ny >= 3");
     const std::vector<double> c = checked_changes(grid, nx, ny, r, check_every, stop);
     const double before = c[c.size() - 2], at = c.back();
     if (!(at > 0) || before / at < 1.02) {
-      reject("target_iters", "the change hardly decreases between checks there (ratio " +
+      p.reject("target_iters", "the change hardly decreases between checks there (ratio " +
                                  std::to_string(before / at) +
                                  "); a smaller grid or a larger check_every gives a robust tolerance");
     }
@@ -182,18 +157,19 @@ void make_heat(const Params& p, PortableRandom& rng, harness::OutputWriter& w) {
 
 void generate_kernel_inputs(const Params& params, std::uint64_t seed,
                             const std::filesystem::path& out_dir) {
-  if (!params.has("kind")) reject("kind", "is required: \"vector\", \"matrix\" or \"heat\"");
+  const ParamChecks p("kernel_inputs", params);
+  if (!params.has("kind")) p.reject("kind", "is required: \"vector\", \"matrix\" or \"heat\"");
   const std::string kind = params.get_string("kind");
   PortableRandom rng(mix_seed(seed));
   harness::OutputWriter w(out_dir);
   if (kind == "vector") {
-    make_vector(params, rng, w);
+    make_vector(p, rng, w);
   } else if (kind == "matrix") {
-    make_matrix(params, rng, w);
+    make_matrix(p, rng, w);
   } else if (kind == "heat") {
-    make_heat(params, rng, w);
+    make_heat(p, rng, w);
   } else {
-    reject("kind", "must be \"vector\", \"matrix\" or \"heat\", got \"" + kind + "\"");
+    p.reject("kind", "must be \"vector\", \"matrix\" or \"heat\", got \"" + kind + "\"");
   }
   w.finish();
 }

@@ -14,27 +14,17 @@
 // A and B come from separate streams of the seed, so A does not change with N.
 // Unknown parameters are rejected, so a typo is not silently ignored.
 #include <cstdint>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "generators.hpp"
 #include "parlab/harness/arrays.hpp"
+#include "param_checks.hpp"
 #include "portable_random.hpp"
 
 namespace parlab::datasets {
 namespace {
-
-[[noreturn]] void reject(const std::string& key, const std::string& why) {
-  throw ParamError("matmul_pair: parameter '" + key + "': " + why);
-}
-
-std::int64_t size_param(const Params& p, const std::string& key) {
-  const std::int64_t v = p.get_int(key, 256);
-  if (v < 1 || v > 16384) reject(key, "must be in [1, 16384], got " + std::to_string(v));
-  return v;
-}
 
 std::vector<float> random_matrix(std::uint64_t seed, std::int64_t count, double min_magnitude) {
   PortableRandom rng(seed);
@@ -51,20 +41,18 @@ std::vector<float> random_matrix(std::uint64_t seed, std::int64_t count, double 
 
 void generate_matmul_pair(const Params& params, std::uint64_t seed,
                           const std::filesystem::path& out_dir) {
-  static const std::set<std::string> known = {"m", "n", "k", "min_magnitude"};
-  for (const auto& [key, value] : params.values()) {
-    if (!known.count(key)) reject(key, "unknown parameter (known: k, m, min_magnitude, n)");
-  }
-  const std::int64_t m = size_param(params, "m"), n = size_param(params, "n"),
-                     k = size_param(params, "k");
+  const ParamChecks p("matmul_pair", params);
+  p.only_known({"m", "n", "k", "min_magnitude"});
+  const std::int64_t m = p.int_in("m", 1, 16384, 256), n = p.int_in("n", 1, 16384, 256),
+                     k = p.int_in("k", 1, 16384, 256);
   constexpr std::int64_t kMaxElements = std::int64_t{1} << 26;
   if (m * k > kMaxElements || k * n > kMaxElements) {
-    reject(m * k > kMaxElements ? "m" : "n",
-           "M*K and K*N must be at most 2^26 elements (256 MiB of floats)");
+    p.reject(m * k > kMaxElements ? "m" : "n",
+             "M*K and K*N must be at most 2^26 elements (256 MiB of floats)");
   }
   const double min_magnitude = params.get_double("min_magnitude", 0.1);
   if (!(min_magnitude > 0.0 && min_magnitude <= 1.0)) {
-    reject("min_magnitude", "must be in (0, 1]");
+    p.reject("min_magnitude", "must be in (0, 1]");
   }
 
   const std::vector<std::int64_t> shape = {m, n, k};

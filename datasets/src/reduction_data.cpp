@@ -37,6 +37,7 @@
 
 #include "generators.hpp"
 #include "parlab/harness/arrays.hpp"
+#include "param_checks.hpp"
 #include "portable_random.hpp"
 
 namespace parlab::datasets {
@@ -58,59 +59,26 @@ struct ReductionParams {
   Only only = Only::all;
 };
 
-[[noreturn]] void reject(const std::string& key, const std::string& why) {
-  throw ParamError("reduction_data: parameter '" + key + "': " + why);
-}
-
-std::int64_t int_in_range(const Params& p, const std::string& key, std::int64_t fallback,
-                          std::int64_t lo, std::int64_t hi) {
-  const std::int64_t v = p.get_int(key, fallback);
-  if (v < lo || v > hi) {
-    reject(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                    std::to_string(v));
-  }
-  return v;
-}
-
-template <class Choice>
-Choice one_of(const Params& p, const std::string& key, Choice fallback,
-              const std::vector<std::pair<std::string, Choice>>& choices) {
-  if (!p.has(key)) return fallback;
-  const std::string value = p.get_string(key);
-  std::string names;
-  for (const auto& [name, choice] : choices) {
-    if (value == name) return choice;
-    names += (names.empty() ? "" : ", ") + name;
-  }
-  reject(key, "must be one of " + names + "; got '" + value + "'");
-}
-
 ReductionParams read_params(const Params& p) {
-  static const std::set<std::string> known = {"n",      "bins", "ints", "max_at",
-                                              "floats", "keys", "only"};
-  for (const auto& [key, value] : p.values()) {
-    if (known.count(key)) continue;
-    std::string names;
-    for (const std::string& name : known) names += (names.empty() ? "" : ", ") + name;
-    reject(key, "unknown parameter (known: " + names + ")");
-  }
+  const ParamChecks c("reduction_data", p);
+  c.only_known({"n", "bins", "ints", "max_at", "floats", "keys", "only"});
   ReductionParams r;
-  r.n = int_in_range(p, "n", r.n, 1, std::int64_t{1} << 28);
-  r.bins = int_in_range(p, "bins", r.bins, 1, 8192);
-  r.ints = one_of(p, "ints", r.ints,
-                  {{"mixed", IntKind::mixed}, {"negative", IntKind::negative},
-                   {"positive", IntKind::positive}});
-  r.max_at = one_of(p, "max_at", r.max_at,
-                    {{"random", MaxAt::random}, {"first", MaxAt::first}, {"last", MaxAt::last}});
-  r.floats = one_of(p, "floats", r.floats,
-                    {{"uniform", FloatKind::uniform}, {"mixed", FloatKind::mixed},
-                     {"spikes", FloatKind::spikes}});
-  r.keys = one_of(p, "keys", r.keys,
-                  {{"uniform", KeyKind::uniform}, {"skewed", KeyKind::skewed},
-                   {"single", KeyKind::single}});
-  r.only = one_of(p, "only", r.only,
-                  {{"all", Only::all}, {"ints", Only::ints}, {"floats", Only::floats},
-                   {"keys", Only::keys}});
+  r.n = c.int_in("n", 1, std::int64_t{1} << 28, r.n);
+  r.bins = c.int_in("bins", 1, 8192, r.bins);
+  r.ints = c.one_of("ints", r.ints,
+                    {{"mixed", IntKind::mixed}, {"negative", IntKind::negative},
+                     {"positive", IntKind::positive}});
+  r.max_at = c.one_of("max_at", r.max_at,
+                      {{"random", MaxAt::random}, {"first", MaxAt::first}, {"last", MaxAt::last}});
+  r.floats = c.one_of("floats", r.floats,
+                      {{"uniform", FloatKind::uniform}, {"mixed", FloatKind::mixed},
+                       {"spikes", FloatKind::spikes}});
+  r.keys = c.one_of("keys", r.keys,
+                    {{"uniform", KeyKind::uniform}, {"skewed", KeyKind::skewed},
+                     {"single", KeyKind::single}});
+  r.only = c.one_of("only", r.only,
+                    {{"all", Only::all}, {"ints", Only::ints}, {"floats", Only::floats},
+                     {"keys", Only::keys}});
   return r;
 }
 

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "generators.hpp"
+#include "param_checks.hpp"
 #include "portable_random.hpp"
 
 namespace fs = std::filesystem;
@@ -57,76 +58,28 @@ struct SensorLogParams {
   Order order = Order::largest_first;
 };
 
-[[noreturn]] void reject(const std::string& key, const std::string& why) {
-  throw ParamError("sensor_logs: parameter '" + key + "': " + why);
-}
-
-std::int64_t int_in_range(const Params& p, const std::string& key, std::int64_t fallback,
-                          std::int64_t lo, std::int64_t hi) {
-  const std::int64_t v = p.get_int(key, fallback);
-  if (v < lo || v > hi) {
-    reject(key, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-                    std::to_string(v));
-  }
-  return v;
-}
-
-std::string shortest(double v) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
-}
-
-double double_in_range(const Params& p, const std::string& key, double fallback, double lo,
-                       double hi) {
-  const double v = p.get_double(key, fallback);
-  if (!(v >= lo && v <= hi)) {
-    reject(key, "must be in [" + shortest(lo) + ", " + shortest(hi) + "], got " + shortest(v));
-  }
-  return v;
-}
-
-template <class Choice>
-Choice one_of(const Params& p, const std::string& key, Choice fallback,
-              const std::vector<std::pair<std::string, Choice>>& choices) {
-  if (!p.has(key)) return fallback;
-  const std::string value = p.get_string(key);
-  std::string names;
-  for (const auto& [name, choice] : choices) {
-    if (value == name) return choice;
-    names += (names.empty() ? "" : ", ") + name;
-  }
-  reject(key, "must be one of " + names + "; got '" + value + "'");
-}
-
 SensorLogParams read_params(const Params& p) {
-  static const std::set<std::string> known = {"files",      "rows",        "skew",
-                                              "zipf_s",     "sensors",     "malformed_rate",
-                                              "blank_rate", "empty_files", "order"};
-  for (const auto& [key, value] : p.values()) {
-    if (known.count(key)) continue;
-    std::string names;
-    for (const std::string& name : known) names += (names.empty() ? "" : ", ") + name;
-    reject(key, "unknown parameter (known: " + names + ")");
-  }
+  const ParamChecks c("sensor_logs", p);
+  c.only_known({"files", "rows", "skew", "zipf_s", "sensors", "malformed_rate", "blank_rate",
+                "empty_files", "order"});
   SensorLogParams s;
-  s.files = int_in_range(p, "files", s.files, 0, 100000);
-  s.rows = int_in_range(p, "rows", s.rows, 0, 1'000'000'000);
-  s.zipf_s = double_in_range(p, "zipf_s", s.zipf_s, 0.0, 10.0);
-  s.sensors = int_in_range(p, "sensors", s.sensors, 1, 1'000'000);
-  s.malformed_rate = double_in_range(p, "malformed_rate", s.malformed_rate, 0.0, 1.0);
-  s.blank_rate = double_in_range(p, "blank_rate", s.blank_rate, 0.0, 1.0);
-  s.empty_files = int_in_range(p, "empty_files", s.empty_files, 0, s.files);
+  s.files = c.int_in("files", 0, 100000, s.files);
+  s.rows = c.int_in("rows", 0, 1'000'000'000, s.rows);
+  s.zipf_s = c.double_in("zipf_s", 0.0, 10.0, s.zipf_s);
+  s.sensors = c.int_in("sensors", 1, 1'000'000, s.sensors);
+  s.malformed_rate = c.double_in("malformed_rate", 0.0, 1.0, s.malformed_rate);
+  s.blank_rate = c.double_in("blank_rate", 0.0, 1.0, s.blank_rate);
+  s.empty_files = c.int_in("empty_files", 0, s.files, s.empty_files);
 
-  s.skew =
-      one_of(p, "skew", s.skew,
-             {{"uniform", Skew::uniform}, {"zipf", Skew::zipf}, {"one_giant", Skew::one_giant}});
-  s.order = one_of(p, "order", s.order,
-                   {{"largest_first", Order::largest_first}, {"shuffled", Order::shuffled}});
+  s.skew = c.one_of("skew", s.skew,
+                    {{"uniform", Skew::uniform}, {"zipf", Skew::zipf}, {"one_giant", Skew::one_giant}});
+  s.order = c.one_of("order", s.order,
+                     {{"largest_first", Order::largest_first}, {"shuffled", Order::shuffled}});
 
   if (s.rows > 0 && s.files - s.empty_files == 0) {
-    reject("rows", std::to_string(s.rows) + " rows cannot go into " + std::to_string(s.files) +
-                       " files of which " + std::to_string(s.empty_files) +
-                       " are empty; set rows = 0");
+    c.reject("rows", std::to_string(s.rows) + " rows cannot go into " + std::to_string(s.files) +
+                         " files of which " + std::to_string(s.empty_files) +
+                         " are empty; set rows = 0");
   }
   return s;
 }
