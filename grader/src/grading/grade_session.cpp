@@ -94,7 +94,10 @@ class Session {
   BuildTarget build_target() const;
   ResourceLimits limits(const TestSpec& t) const;
   fs::path baseline_executable(const PerformanceSpec& p) const;
-  std::vector<Phase> gpu_phases(const TaskRun& run) const;
+  std::vector<Phase> gpu_phases(const TestSpec& t, const TaskRun& run) const;
+  bool runs_here(const TestSpec& t) const;
+  bool has_cpu_tests() const;
+  TestResult skipped_without_gpu(const TestSpec& t) const;
   std::optional<Roofline> roofline(const TestSpec& t, const TaskRun& run, double seconds) const;
 
   const GradeOptions& options_;
@@ -193,7 +196,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   r.outcome = RunOutcome::ok;
   r.stdout_tail = tail(got.run.stdout_text, got.run.stdout_truncated);
   r.stderr_tail = tail(got.run.stderr_text, got.run.stderr_truncated);
-  r.phases = gpu_phases(got);
+  r.phases = gpu_phases(t, got);
   CompareOutcome cmp;
   try {
     cmp = compare_outputs(LabRunner::outputs(expected), LabRunner::outputs(got), t.compare);
@@ -232,7 +235,7 @@ TestResult Session::run_performance(const TestSpec& t,
     r.message = "not measured: performance tests disabled (--no-perf)";
     return r;
   }
-  if (device_.mode == "sim") {
+  if (device_.mode == "sim" && t.device == "gpu") {
     r.message = "not measured: the simulation backend checks correctness, not speed (" +
                 device_.detail + "); grade on a machine with an NVIDIA GPU to measure it";
     return r;
@@ -243,9 +246,9 @@ TestResult Session::run_performance(const TestSpec& t,
     return r;
   }
   std::vector<std::string> gates = t.requires_tests;
-  if (gates.empty()) {
+  if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
     for (const TestSpec& other : lab_.tests) {
-      if (other.kind == "correctness") gates.push_back(other.name);
+      if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
     }
   }
   for (const std::string& g : gates) {
@@ -318,7 +321,7 @@ TestResult Session::run_performance(const TestSpec& t,
   m.zero_at = th.zero_at;
   m.cores = th.parallelism;
   r.outcome = RunOutcome::ok;
-  r.phases = gpu_phases(last_candidate);
+  r.phases = gpu_phases(t, last_candidate);
   r.roofline = roofline(t, last_candidate, m.candidate_median_s);
 
   double fraction = performance_fraction(m.median_ratio, th);
@@ -362,23 +365,46 @@ void Session::choose_device(GradeResult& result) {
     expected_exe_ = labtc_.cpu_reference_exe;
     result.notes.push_back(
         "simulation mode (" + device_.detail + "): your CUDA code ran on the CPU in parlab's "
-        "simulator. It checks correctness, not speed: performance tests are skipped. It cannot "
-        "prove the absence of data races or of code that relies on the threads of a warp "
-        "running in lockstep; a run on a real GPU remains the reference.");
+        "simulator. It checks correctness, not speed: performance tests of GPU code are "
+        "skipped. It cannot prove the absence of data races or of code that relies on the "
+        "threads of a warp running in lockstep; a run on a real GPU remains the reference.");
     std::map<std::string, std::string> env = {
         {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics (docs/simulation.md)
         {"PARLAB_SIM_WORKERS", std::to_string(cores_)}};
     submission_runs_.set_extra_env(env);
     reference_runs_.set_extra_env(env);
   } else {
+    expected_exe_ = labtc_.cpu_reference_exe;  // for the lab's CPU tests, if any
     result.notes.push_back("no GPU tests run (" + device_.detail +
-                           "): each is reported as skipped; grade exits with 3");
+                           "): each GPU test is reported as skipped; grade exits with 3 "
+                           "(1 when a test that did run failed)");
   }
 }
 
 BuildTarget Session::build_target() const {
   if (lab_.kind != "gpu") return BuildTarget::host;
+  // Without a GPU (sim, or none for a lab's CPU tests) g++ builds the host variant.
   return device_.mode == "gpu" ? BuildTarget::cuda : BuildTarget::sim;
+}
+
+// Without a GPU (--device none, or auto finding neither GPU nor simulator), GPU tests
+// are skipped; a GPU lab's CPU tests still run.
+bool Session::runs_here(const TestSpec& t) const {
+  return device_.mode != "none" || t.device == "cpu";
+}
+
+bool Session::has_cpu_tests() const {
+  for (const TestSpec& t : lab_.tests) {
+    if (t.device == "cpu") return true;
+  }
+  return false;
+}
+
+TestResult Session::skipped_without_gpu(const TestSpec& t) const {
+  TestResult r = base_result(t);
+  r.status = TestStatus::skipped;
+  r.message = "skipped: no GPU tests run (" + device_.detail + ")";
+  return r;
 }
 
 // The CUDA runtime reserves a huge virtual address range, so an address-space limit
@@ -393,14 +419,17 @@ ResourceLimits Session::limits(const TestSpec& t) const {
 fs::path Session::baseline_executable(const PerformanceSpec& p) const {
   if (p.baseline_program == "submission") return executable_;
   if (p.baseline_program == "cpu_reference") return labtc_.cpu_reference_exe;
+  // A GPU lab's reference built like the submission: nvcc on a GPU, else for the host
+  // (only CPU tests are measured there).
+  if (lab_.kind == "gpu" && device_.mode != "gpu") return labtc_.sim_reference_exe;
   return labtc_.reference_exe;
 }
 
 // On a GPU: the kernels' median device time, then each phase the driver timed apart
 // (transfers). Nothing in sim mode, where times say nothing about a GPU.
-std::vector<Phase> Session::gpu_phases(const TaskRun& run) const {
+std::vector<Phase> Session::gpu_phases(const TestSpec& t, const TaskRun& run) const {
   std::vector<Phase> phases;
-  if (device_.mode != "gpu" || run.samples_s.empty()) return phases;
+  if (device_.mode != "gpu" || t.device != "gpu" || run.samples_s.empty()) return phases;
   phases.push_back({run.sample_label.empty() ? "kernels" : run.sample_label,
                     median(run.samples_s)});
   for (const auto& [name, samples] : run.phases_s) phases.push_back({name, median(samples)});
@@ -409,7 +438,7 @@ std::vector<Phase> Session::gpu_phases(const TaskRun& run) const {
 
 std::optional<Roofline> Session::roofline(const TestSpec& t, const TaskRun& run,
                                           double seconds) const {
-  if (!t.roofline || device_.mode != "gpu" || !(seconds > 0)) return std::nullopt;
+  if (!t.roofline || device_.mode != "gpu" || t.device != "gpu" || !(seconds > 0)) return std::nullopt;
   Roofline r;
   r.bound = t.roofline->bound;
   const bool memory = r.bound == "memory";
@@ -450,15 +479,10 @@ GradeResult Session::run() {
   expected_exe_ = labtc_.reference_exe;
   if (lab_.kind == "gpu") choose_device(result);
 
-  if (device_.mode == "none") {
+  if (device_.mode == "none" && !has_cpu_tests()) {
     result.build.ok = true;
     result.build.log = "(not built: no GPU tests run)";
-    for (const TestSpec& t : lab_.tests) {
-      TestResult r = base_result(t);
-      r.status = TestStatus::skipped;
-      r.message = "skipped: no GPU tests run (" + device_.detail + ")";
-      result.tests.push_back(r);
-    }
+    for (const TestSpec& t : lab_.tests) result.tests.push_back(skipped_without_gpu(t));
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_file_atomically(work_ / "result.json", result_json_text(result));
     return result;
@@ -489,13 +513,13 @@ GradeResult Session::run() {
     for (const TestSpec& t : lab_.tests) {
       if (t.kind != "correctness") continue;
       log("test: " + t.name);
-      done[t.name] = run_correctness(t);
+      done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
     }
     if (options_.performance) machine_lock.take_exclusive();
     for (const TestSpec& t : lab_.tests) {
       if (t.kind != "performance") continue;
       log("measuring: " + t.name);
-      done[t.name] = run_performance(t, done);
+      done[t.name] = runs_here(t) ? run_performance(t, done) : skipped_without_gpu(t);
     }
     for (const TestSpec& t : lab_.tests) result.tests.push_back(done.at(t.name));
   }
@@ -527,11 +551,12 @@ GradeResult grade_submission(const GradeOptions& options, const LabSpec& lab,
 }
 
 int exit_code_for(const GradeResult& result) {
-  if (result.device.mode == "none") return kExitEnvironment;
   if (!result.build.ok) return kExitSomeFailed;
+  // A failure the student can act on comes first; then GPU tests that could not run.
   for (const TestResult& t : result.tests) {
     if (t.status == TestStatus::failed || t.status == TestStatus::partial) return kExitSomeFailed;
   }
+  if (result.device.mode == "none") return kExitEnvironment;
   return kExitAllPassed;
 }
 

@@ -62,6 +62,10 @@ struct TestSpec {
   Visibility visibility = Visibility::visible;
   std::string dataset;  // DatasetSpec::id
   std::string task;
+  // Where the task's work runs: "gpu" (GPU labs' default) or "cpu" (CPU labs; in a GPU
+  // lab, a task of plain host code, e.g. a threaded CPU version). CPU tests run and are
+  // measured whatever --device chose; GPU tests are simulated or skipped without a GPU.
+  std::string device;
   Params params;        // value "cores" is replaced by the available core count
   int warmup = 0;
   int repeat = 1;

@@ -129,13 +129,13 @@ Visibility read_visibility(TomlReader& r) {
 }
 
 TestSpec read_test(const toml::table& t, const std::string& file, const ResourceLimits& limits,
-                   int index) {
+                   const std::string& lab_kind, int index) {
   // Messages name the test when it has a name, else its position.
   std::string context = "test #" + std::to_string(index + 1);
   if (auto n = t["name"].value<std::string>()) context = "test '" + *n + "'";
   TomlReader r(t, file, context);
   r.expect_keys({"name", "kind", "points", "visibility", "dataset", "task", "params", "warmup",
-                 "repeat", "requires", "compare", "limits", "performance", "roofline"});
+                 "repeat", "requires", "compare", "limits", "performance", "roofline", "device"});
   TestSpec s;
   s.where = r.location(nullptr);
   s.name = r.required_string("name");
@@ -150,6 +150,13 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   s.visibility = read_visibility(r);
   s.dataset = r.required_string("dataset");
   s.task = r.required_string("task");
+  s.device = r.optional_string("device").value_or(lab_kind == "gpu" ? "gpu" : "cpu");
+  if (s.device != "cpu" && s.device != "gpu") {
+    r.fail(r.node("device"), "device must be 'cpu' or 'gpu', got '" + s.device + "'");
+  }
+  if (s.device == "gpu" && lab_kind != "gpu") {
+    r.fail(r.node("device"), "device = \"gpu\" needs a GPU lab ([lab] kind = \"gpu\")");
+  }
   s.params = r.params("params");
   s.warmup = static_cast<int>(r.optional_int("warmup").value_or(s.kind == "performance" ? 1 : 0));
   s.repeat = static_cast<int>(r.optional_int("repeat").value_or(1));
@@ -228,9 +235,9 @@ void check_references(const LabSpec& lab) {
       throw SpecError(t.where + ": test '" + t.name + "': baseline 'cpu_reference:...' exists "
                       "only in GPU labs (kind = \"gpu\"); a CPU lab's reference is 'reference'");
     }
-    if (lab.kind != "gpu" && t.roofline) {
-      throw SpecError(t.where + ": test '" + t.name + "': a roofline table needs a GPU lab "
-                      "(kind = \"gpu\"), whose device peaks are measured");
+    if (t.device != "gpu" && t.roofline) {
+      throw SpecError(t.where + ": test '" + t.name + "': a roofline table needs a GPU test "
+                      "(a GPU lab's test with device = \"gpu\"), whose device peaks are measured");
     }
   }
 }
@@ -302,7 +309,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   }
   int index = 0;
   for (const toml::node& t : *tests->as_array()) {
-    lab.tests.push_back(read_test(*t.as_table(), file, limits, index++));
+    lab.tests.push_back(read_test(*t.as_table(), file, limits, lab.kind, index++));
   }
   check_references(lab);
   return lab;

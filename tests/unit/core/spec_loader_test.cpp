@@ -167,5 +167,31 @@ TEST_CASE("GPU labs: cpu_reference baselines and roofline tables", "[spec]") {
              Catch::Contains("exists only in GPU labs"));
   const std::string cpu_roofline =
       replace(kValid, "zero_at = 0.5", "zero_at = 0.5\n[tests.roofline]\nbound = \"memory\"");
-  CHECK_THAT(error_of(cpu_roofline), Catch::Contains("a roofline table needs a GPU lab"));
+  CHECK_THAT(error_of(cpu_roofline), Catch::Contains("a roofline table needs a GPU test"));
+}
+
+TEST_CASE("each test runs on a device: gpu by default in GPU labs and cpu in CPU labs", "[spec]") {
+  const LabSpec cpu_lab = load_lab_spec(write_spec(kValid));
+  CHECK(cpu_lab.tests[0].device == "cpu");
+  CHECK(cpu_lab.tests[1].device == "cpu");
+
+  const std::string gpu = replace(kValid, "sources = [\"a.cpp\"]", "kind = \"gpu\"\nsources = [\"a.cu\"]");
+  const LabSpec gpu_lab = load_lab_spec(write_spec(gpu));
+  CHECK(gpu_lab.tests[0].device == "gpu");
+  CHECK(gpu_lab.tests[1].device == "gpu");
+
+  // A threaded host task inside a GPU lab (lab02's CPU half).
+  const std::string mixed = replace(gpu, "task = \"parallel\"", "task = \"parallel\"\ndevice = \"cpu\"");
+  const LabSpec mixed_lab = load_lab_spec(write_spec(mixed));
+  CHECK(mixed_lab.tests[0].device == "gpu");
+  CHECK(mixed_lab.tests[1].device == "cpu");
+
+  CHECK_THAT(error_of(replace(gpu, "task = \"parallel\"", "task = \"parallel\"\ndevice = \"tpu\"")),
+             Catch::Contains("device must be 'cpu' or 'gpu', got 'tpu'"));
+  CHECK_THAT(error_of(replace(kValid, "task = \"parallel\"", "task = \"parallel\"\ndevice = \"gpu\"")),
+             Catch::Contains("needs a GPU lab"));
+  // Device peaks mean nothing for a CPU task.
+  const std::string cpu_test_roofline =
+      replace(mixed, "zero_at = 0.5", "zero_at = 0.5\n[tests.roofline]\nbound = \"memory\"");
+  CHECK_THAT(error_of(cpu_test_roofline), Catch::Contains("a roofline table needs a GPU test"));
 }
