@@ -23,4 +23,8 @@ void generate_reduction_data(const Params& params, std::uint64_t seed,
 void generate_matmul_pair(const Params& params, std::uint64_t seed,
                           const std::filesystem::path& out_dir);
 
+// Train and query points of a noisy linear model for lab02 (regression_data.cpp).
+void generate_regression_data(const Params& params, std::uint64_t seed,
+                              const std::filesystem::path& out_dir);
+
 }  // namespace parlab::datasets

@@ -20,6 +20,10 @@ std::vector<Generator> all_generators() {
        "int values, float values and histogram keys of one length, with skewed and "
        "adversarial variants (lab04)",
        &generate_reduction_data},
+      {"regression_data",
+       "train and query points of a noisy linear model, f32 arrays with optional CSV "
+       "copies, shape [n,m,d] (lab02)",
+       &generate_regression_data},
   };
 }
 
