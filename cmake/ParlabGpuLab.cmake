@@ -32,6 +32,8 @@ function(parlab_add_gpu_lab)
   add_library(parlab_${LAB_ID}_driver_sim STATIC ${lab_dir}/driver.cpp)
   target_include_directories(parlab_${LAB_ID}_driver_sim PRIVATE ${lab_dir})
   target_link_libraries(parlab_${LAB_ID}_driver_sim PUBLIC parlab_harness parlab_sim)
+  # The harness's GPU headers use simulator extensions there (device_memory_budget.hpp).
+  target_compile_definitions(parlab_${LAB_ID}_driver_sim PRIVATE PARLAB_SIM_DRIVER=1)
   foreach(variant reference skeleton)
     set(target ${LAB_ID}_${variant}_sim)
     add_executable(${target})

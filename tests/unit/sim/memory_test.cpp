@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "parlab_sim/device_memory_limit.hpp"
 #include "sim_test_support.hpp"
 
 namespace {
@@ -90,6 +91,30 @@ TEST_CASE("allocations: sizes, alignment, poison, zero bytes, memory info", "[si
   void* too_big = nullptr;
   CHECK(cudaMalloc(&too_big, total + 1) == cudaErrorMemoryAllocation);
   cudaGetLastError();
+}
+
+TEST_CASE("a driver can shrink the device memory to enforce a budget", "[sim][memory]") {
+  void* inputs = nullptr;
+  REQUIRE(cudaMalloc(&inputs, 3 << 20) == cudaSuccess);
+  std::size_t free_bytes = 0, total = 0;
+  REQUIRE(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+  const std::size_t in_use = total - free_bytes;
+  CHECK_FALSE(parlab_sim::set_device_memory_capacity(in_use - 1));  // below what is used
+  REQUIRE(parlab_sim::set_device_memory_capacity(in_use + (1 << 20)));  // a 1 MiB budget
+  cudaMemGetInfo(&free_bytes, &total);
+  CHECK(total == in_use + (1 << 20));
+  CHECK(free_bytes == (1u << 20));
+  void* over = nullptr;
+  CHECK(cudaMalloc(&over, (1 << 20) + 1) == cudaErrorMemoryAllocation);
+  CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);
+  void* within = nullptr;
+  CHECK(cudaMalloc(&within, 1 << 19) == cudaSuccess);
+  cudaFree(within);
+  CHECK(parlab_sim::set_device_memory_capacity(0));  // back to the default size
+  void* again = nullptr;
+  CHECK(cudaMalloc(&again, 2 << 20) == cudaSuccess);
+  cudaFree(again);
+  cudaFree(inputs);
 }
 
 TEST_CASE("pinned, managed and registered memory are usable by kernels", "[sim][memory]") {
