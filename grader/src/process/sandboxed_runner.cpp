@@ -77,6 +77,7 @@ RunResult result_of(const ChildEnd& end, const Termination& termination,
   result.signal = termination.signaled ? termination.signal : 0;
   if (termination.signaled) result.signal_name = signal_name(termination.signal);
   result.wall_seconds = end.wall_seconds;
+  result.cpu_seconds = end.cpu_seconds;
   result.stdout_text = end.stdout_capture.text();
   result.stderr_text = end.stderr_capture.text();
   result.stdout_truncated = end.stdout_capture.truncated();
