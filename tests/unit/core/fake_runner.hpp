@@ -12,12 +12,15 @@ namespace parlab::grader::testing {
 class FakeRunner : public ProcessRunner {
  public:
   std::function<void(const RunRequest&)> act;
+  // When set, the whole answer (act is not called).
+  std::function<RunResult(const RunRequest&)> respond;
   double wall_seconds = 0.5;
   RunOutcome outcome = RunOutcome::ok;
   int runs = 0;
 
   RunResult run(const RunRequest& request) override {
     ++runs;
+    if (respond) return respond(request);
     if (act) act(request);
     RunResult r;
     r.outcome = outcome;
