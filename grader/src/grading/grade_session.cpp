@@ -165,9 +165,12 @@ const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task
   inv.limits.cpu_seconds *= 4;
   TaskRun run = reference_runs_.run(inv, key.hex());
   if (!run.ok()) {
-    throw ToolError(kExitInternal, "the reference solution failed on dataset '" + t.dataset +
-                                       "' task '" + task + "': " + run.message +
-                                       (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
+    // Not the student's doing: the lab is broken or this machine could not run it
+    // (a process limit, a full disk). An environment error, retried by a batch.
+    throw EnvironmentError("the reference solution failed on dataset '" + t.dataset + "' task '" +
+                           task + "' (the lab or this machine is at fault, not the submission): " +
+                           run.message +
+                           (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
   }
   return reference_cache_.emplace(key.hex(), std::move(run)).first->second;
 }
