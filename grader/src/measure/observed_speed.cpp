@@ -48,7 +48,9 @@ ObservedSpeed observed_speed(const std::vector<TimedSample>& baseline,
     const double cand_work = candidate[i].wall_s - out.overhead_s - out.slack_s;
     caps.push_back(cand_work > 0 ? base_work[i] / cand_work
                                  : kUnboundedRatio);
-    if (candidate[i].wall_s > 0) cores.push_back(candidate[i].cpu_s / candidate[i].wall_s);
+    if (candidate[i].wall_s > 0 && candidate[i].cpu_s >= 0) {
+      cores.push_back(candidate[i].cpu_s / candidate[i].wall_s);
+    }
   }
   out.cap = median(caps);
   out.candidate_cores = cores.empty() ? 0 : median(cores);

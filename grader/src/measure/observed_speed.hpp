@@ -23,7 +23,7 @@ namespace parlab::grader {
 struct TimedSample {
   double reported_s = 0;  // the harness's median time per measured call (untrusted)
   double wall_s = 0;      // observed by the grader: spawn to exit
-  double cpu_s = 0;       // observed by the grader: CPU time of the process tree
+  double cpu_s = -1;      // observed by the grader: CPU time of the process tree (< 0: not observed)
   int calls = 1;          // task calls in the process (warm-up + measured)
 };
 
@@ -32,6 +32,7 @@ struct ObservedSpeed {
   double overhead_s = 0;   // the baseline's median untimed cost per process
   double slack_s = 0;      // allowance for that cost's noise
   double candidate_cores = 0;  // median CPU time / wall time of the candidate's processes
+                               // (0: CPU time not observed, e.g. under bubblewrap)
   bool resolvable = true;  // the timed work is large enough beside the overhead's noise
 };
 
