@@ -1,9 +1,6 @@
 #include "grading/grade_session.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
 #include <cmath>
 #include <ctime>
 #include <map>
@@ -16,9 +13,9 @@
 #include "compare/comparator.hpp"
 #include "grading/dataset_cache.hpp"
 #include "grading/host_info.hpp"
-#include "grading/lab_runner.hpp"
 #include "grading/folder_lock.hpp"
 #include "grading/grading_area.hpp"
+#include "grading/lab_runner.hpp"
 #include "grading/measurement_lock.hpp"
 #include "grading/performance_verdict.hpp"
 #include "measure/side_by_side.hpp"
