@@ -39,9 +39,17 @@ std::string copy_entry_data(archive* a, SafeTreeWriter& out, const char* name) {
   return out.end_file();
 }
 
+// Names as UTF-8 whatever the process locale: in the C locale libarchive cannot turn a
+// UTF-8-flagged zip name (Python's zipfile, bsdtar, Windows tar) into a "multibyte"
+// string and archive_entry_pathname() returns NULL. Names without a charset (old zips,
+// plain tar) come back as their raw bytes.
+std::string entry_text(const char* utf8, const char* raw) {
+  if (utf8) return utf8;
+  return raw ? raw : "";
+}
+
 std::string unpack_entry(archive* a, archive_entry* entry, SafeTreeWriter& out) {
-  const char* raw = archive_entry_pathname(entry);
-  const std::string name = raw ? raw : "";
+  const std::string name = entry_text(archive_entry_pathname_utf8(entry), archive_entry_pathname(entry));
   if (archive_entry_hardlink(entry)) {
     return "entry '" + name + "' is a hard link (not accepted in submissions)";
   }
@@ -51,8 +59,7 @@ std::string unpack_entry(archive* a, archive_entry* entry, SafeTreeWriter& out) 
     case AE_IFREG:
       return copy_entry_data(a, out, name.c_str());
     case AE_IFLNK: {
-      const char* target = archive_entry_symlink(entry);
-      return out.add_symlink(name, target ? target : "");
+      return out.add_symlink(name, entry_text(archive_entry_symlink_utf8(entry), archive_entry_symlink(entry)));
     }
     default:
       return "entry '" + name + "' is a device, fifo or socket (not accepted in submissions)";
