@@ -15,11 +15,11 @@ cp -r "$REFERENCE" "$C/anna"    # full correctness marks
 cp -r "$FAKES/wrong" "$C/ben"   # fewer
 cp -r "$REFERENCE" "$C/cleo"
 printf 'folder,id,name\nanna,s1,Anna\nben,s2,Ben\ncleo,s3,Cleo\n' >"$W/roster.csv"
-common=(lab01 "$C" --roster "$W/roster.csv" --work-dir "$W/work" "${BATCH_OPTS[@]}" --out "$W/out" --jobs 2)
+common=(lab01 "$C" --roster "$W/roster.csv" --work-dir "$W/work" "${BATCH_OPTS[@]}" --out "$W/out")
 G="$W/out/gradebook.csv"
 total_of() { awk -F, -v id="$1" '$2 == id { print $(NF-3) }' "$G"; }
 
-run_grade first batch "${common[@]}"
+run_grade first batch "${common[@]}" --jobs 2
 expect_rc first 0
 s1=$(total_of s1); s2=$(total_of s2)
 [ "$s1" = 60 ] && [ "$s2" != 60 ] && pass "anna 60, ben $s2" || fail "first scores: s1=$s1 s2=$s2"
@@ -100,10 +100,14 @@ PARLAB_TEST_BATCH_INFRA_FAIL="s2:4:1" run_grade infra1 batch "${common[@]}" --on
 expect_rc infra1 0
 expect_in "$W/out/students/s2/status.json" '"attempts": 2' "an internal error once: retried and graded"
 expect_in "$G" '^Anna,s2,anna,graded,.*,60,100,' "full marks after the retry"
-PARLAB_TEST_BATCH_INFRA_FAIL="s2:3:9" run_grade infra2 batch "${common[@]}" --only s2
+PARLAB_TEST_BATCH_INFRA_FAIL="s2:4:9" run_grade infra2 batch "${common[@]}" --only s2
 expect_rc infra2 1
 expect_in "$G" '^Anna,s2,anna,error,.*simulated infrastructure failure.*3 attempts' "failing every attempt: an error row, not the student's"
 expect_not_in "$G" '^Anna,s2,anna,(build_failed|graded)' "no points lost to the grader's failure"
+# Exit 3 on every attempt: the machine is broken; the batch stops, nobody is blamed.
+PARLAB_TEST_BATCH_INFRA_FAIL="s2:3:9" run_grade infra_env batch "${common[@]}" --only s2
+expect_rc infra_env 3
+expect_in "$G" '^Anna,s2,anna,error,.*status 3' "an environment failure is an error row too"
 run_grade infra3 batch "${common[@]}"
 expect_rc infra3 0
 expect_in "$W/infra3.err" "; 1 to grade" "the next run retries the error row"

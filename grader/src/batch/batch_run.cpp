@@ -178,6 +178,7 @@ int run_batch(const BatchOptions& o) {
     progress.done();
   }
   if (outcome.environment_broken) {
+    if (!o.is_slurm_task()) collect_batch(layout);  // the gradebook shows the error rows
     throw EnvironmentError("stopped: the grader reports a problem with this machine, not with the "
                            "submissions: " + outcome.environment_reason);
   }

@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,32 @@ namespace fs = std::filesystem;
 
 namespace parlab::grader::batch {
 namespace {
+
+// libarchive converts entry names to the current locale's charset; in the C locale a
+// UTF-8 name (a zip's UTF-8 flag, pax headers) cannot be converted and the entry comes
+// back nameless. A UTF-8 LC_CTYPE for this thread only (uselocale), so the batch's
+// other threads and the rest of the grader keep theirs.
+class Utf8ThreadLocale {
+ public:
+  Utf8ThreadLocale() {
+    for (const char* name : {"C.UTF-8", "C.utf8", "en_US.UTF-8"}) {
+      utf8_ = ::newlocale(LC_CTYPE_MASK, name, static_cast<locale_t>(0));
+      if (utf8_) break;
+    }
+    if (utf8_) previous_ = ::uselocale(utf8_);
+  }
+  ~Utf8ThreadLocale() {
+    if (!utf8_) return;
+    ::uselocale(previous_);
+    ::freelocale(utf8_);
+  }
+  Utf8ThreadLocale(const Utf8ThreadLocale&) = delete;
+  Utf8ThreadLocale& operator=(const Utf8ThreadLocale&) = delete;
+
+ private:
+  locale_t utf8_ = static_cast<locale_t>(0);
+  locale_t previous_ = static_cast<locale_t>(0);
+};
 
 struct ArchiveCloser {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -76,6 +103,7 @@ UnpackOutcome unpack_archive(const fs::path& archive_path, const fs::path& dest,
     outcome.problem = "cannot create " + dest.string();
     return outcome;
   }
+  const Utf8ThreadLocale utf8;  // before the archive: it picks its charset conversions as it reads
   ArchivePtr a(archive_read_new());
   archive_read_support_format_zip(a.get());
   archive_read_support_format_tar(a.get());
