@@ -60,6 +60,8 @@ void check_reference(const BatchOptions& o, const LabSpec& lab, const fs::path& 
 
 }  // namespace
 
+constexpr const char* kRegradeUnderWay = "the --regrade under way has not graded it yet";
+
 std::string slurm_submission_of(const BatchOptions& o) {
   return o.id_list ? o.id_list->parent_path().filename().string() : std::string();
 }
@@ -76,9 +78,7 @@ GradingContext grading_context(const LabSpec& lab, const std::string& regrade_to
 std::string stale_reason(const BatchLayout& layout, const GradingContext& context, const Student& s) {
   const StudentRecord r = load_record(layout, {s.id, s.name, s.source.entry});
   if (!r.result) return "its saved result does not read back";
-  if (!context.regrade_token.empty() && r.regrade_token != context.regrade_token) {
-    return "the --regrade under way has not graded it yet";
-  }
+  if (!context.regrade_token.empty() && r.regrade_token != context.regrade_token) return kRegradeUnderWay;
   try {
     return identity_change(r.identity, current_identity(context, s));
   } catch (const std::exception& e) {
@@ -111,9 +111,11 @@ std::vector<Student> select_students(const BatchOptions& o, const ClassList& lis
     if ((!o.only.empty() || o.id_list) && !wanted.count(s.id)) continue;
     Student chosen = s;
     if (!force && is_finished(layout, s.id)) {
-      chosen.regrade_reason = stale_reason(layout, context, s);
-      if (chosen.regrade_reason.empty()) continue;
-      log << "grade: batch: grading " << s.id << " again: " << chosen.regrade_reason << "\n";
+      const std::string why = stale_reason(layout, context, s);
+      if (why.empty()) continue;
+      // A regrade is no change of the submission: logged when resumed, not in the summary.
+      if (why != kRegradeUnderWay) chosen.regrade_reason = why;
+      if (why != kRegradeUnderWay || !o.regrade) log << "grade: batch: grading " << s.id << " again: " << why << "\n";
     }
     out.push_back(std::move(chosen));
   }
