@@ -33,6 +33,16 @@ std::string child_failure(const ChildRun& run) {
 }
 
 std::string infrastructure_problem_in(const GradeResult& result) {
+  // A run that could not fork for lack of processes the gradings share. The text comes
+  // from the student's program, so a hostile one could print it: that earns retries and
+  // then an error row for the instructor to look at, never points.
+  for (const TestResult& t : result.tests) {
+    if (t.status != TestStatus::passed && t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run &&
+        t.message.find("Resource temporarily unavailable") != std::string::npos) {
+      return "test '" + t.name + "' could not start its processes (a limit the gradings share): " +
+             t.message.substr(0, 300);
+    }
+  }
   if (result.build.ok) return "";
   std::istringstream in(result.build.log);
   for (std::string line; std::getline(in, line);) {

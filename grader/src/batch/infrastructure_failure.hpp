@@ -16,10 +16,11 @@ namespace parlab::grader::batch {
 // (exit 0 or 1).
 std::string child_failure(const ChildRun& run);
 
-// Why a result whose build failed is the grader's failure, or "". Only the compiler
-// driver's own lines count ("g++: fatal error: ... vfork: Resource temporarily
-// unavailable"), never a diagnostic at a source location, which the student's code
-// controls (`#error Resource temporarily unavailable`).
+// Why a result is the grader's failure, or "": a build that failed because the
+// compiler driver could not start a process (only the driver's own lines count, "g++:
+// fatal error: ... vfork: Resource temporarily unavailable", never a diagnostic at a
+// source location, which the student's code controls), or a test run that failed with
+// "Resource temporarily unavailable" (fork EAGAIN on the process limit gradings share).
 std::string infrastructure_problem_in(const GradeResult& result);
 
 // Test hook: PARLAB_TEST_BATCH_INFRA_FAIL="ID:CODE:COUNT" makes the first COUNT

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -123,8 +124,11 @@ StudentGrading StudentGrader::grade(const Student& student) const {
     }
     // A timeout already cost a whole time cap: the next run retries it, not this one.
     if (rec.attempts >= context_.max_attempts || run.timed_out) break;
-    // Shared resources (the uid's process limit, the sandbox) are often back a moment later.
-    std::this_thread::sleep_for(std::chrono::duration<double>(pause));
+    // Shared resources (the uid's process limit, the sandbox) are often back a moment
+    // later; the jitter keeps gradings that failed together from retrying together.
+    thread_local std::mt19937 random(std::random_device{}());
+    std::this_thread::sleep_for(
+        std::chrono::duration<double>(pause * std::uniform_real_distribution<double>(0.5, 1.5)(random)));
     pause *= 2;
   }
   out.environment_broken = run.exit_code == kExitEnvironment;

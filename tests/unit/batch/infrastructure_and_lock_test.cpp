@@ -69,6 +69,17 @@ TEST_CASE("the grader's failures are told from the student's") {
   r.build.ok = true;
   r.build.log = "Resource temporarily unavailable";
   CHECK(infrastructure_problem_in(r).empty());
+
+  // A run that could not fork: retried; an ordinary failure: the student's.
+  TestResult t;
+  t.name = "static schedule";
+  t.status = TestStatus::failed;
+  t.outcome = RunOutcome::nonzero_exit;
+  t.message = "exited with status 1: fork failed (process limit reached?): Resource temporarily unavailable";
+  r.tests = {t};
+  CHECK_THAT(infrastructure_problem_in(r), Contains("test 'static schedule' could not start its processes"));
+  r.tests[0].message = "exited with status 1: wrong answer";
+  CHECK(infrastructure_problem_in(r).empty());
 }
 
 TEST_CASE("one writer per output folder: local batches exclusive, one Slurm submission shared") {
