@@ -37,10 +37,15 @@ std::string infrastructure_problem_in(const GradeResult& result) {
   // from the student's program, so a hostile one could print it: that earns retries and
   // then an error row for the instructor to look at, never points.
   for (const TestResult& t : result.tests) {
-    if (t.status != TestStatus::passed && t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run &&
-        t.message.find("Resource temporarily unavailable") != std::string::npos) {
+    if (t.status == TestStatus::passed || t.outcome == RunOutcome::ok || t.outcome == RunOutcome::not_run) continue;
+    // bubblewrap's own "bwrap: Can't fork for pid 1: ..." lands in the run's stderr.
+    for (const std::string* text : {&t.message, &t.stderr_tail}) {
+      const auto at = text->find("Resource temporarily unavailable");
+      if (at == std::string::npos) continue;
+      const auto line_start = text->rfind('\n', at);
+      const std::string line = text->substr(line_start == std::string::npos ? 0 : line_start + 1, 300);
       return "test '" + t.name + "' could not start its processes (a limit the gradings share): " +
-             t.message.substr(0, 300);
+             line.substr(0, line.find('\n'));
     }
   }
   if (result.build.ok) return "";

@@ -78,7 +78,11 @@ TEST_CASE("the grader's failures are told from the student's") {
   t.message = "exited with status 1: fork failed (process limit reached?): Resource temporarily unavailable";
   r.tests = {t};
   CHECK_THAT(infrastructure_problem_in(r), Contains("test 'static schedule' could not start its processes"));
+  r.tests[0].message = "exited with status 1";
+  r.tests[0].stderr_tail = "bwrap: Can't fork for pid 1: Resource temporarily unavailable\n";
+  CHECK_THAT(infrastructure_problem_in(r), Contains("bwrap: Can't fork for pid 1"));
   r.tests[0].message = "exited with status 1: wrong answer";
+  r.tests[0].stderr_tail = "assertion failed\n";
   CHECK(infrastructure_problem_in(r).empty());
 }
 
