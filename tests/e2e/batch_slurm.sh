@@ -55,6 +55,13 @@ done
 run_grade intruder batch "${common[@]}" --work-dir "$W/work-intruder" --out "$W/slurm-out" --only s001
 expect_rc intruder 2
 expect_in "$W/intruder.err" "held by the tasks of Slurm submission" "a local batch on a Slurm submission's folder is refused"
+# An array task of another submission (what its sbatch script runs) is refused too.
+mkdir -p "$W/slurm-out/slurm/other-submission" && echo s001 >"$W/slurm-out/slurm/other-submission/ids.txt"
+run_grade other_task batch "${common[@]}" --work-dir "$W/work-other" --out "$W/slurm-out" \
+  --id-list "$W/slurm-out/slurm/other-submission/ids.txt" --slice 0/1
+expect_rc other_task 2
+expect_in "$W/other_task.err" "held by the tasks of Slurm submission" "another submission's task is refused"
+rm -rf "$W/slurm-out/slurm/other-submission"
 if slurm_wait_job "$collect" 400; then pass "collect job ran after the array"; else fail "collect job still queued"; squeue >&2; fi
 G="$W/slurm-out/gradebook.csv"
 [ -s "$G" ] && pass "collect job wrote the gradebook" || fail "no gradebook after the collect job"
