@@ -51,6 +51,13 @@ std::string record_reason(const StudentRecord& r) {
   return "";
 }
 
+std::string capped_cell(const std::string& text, std::size_t max_chars) {
+  if (text.size() <= max_chars) return text;
+  std::size_t cut = max_chars;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return text.substr(0, cut) + " ... (" + std::to_string(text.size() - cut) + " more characters; see the report)";
+}
+
 std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records) {
   std::string out = "student,id,entry,status";
   for (const ManifestTest& t : m.tests) out += "," + csv_field(t.name);
@@ -69,7 +76,7 @@ std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecor
     }
     out += "," + (r.result ? format_points(r.result->score) : std::string()) + "," +
            format_points(m.max_score) + "," + csv_field(record_flags(r)) + "," +
-           csv_field(record_reason(r)) + "\n";
+           csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "\n";
   }
   return out;
 }

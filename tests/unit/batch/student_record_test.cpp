@@ -60,7 +60,11 @@ TEST_CASE("grader errors are recorded but never final; a later success clears th
   ScratchDir s;
   BatchLayout layout{s.path()};
   ManifestStudent st{"s2", "", "bob"};
-  save_error(layout, st, "the grader was killed by signal 9", 3);
+  StudentRecord failed;
+  failed.student = st;
+  failed.reason = "the grader was killed by signal 9";
+  failed.seconds = 3;
+  save_error(layout, failed);
   StudentRecord e = load_record(layout, st);
   CHECK(e.status == StudentStatus::error);
   CHECK(e.reason == "the grader was killed by signal 9");
