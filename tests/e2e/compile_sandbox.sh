@@ -43,8 +43,7 @@ never_shows_secret header_link
 if [ "$(id -u)" = 0 ]; then
   mkdir -p "$W/hardlink"
   if ln "$W/secret.txt" "$W/hardlink/file_stats.cpp" 2>/dev/null; then
-    chown -R nobody "$W/hardlink" 2>/dev/null || chown -R 65534 "$W/hardlink"
-    chown root "$W/hardlink/file_stats.cpp"  # a hard link keeps the inode's owner
+    chown 65534 "$W/hardlink"  # the folder only: the link is still root's 0600 file
     run_grade hardlink lab01 "$W/hardlink" --no-perf --work-dir "$W/work" --json "$W/hardlink.json"
     expect_rc hardlink 1
     expect_in "$W/hardlink.out" "cannot be read with the permissions of the submission folder's owner" \
@@ -73,7 +72,16 @@ expect_rc dev_zero 1
 expect_in "$W/dev_zero.out" "the compiler ran out of memory" "#include /dev/zero: the compiler ran out of memory"
 [ "$took" -lt 120 ] && pass "dev_zero ended in ${took}s" || fail "dev_zero took ${took}s"
 
-# 6. The compiler cannot see the reference build products, the reference sources or
+# 6. A template bomb (distinct instantiations double per level) ends the same way:
+#    memory or CPU time, whichever comes first; never a hang past the wall limit.
+start=$(date +%s)
+run_grade template_bomb lab01 "$BOMBS/template_bomb" --no-perf --work-dir "$W/work"
+took=$(( $(date +%s) - start ))
+expect_rc template_bomb 1
+expect_in "$W/template_bomb.out" "the compiler ran out of (memory|time)" "a template bomb: the compiler ran out of memory or time"
+[ "$took" -lt 200 ] && pass "template_bomb ended in ${took}s" || fail "template_bomb took ${took}s"
+
+# 7. The compiler cannot see the reference build products, the reference sources or
 #    another lab's build (bubblewrap only: without it the view is not enforced).
 ref_exe=$(sed -n 's/.*"reference_exe": "\([^"]*lab01[^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)
 build_dir=$(sed -n 's/.*"build_dir": "\([^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)

@@ -62,6 +62,12 @@ std::string compiler_stop_reason(const RunResult& run, const ResourceLimits& lim
            std::to_string(limits.file_size_mb) + " MiB";
   if (says(run, "Killed signal terminated program"))
     return memory_words(limits) + " (one of its processes was killed, most likely for memory)";
+  // RLIMIT_NPROC counts every process of the sandbox user, other gradings' too.
+  if (says(run, "vfork: Resource temporarily unavailable") ||
+      says(run, "fork: Resource temporarily unavailable"))
+    return "the compiler could not start one of its programs: the sandbox user's process "
+           "limit (" + std::to_string(limits.max_processes) +
+           ") was reached, most likely by other work on this machine; re-run the grading";
   if (run.outcome == RunOutcome::crashed) return "the compiler crashed: " + run.reason;
   return "";
 }

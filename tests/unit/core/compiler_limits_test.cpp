@@ -35,6 +35,12 @@ TEST_CASE("why the compiler stopped, in words", "[build][limits]") {
   run.outcome = RunOutcome::memory_limit;
   CHECK_THAT(compiler_stop_reason(run, limits), Catch::Contains("ran out of memory"));
 
+  run = {};
+  run.outcome = RunOutcome::nonzero_exit;
+  run.stderr_text = "c++: fatal error: cannot execute '/usr/lib/gcc/x86_64-linux-gnu/12/cc1plus': "
+                    "vfork: Resource temporarily unavailable\n";
+  CHECK_THAT(compiler_stop_reason(run, limits), Catch::Contains("process limit (64)"));
+
   // An ordinary compile error is the diagnostics' business.
   run = {};
   run.outcome = RunOutcome::nonzero_exit;
