@@ -9,9 +9,11 @@
 
 namespace parlab::grader {
 
-// Limits for one compile step of `target`. nvcc's tools reserve very large virtual
-// address ranges, so the address-space limit stays off for it (its wall and CPU limits
-// still bound a bomb); g++ (host and sim builds) gets a fixed address-space cap.
+// Limits for one compile step of `target`. g++ (host and sim builds) gets a 4 GiB
+// address-space cap. nvcc keeps none: `-arch=native` makes it query the GPU through the
+// CUDA driver, which reserves huge virtual ranges (its own compile of every reference
+// fits in 4 GiB, measured without a GPU; the query could not be tried), so an nvcc
+// bomb is bounded by the CPU and wall limits only.
 ResourceLimits compiler_limits(BuildTarget target);
 
 // Why the compiler stopped, worded for a student ("the compiler ran out of memory
