@@ -263,6 +263,7 @@ StagingResult stage_submission_files(const fs::path& submission,
     while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
     }
   };
+  std::uint64_t total = 0;
   try {
     for (const std::string& name : names) {
       Record r{};
@@ -287,6 +288,13 @@ StagingResult stage_submission_files(const fs::path& submission,
       if (r.kind != Kind::ok) {
         result.refused_file = name;
         result.reason = refusal(name, r, limits);
+        break;
+      }
+      total += bytes.size();
+      if (total > limits.max_total_bytes) {
+        result.refused_file = name;
+        result.reason = "the submission's files together are larger than the " +
+                        mib(limits.max_total_bytes) + " allowed (reached at " + name + ")";
         break;
       }
       write_staged(stage / name, bytes);

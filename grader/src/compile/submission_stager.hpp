@@ -13,7 +13,8 @@
 namespace parlab::grader {
 
 struct StagingLimits {
-  std::uint64_t max_file_bytes = 4u << 20;  // a source file larger than this is refused
+  std::uint64_t max_file_bytes = 4u << 20;    // a source file larger than this is refused
+  std::uint64_t max_total_bytes = 16u << 20;  // all staged files together
 };
 
 struct StagingResult {

@@ -116,6 +116,17 @@ TEST_CASE("an oversized source is refused with the cap", "[stage]") {
   CHECK_THAT(r.reason, Catch::Contains("file_stats.cpp is larger than"));
 }
 
+TEST_CASE("many files together are capped too", "[stage]") {
+  Folders f;
+  for (int i = 0; i < 4; ++i) std::ofstream(f.submission / ("h" + std::to_string(i) + ".hpp")) << std::string(3000, 'x');
+  StagingLimits limits;
+  limits.max_total_bytes = 8000;
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits);
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("together are larger than"));
+}
+
 TEST_CASE("as root, files are read with the submission owner's rights", "[stage][sandbox]") {
   if (::geteuid() != 0) {
     WARN("skipped: needs root (the privilege drop only happens when the grader is root)");
