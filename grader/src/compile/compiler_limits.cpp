@@ -69,6 +69,8 @@ std::string compiler_stop_reason(const RunResult& run, const ResourceLimits& lim
            "limit (" + std::to_string(limits.max_processes) +
            ") was reached, most likely by other work on this machine; re-run the grading";
   if (run.outcome == RunOutcome::crashed) return "the compiler crashed: " + run.reason;
+  if (run.outcome != RunOutcome::ok && run.outcome != RunOutcome::nonzero_exit)
+    return "the compiler stopped: " + run.reason;
   return "";
 }
 

@@ -41,6 +41,11 @@ TEST_CASE("why the compiler stopped, in words", "[build][limits]") {
                     "vfork: Resource temporarily unavailable\n";
   CHECK_THAT(compiler_stop_reason(run, limits), Catch::Contains("process limit (64)"));
 
+  run = {};
+  run.outcome = RunOutcome::not_run;
+  run.reason = "bubblewrap could not start";
+  CHECK(compiler_stop_reason(run, limits) == "the compiler stopped: bubblewrap could not start");
+
   // An ordinary compile error is the diagnostics' business.
   run = {};
   run.outcome = RunOutcome::nonzero_exit;
