@@ -6,6 +6,7 @@
 
 #include "batch/gradebook.hpp"
 #include "measure/statistics.hpp"
+#include "report/untrusted_text.hpp"
 
 using nlohmann::json;
 
@@ -147,8 +148,10 @@ std::string class_summary_markdown(const json& s) {
     if (people.empty()) return;
     md += "\n## " + title + "\n\n";
     for (const json& p : people) {
-      md += "- " + p["id"].get<std::string>() +
-            (p["name"].get<std::string>().empty() ? "" : " (" + p["name"].get<std::string>() + ")") +
+      md += "- " + untrusted_text::escape_line(p["id"].get<std::string>()) +
+            (p["name"].get<std::string>().empty()
+                 ? ""
+                 : " (" + untrusted_text::escape_line(p["name"].get<std::string>()) + ")") +
             ": " + p["reason"].get<std::string>() + "\n";
     }
   };

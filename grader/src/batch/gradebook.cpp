@@ -1,4 +1,5 @@
 #include "batch/gradebook.hpp"
+#include "report/untrusted_text.hpp"
 
 #include <charconv>
 #include <set>
@@ -35,13 +36,15 @@ std::string record_flags(const StudentRecord& r) {
 }
 
 std::string record_reason(const StudentRecord& r) {
-  if (!r.reason.empty()) return r.reason;
+  // Reasons can quote the submission (its compiler's messages): one escaped line.
+  if (!r.reason.empty()) return untrusted_text::escape_line(r.reason);
   if (r.status == StudentStatus::build_failed && r.result) {
     for (const Diagnostic& d : r.result->build.diagnostics) {
       if (d.severity == "error") {
         // The file name only: the unpacked folder's path means nothing to the reader.
-        return "did not compile: " + std::filesystem::path(d.file).filename().string() + ":" +
-               std::to_string(d.line) + ": " + d.message;
+        return "did not compile: " +
+               untrusted_text::escape_line(std::filesystem::path(d.file).filename().string()) +
+               ":" + std::to_string(d.line) + ": " + untrusted_text::escape_line(d.message);
       }
     }
     return "did not compile";

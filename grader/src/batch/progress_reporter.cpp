@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "batch/gradebook.hpp"
+#include "report/untrusted_text.hpp"
 
 namespace parlab::grader::batch {
 
@@ -42,7 +43,8 @@ void ProgressReporter::finished(const StudentRecord& r) {
   seconds_sum_ += r.seconds;
   const bool failed = r.status != StudentStatus::graded;
   if (failed) ++failed_;
-  std::string what = r.student.id + ": " + to_string(r.status);
+  // The id is a folder or archive name a student chose: no raw controls on the terminal.
+  std::string what = untrusted_text::escape_line(r.student.id) + ": " + to_string(r.status);
   if (r.result) what += ", " + format_points(r.result->score) + "/" + format_points(r.result->max_score);
   if (failed) what += " (" + record_reason(r) + ")";
   if (terminal_) {
