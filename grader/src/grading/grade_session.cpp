@@ -17,6 +17,7 @@
 #include "grading/measurement_lock.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
+#include "process/run_area.hpp"
 #include "result/result_json.hpp"
 #include "score/scoring.hpp"
 #include "util/atomic_write.hpp"
@@ -74,7 +75,8 @@ class Session {
         fresh_cache_(work_ / "fresh-data"),
         submission_runs_(runner, work_ / "runs"),
         // Per grading, not shared: concurrent gradings would clear each other's runs.
-        reference_runs_(runner, work_ / "reference-runs") {}
+        // Another identity (uid), so the submission cannot read what it wrote.
+        reference_runs_(runner.for_reference(), work_ / "reference-runs") {}
 
   GradeResult run();
 
@@ -85,7 +87,13 @@ class Session {
   Params resolve_params(const Params& p) const;
   fs::path dataset_dir(const std::string& id);
   std::string dataset_label(const std::string& id) const;
-  const TaskRun& reference_run(const TestSpec& t, const std::string& task, const Params& params);
+  // What the reference computed, read into memory; its run folder is gone.
+  struct Expected {
+    TaskRun run;
+    std::vector<harness::NamedArray> outputs;
+  };
+  const Expected& reference_run(const TestSpec& t, const std::string& task, const Params& params);
+  void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
   TestResult base_result(const TestSpec& t) const;
@@ -115,7 +123,7 @@ class Session {
   fs::path executable_;
   fs::path expected_exe_;  // where expected outputs come from (GPU labs: the CPU reference)
   DeviceInfo device_;      // GPU labs: where the tests run
-  std::map<std::string, TaskRun> reference_cache_;
+  std::map<std::string, Expected> reference_cache_;
 };
 
 Params Session::resolve_params(const Params& p) const {
@@ -139,8 +147,10 @@ std::string Session::dataset_label(const std::string& id) const {
 }
 
 // Expected outputs come from the reference executable; cached per key so a grading
-// runs the reference once per (dataset, task, params).
-const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task,
+// runs the reference once per (dataset, task, params). They are read into memory and
+// their folder removed at once, so no later program (the submission at any sandbox
+// level, even running as the same user) can find them on disk.
+const Session::Expected& Session::reference_run(const TestSpec& t, const std::string& task,
                                       const Params& params) {
   fs::path data = dataset_dir(t.dataset);
   ContentHash key;
@@ -159,7 +169,30 @@ const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task
                                        "' task '" + task + "': " + run.message +
                                        (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
   }
-  return reference_cache_.emplace(key.hex(), std::move(run)).first->second;
+  Expected expected;
+  try {
+    expected.outputs = LabRunner::outputs(run);
+  } catch (const harness::OutputFormatError& e) {
+    throw ToolError(kExitInternal, "the reference solution's outputs on dataset '" + t.dataset +
+                                       "' task '" + task + "' are unreadable: " + e.what());
+  }
+  fs::remove_all(run.out_dir.parent_path());
+  expected.run = std::move(run);
+  return reference_cache_.emplace(key.hex(), std::move(expected)).first->second;
+}
+
+// Every reference run the tests will need, before any submission code runs (its
+// build included): item 3 of docs/sandbox.md's table.
+void Session::compute_expected_outputs() {
+  for (const TestSpec& t : lab_.tests) {
+    if (!runs_here(t)) continue;
+    if (t.kind == "performance") {
+      if (!options_.performance || (device_.mode == "sim" && t.device == "gpu") ||
+          cores_ < t.performance->min_cores)
+        continue;
+    }
+    reference_run(t, t.task, resolve_params(t.params));
+  }
 }
 
 TestResult Session::base_result(const TestSpec& t) const {
@@ -184,7 +217,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   TestResult r = base_result(t);
   auto t0 = std::chrono::steady_clock::now();
   Params params = resolve_params(t.params);
-  const TaskRun& expected = reference_run(t, t.task, params);
+  const Expected& expected = reference_run(t, t.task, params);
   TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
                      limits(t)};
   TaskRun got = submission_runs_.run(inv, slug(t.name));
@@ -199,7 +232,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   r.phases = gpu_phases(t, got);
   CompareOutcome cmp;
   try {
-    cmp = compare_outputs(LabRunner::outputs(expected), LabRunner::outputs(got), t.compare);
+    cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
   } catch (const harness::OutputFormatError& e) {
     r.status = TestStatus::failed;
     r.outcome = RunOutcome::bad_output;
@@ -303,7 +336,7 @@ TestResult Session::run_performance(const TestSpec& t,
     return r;
   }
   // Fast only counts when it is also right on this data.
-  CompareOutcome cmp = compare_outputs(LabRunner::outputs(reference_run(t, t.task, params)),
+  CompareOutcome cmp = compare_outputs(reference_run(t, t.task, params).outputs,
                                        LabRunner::outputs(last_candidate), t.compare);
   if (!cmp.ok) {
     r.status = TestStatus::failed;
@@ -470,12 +503,29 @@ GradeResult Session::run() {
                               : ((std::uint64_t{entropy()} << 32) | entropy()) % 1000000000ull;
   result.fresh_seed = fresh_seed_;
   result.max_score = lab_.max_points();
-  if (result.host.sandbox != "bubblewrap") {
-    result.notes.push_back("sandbox: bubblewrap unavailable, running with rlimits only "
-                           "(the submission can see the rest of this machine's files)");
+  result.host.sandbox_level = options_.sandbox_level;
+  if (result.host.sandbox != "bubblewrap" && options_.sandbox_level != "off") {
+    result.notes.push_back("sandbox: bubblewrap unavailable (" +
+                           (options_.sandbox_fallback.empty() ? std::string("reason unknown")
+                                                              : options_.sandbox_fallback) +
+                           "), running with rlimits only: the submission can see the rest of "
+                           "this machine's files; use --sandbox require to refuse this");
+  } else if (result.host.sandbox != "bubblewrap") {
+    result.notes.push_back("sandbox: turned off (--sandbox off): rlimits only, the submission "
+                           "can see the rest of this machine's files");
   }
   if (!options_.performance) result.notes.push_back("performance tests disabled (--no-perf)");
   fs::create_directories(work_);
+  // Enter, not list: a child (any uid) cannot browse the other gradings of the lab.
+  const fs::perms enter_only = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
+  std::error_code not_ours;  // a shared work root owned by someone else: leave it
+  fs::permissions(work_.parent_path(), enter_only, not_ours);
+  fs::permissions(work_, enter_only, not_ours);
+  // The submission's run folders: one bounded area, removed after the grading.
+  process::RunArea run_area(work_ / "runs", options_.run_disk_quota_mb << 20, options_.keep_runs);
+  result.host.isolation = runner_.isolation() + ", " + run_area.describe();
+  result.notes.push_back("sandbox: " + result.host.sandbox + " (level " + options_.sandbox_level +
+                         "), " + result.host.isolation);
   expected_exe_ = labtc_.reference_exe;
   if (lab_.kind == "gpu") choose_device(result);
 
@@ -496,6 +546,7 @@ GradeResult Session::run() {
                                    : std::nullopt,
                                options_.log);
   machine_lock.share();
+  compute_expected_outputs();
   BuiltProgram built = build_submission(lab_, toolchain_, fs::path(result.submission),
                                         work_ / "build", runner_, build_target());
   result.build = built.result;
@@ -524,6 +575,7 @@ GradeResult Session::run() {
     for (const TestSpec& t : lab_.tests) result.tests.push_back(done.at(t.name));
   }
   fs::remove_all(work_ / "fresh-data");
+  if (!options_.keep_runs) fs::remove_all(work_ / "reference-runs");
   for (const TestResult& r : result.tests) result.score += r.points;
   result.score = round_points(result.score);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -25,6 +25,12 @@ struct GradeOptions {
   std::filesystem::path work_root;       // builds, runs, caches live under here
   DeviceRequest device = DeviceRequest::automatic;  // GPU labs: where the tests run
   std::function<void(const std::string&)> log;  // progress lines (may be empty)
+  // Sandbox (docs/sandbox.md): the level asked for, and why bubblewrap is not used
+  // under `auto` (empty when it is, or when off).
+  std::string sandbox_level = "auto";
+  std::string sandbox_fallback;
+  bool keep_runs = false;                 // keep the run folders after the grading (debugging)
+  std::uint64_t run_disk_quota_mb = 1024; // the submission's run folders together (root only)
 };
 
 // The submission folder the options name (skeleton/reference defaults resolved).
