@@ -181,6 +181,19 @@ const Session::Expected& Session::reference_run(const TestSpec& t, const std::st
   return reference_cache_.emplace(key.hex(), std::move(expected)).first->second;
 }
 
+// A build reused from an earlier grading of the same submission belongs to that
+// grading's uid (its folder 0700, process/work_dir.cpp); this grading's uid must be
+// able to enter it to run the program. Entering only: nothing there is listable.
+void open_cached_build_to_this_grading(const fs::path& build_root) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(build_root, error)) {
+    std::error_code ignored;
+    if (entry.is_directory(ignored) && !entry.is_symlink(ignored))
+      fs::permissions(entry.path(), fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add, ignored);
+  }
+}
+
 // Every reference run the tests will need, before any submission code runs (its
 // build included): item 3 of docs/sandbox.md's table.
 void Session::compute_expected_outputs() {
@@ -441,11 +454,14 @@ TestResult Session::skipped_without_gpu(const TestSpec& t) const {
 }
 
 // The CUDA runtime reserves a huge virtual address range, so an address-space limit
-// would make every CUDA program fail to start; GPU runs rely on the wall/CPU limits
-// and the device's own memory.
+// would make every CUDA program fail to start; GPU runs rely on the wall/CPU limits,
+// the run's memory cgroup (resident memory, where there is one) and the device's own memory.
 ResourceLimits Session::limits(const TestSpec& t) const {
   ResourceLimits l = t.limits;
-  if (device_.mode == "gpu") l.address_space_mb = 0;
+  if (device_.mode == "gpu") {
+    l.memory_mb = l.address_space_mb;  // resident memory still bounded by the run's cgroup
+    l.address_space_mb = 0;
+  }
   return l;
 }
 
@@ -549,6 +565,7 @@ GradeResult Session::run() {
   compute_expected_outputs();
   BuiltProgram built = build_submission(lab_, toolchain_, fs::path(result.submission),
                                         work_ / "build", runner_, build_target());
+  open_cached_build_to_this_grading(work_ / "build");
   result.build = built.result;
   if (!built.result.ok) {
     for (const TestSpec& t : lab_.tests) {
