@@ -156,8 +156,9 @@ RunCgroup::RunCgroup(const CgroupSupport& support, std::uint64_t memory_bytes,
   }
 }
 
-void RunCgroup::kill_all() {
-  if (dirs_.empty()) return;
+std::vector<int> RunCgroup::kill_all() {
+  std::vector<int> signalled;
+  if (dirs_.empty()) return signalled;
   // v2 has cgroup.kill (Linux 5.14); otherwise kill what is listed until nothing is,
   // since a process may fork while we read the list.
   const fs::path& dir = kind_ == CgroupSupport::Kind::v1 ? dirs_[1] : dirs_[0];
@@ -170,10 +171,12 @@ void RunCgroup::kill_all() {
     while (pids >> pid) {
       any = true;
       ::kill(pid, SIGKILL);
+      signalled.push_back(pid);
     }
-    if (!any) return;
+    if (!any) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  return signalled;
 }
 
 CgroupUsage RunCgroup::usage() const {

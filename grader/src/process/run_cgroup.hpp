@@ -47,8 +47,9 @@ class RunCgroup {
   // cgroup.procs files; the child writes "0" to each before exec (child_setup).
   const std::vector<std::string>& procs_files() const { return procs_files_; }
 
-  // SIGKILL to every process still in the run's cgroup, until it is empty.
-  void kill_all();
+  // SIGKILL to every process still in the run's cgroup, until it is empty. Returns
+  // the pids it signalled (the caller reaps those that are its children).
+  std::vector<int> kill_all();
 
   CgroupUsage usage() const;
 

@@ -1,10 +1,12 @@
 #include "process/sandboxed_runner.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "process/bwrap_command.hpp"
 #include "process/bwrap_probe.hpp"
@@ -233,7 +235,15 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   std::optional<std::uint64_t> oom_kills_after = oom_kill_count();
   CgroupUsage usage;
   if (cgroup) {
-    cgroup->kill_all();
+    // Processes that left the group (setsid) came back to this subreaper when their
+    // parent died: reap the ones the kill reached, so no zombie holds the cgroup.
+    for (int pid : cgroup->kill_all()) {
+      for (int attempt = 0; attempt < 50; ++attempt) {
+        pid_t reaped = ::waitpid(pid, nullptr, WNOHANG);
+        if (reaped != 0) break;  // reaped, or not our child (ECHILD)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    }
     usage = cgroup->usage();
   }
 

@@ -163,3 +163,16 @@ TEST_CASE("A kept run area stays, without a quota", "[process][isolation][quota]
   }
   CHECK(std::filesystem::exists(scratch / "runs" / "left.txt"));
 }
+
+TEST_CASE("A grandchild that left the session dies with the run's cgroup",
+          "[process][isolation][cgroup]") {
+  if (skip_without_cgroups()) return;
+  SandboxedRunner runner(options_with(SandboxOptions::Bubblewrap::never));  // no pid namespace
+  ScratchDir scratch;
+  RunResult result = runner.run(fake_request("escape_session", scratch));
+  REQUIRE(result.outcome == RunOutcome::ok);
+  int pid = 0;
+  REQUIRE(std::sscanf(result.stdout_text.c_str(), "escaped %d", &pid) == 1);
+  CHECK(::kill(pid, 0) == -1);  // gone and reaped, not a zombie
+  CHECK(errno == ESRCH);
+}
