@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -80,9 +81,10 @@ CgroupSupport detect() {
   // v2: a delegated subtree offering memory and pids.
   const char* configured = std::getenv("PARLAB_CGROUP_V2");
   fs::path base = configured && *configured ? fs::path(configured) : fs::path("/sys/fs/cgroup/parlab");
-  std::string controllers = read_text("/sys/fs/cgroup/cgroup.controllers");
   if (fs::exists("/sys/fs/cgroup/cgroup.controllers") && usable_parent(base)) {
-    write_text(base / "cgroup.subtree_control", "+memory +pids +cpu");
+    // One at a time: a controller the parent does not offer would fail them all.
+    for (const char* controller : {"+memory", "+pids", "+cpu"})
+      write_text(base / "cgroup.subtree_control", controller);
     std::string offered = read_text(base / "cgroup.subtree_control");
     if (offered.find("memory") != std::string::npos && offered.find("pids") != std::string::npos) {
       support.kind = CgroupSupport::Kind::v2;
