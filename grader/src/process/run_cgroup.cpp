@@ -60,6 +60,18 @@ bool usable_parent(const fs::path& base) {
   return ok;
 }
 
+// Empty run cgroups left by graders that crashed (their pid is gone): removed, so
+// they do not pile up. rmdir only removes empty ones; busy ones stay.
+void remove_stale_runs(const fs::path& base) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(base, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("run-", 0) != 0) continue;
+    const pid_t owner = static_cast<pid_t>(std::strtol(name.c_str() + 4, nullptr, 10));
+    if (owner > 0 && ::kill(owner, 0) != 0 && errno == ESRCH) ::rmdir(entry.path().c_str());
+  }
+}
+
 CgroupSupport detect() {
   CgroupSupport support;
   if (const char* off = std::getenv("PARLAB_NO_CGROUP"); off && *off) {
@@ -74,6 +86,7 @@ CgroupSupport detect() {
       v1.push_back(root / "parlab");
   }
   if (v1.size() == 3) {
+    for (const fs::path& base : v1) remove_stale_runs(base);
     support.kind = CgroupSupport::Kind::v1;
     support.bases = v1;
     return support;
@@ -87,6 +100,7 @@ CgroupSupport detect() {
       write_text(base / "cgroup.subtree_control", controller);
     std::string offered = read_text(base / "cgroup.subtree_control");
     if (offered.find("memory") != std::string::npos && offered.find("pids") != std::string::npos) {
+      remove_stale_runs(base);
       support.kind = CgroupSupport::Kind::v2;
       support.bases = {base};
       return support;
