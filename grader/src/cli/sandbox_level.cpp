@@ -25,6 +25,8 @@ std::unique_ptr<SandboxedRunner> make_runner_for_level(const std::string& level)
   SandboxOptions options;
   options.use_bubblewrap = bubblewrap_mode_from_string(checked_sandbox_level(level));
   if (const char* path = std::getenv("PARLAB_BWRAP"); path && *path) options.bubblewrap_path = path;
+  // Every child as nobody, as before the pool (debugging, and to show what the pool fixes).
+  if (const char* off = std::getenv("PARLAB_NO_UID_POOL"); off && *off) options.use_uid_pool = false;
   try {
     return std::make_unique<SandboxedRunner>(options);
   } catch (const std::runtime_error& error) {
