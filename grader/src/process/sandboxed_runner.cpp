@@ -110,15 +110,17 @@ SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(op
   if (options_.use_cgroups) cgroups_ = detect_cgroup_support();
   else cgroups_.problem = "turned off";
   become_child_subreaper();
-  if (options_.use_bubblewrap == SandboxOptions::Bubblewrap::never) return;
-
-  std::optional<SandboxUser> run_as;
-  if (drop_privileges_) run_as = SandboxUser{uid_, gid_};
-  BubblewrapCheck check = check_bubblewrap(options_.bubblewrap_path, run_as);
-  use_bubblewrap_ = check.usable;
-  bubblewrap_problem_ = check.problem;
-  if (!use_bubblewrap_ && options_.use_bubblewrap == SandboxOptions::Bubblewrap::required)
-    throw std::runtime_error("bubblewrap was required but " + check.problem);
+  if (options_.use_bubblewrap != SandboxOptions::Bubblewrap::never) {
+    std::optional<SandboxUser> run_as;
+    if (drop_privileges_) run_as = SandboxUser{uid_, gid_};
+    BubblewrapCheck check = check_bubblewrap(options_.bubblewrap_path, run_as);
+    use_bubblewrap_ = check.usable;
+    bubblewrap_problem_ = check.problem;
+    if (!use_bubblewrap_ && options_.use_bubblewrap == SandboxOptions::Bubblewrap::required)
+      throw std::runtime_error("bubblewrap was required but " + check.problem);
+  }
+  // Leased now, so a full pool is an error here (exit 3 in the CLI), not mid-grading.
+  if (lease_) reference_runner_.reset(new SandboxedRunner(*this, lease_uid(options_.uid_pool)));
 }
 
 SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, UidLease lease)
@@ -136,10 +138,7 @@ std::string SandboxedRunner::sandbox_name() const {
 }
 
 ProcessRunner& SandboxedRunner::for_reference() {
-  if (!lease_) return *this;
-  if (!reference_runner_)
-    reference_runner_.reset(new SandboxedRunner(*this, lease_uid(options_.uid_pool)));
-  return *reference_runner_;
+  return reference_runner_ ? *reference_runner_ : *this;
 }
 
 std::string SandboxedRunner::isolation() const {

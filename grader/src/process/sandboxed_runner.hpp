@@ -79,9 +79,9 @@ class SandboxedRunner final : public ProcessRunner {
   bool drops_privileges() const { return drop_privileges_; }
   uid_t run_uid() const { return uid_; }
 
-  // A runner for the reference's runs: the same sandbox under another leased uid,
-  // so the submission's uid cannot read what the reference wrote. Itself when
-  // there is no pool.
+  // A runner for the reference's runs: the same sandbox under another uid, leased
+  // with this one, so the submission's uid cannot read what the reference wrote.
+  // Itself when there is no pool.
   ProcessRunner& for_reference() override;
 
   // "uid pool (60500), cgroup v1 memory+pids+cpuacct", for the report.
