@@ -20,6 +20,12 @@ PARLAB_BWRAP=/nonexistent/bwrap run_grade gradescope_default lab01 "$FAKES/wrong
   --work-dir "$W/work" --gradescope "$W/gs.json"
 expect_rc gradescope_default 3
 
+mkdir -p "$W/class/s1" && cp "$FAKES/wrong/file_stats.cpp" "$W/class/s1/"
+PARLAB_BWRAP=/nonexistent/bwrap run_grade batch_default batch lab01 "$W/class" --out "$W/batch-out" \
+  --no-perf --work-dir "$W/work"
+expect_rc batch_default 3
+expect_in "$W/batch_default.err" "systempaths=unconfined" "batch refuses up front, with the fix"
+
 run_grade bad_level lab01 "$FAKES/wrong" --sandbox sometimes
 expect_rc bad_level 2
 
