@@ -180,7 +180,7 @@ std::vector<int> RunCgroup::kill_all() {
   const fs::path& dir = kind_ == CgroupSupport::Kind::v1 ? dirs_[1] : dirs_[0];
   if (kind_ == CgroupSupport::Kind::v2 && fs::exists(dir / "cgroup.kill"))
     write_text(dir / "cgroup.kill", "1");
-  for (int round = 0; round < 200; ++round) {
+  for (int round = 0; round < 1000; ++round) {
     std::istringstream pids(read_text(dir / "cgroup.procs"));
     pid_t pid = 0;
     bool any = false;
@@ -190,7 +190,7 @@ std::vector<int> RunCgroup::kill_all() {
       signalled.push_back(pid);
     }
     if (!any) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return signalled;
 }
@@ -215,8 +215,8 @@ RunCgroup::~RunCgroup() {
   // Exited processes leave the cgroup at once; zombies do not hold it. Retry a little
   // in case the last kills are still being delivered.
   for (const fs::path& dir : dirs_) {
-    for (int attempt = 0; attempt < 100 && ::rmdir(dir.c_str()) != 0 && errno == EBUSY; ++attempt)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int attempt = 0; attempt < 500 && ::rmdir(dir.c_str()) != 0 && errno == EBUSY; ++attempt)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
 
