@@ -18,6 +18,7 @@ packages=(
   libarchive-dev                  # grade batch: unpacking students' .zip/.tar(.gz) safely
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
+  python3                         # e2e tests and bench scripts read result JSON with it
 )
 
 missing=()

@@ -2,6 +2,9 @@
 // read_outputs runs in the grader and trusts nothing it reads back.
 #include "parlab/harness/arrays.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -11,6 +14,7 @@
 #include <set>
 
 #include "atomic_file.hpp"
+#include "parlab/harness/no_follow_read.hpp"
 #include "fork_guard.hpp"
 
 namespace fs = std::filesystem;
@@ -86,39 +90,40 @@ void write_binary_file(const fs::path& file, const void* data, std::size_t bytes
   }
 }
 
-std::string read_binary_file(const fs::path& file, std::size_t bytes) {
-  std::string data(bytes, '\0');
-  std::FILE* f = std::fopen(file.c_str(), "rb");
-  if (!f) throw OutputFormatError("cannot open " + file.string());
-  const std::size_t got = bytes == 0 ? 0 : std::fread(data.data(), 1, bytes, f);
-  std::fclose(f);
-  if (got != bytes) throw OutputFormatError("cannot read " + file.string() + " completely");
+// Reads exactly `bytes` of regular file `name` in `dir_fd` (no links, no FIFOs).
+std::string read_binary_file_at(int dir_fd, const std::string& name, std::uint64_t bytes) {
+  std::string data;
+  try {
+    data = read_file_at(dir_fd, name, bytes);
+  } catch (const UnsafeFileError& e) {
+    throw OutputFormatError(e.what());
+  }
+  if (data.size() != bytes) throw OutputFormatError("cannot read " + name + " completely");
   return data;
 }
 
 // A regular file only: a symlink could point anywhere, a FIFO would block the grader.
-std::uint64_t regular_file_size(const fs::path& file, const std::string& what) {
-  std::error_code ec;
-  const fs::file_status st = fs::symlink_status(file, ec);
-  if (ec || !fs::exists(st)) {
-    throw OutputFormatError(what + ": file " + file.filename().string() + " is missing");
+std::uint64_t regular_file_size_at(int dir_fd, const std::string& name, const std::string& what) {
+  std::uint64_t size = 0;
+  switch (inspect_file_at(dir_fd, name, &size)) {
+    case FileKind::missing:
+      throw OutputFormatError(what + ": file " + name + " is missing");
+    case FileKind::other:
+      throw OutputFormatError(what + ": " + name +
+                              " is not a regular file (links and special files are not read)");
+    case FileKind::regular:
+      break;
   }
-  if (!fs::is_regular_file(st)) {
-    throw OutputFormatError(what + ": " + file.filename().string() + " is not a regular file");
-  }
-  const std::uint64_t size = fs::file_size(file, ec);
-  if (ec) throw OutputFormatError(what + ": cannot read the size of " + file.filename().string());
   return size;
 }
 
-json parse_manifest(const fs::path& dir, std::uint64_t max_bytes, std::uint64_t& total_bytes) {
-  const fs::path file = dir / "manifest.json";
-  std::error_code ec;
-  if (!fs::exists(fs::symlink_status(file, ec))) {
-    throw OutputFormatError("no manifest.json in " + dir.string() +
-                            ": the program wrote no outputs (did the task finish?)");
+json parse_manifest(int dir_fd, std::uint64_t max_bytes, std::uint64_t& total_bytes) {
+  if (inspect_file_at(dir_fd, "manifest.json") == FileKind::missing) {
+    throw OutputFormatError(
+        "no manifest.json in the output folder: the program wrote no outputs (did the task "
+        "finish?)");
   }
-  const std::uint64_t size = regular_file_size(file, "manifest.json");
+  const std::uint64_t size = regular_file_size_at(dir_fd, "manifest.json", "manifest.json");
   const std::uint64_t limit = std::min(max_bytes, kMaxManifestBytes);
   if (size > limit) {
     throw OutputFormatError("manifest.json is " + std::to_string(size) +
@@ -126,10 +131,17 @@ json parse_manifest(const fs::path& dir, std::uint64_t max_bytes, std::uint64_t&
   }
   total_bytes += size;
   try {
-    return json::parse(read_binary_file(file, size));
+    return json::parse(read_binary_file_at(dir_fd, "manifest.json", size));
   } catch (const json::parse_error& e) {
     throw OutputFormatError(std::string("manifest.json is not valid JSON: ") + e.what());
   }
+}
+
+// Trusted folders (datasets, tests) by path; the grader opens child folders itself.
+DirFd open_dir(const fs::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw OutputFormatError("cannot open folder " + dir.string());
+  return DirFd(fd);
 }
 
 void check_header(const json& manifest) {
@@ -160,11 +172,11 @@ std::string string_field(const json& entry, const char* key, const std::string& 
 // Everything about one manifest entry except its data, checked before any allocation.
 struct EntryPlan {
   NamedArray array;
-  fs::path file;
+  std::string file;
   std::uint64_t count = 0;
 };
 
-EntryPlan plan_entry(const json& entry, std::size_t index, const fs::path& dir,
+EntryPlan plan_entry(const json& entry, std::size_t index, int dir_fd,
                      std::uint64_t max_bytes, std::uint64_t& total_bytes) {
   std::string what = "manifest.json: array #" + std::to_string(index);
   if (!entry.is_object()) throw OutputFormatError(what + ": not a JSON object");
@@ -192,7 +204,7 @@ EntryPlan plan_entry(const json& entry, std::size_t index, const fs::path& dir,
   if (!is_safe_name(file_name)) {
     throw OutputFormatError(what + ": unsafe file name '" + file_name + "'");
   }
-  plan.file = dir / file_name;
+  plan.file = file_name;
 
   const std::size_t element = dtype_size(*type);
   if (plan.count > max_bytes / element) {
@@ -201,7 +213,7 @@ EntryPlan plan_entry(const json& entry, std::size_t index, const fs::path& dir,
                             " bytes");
   }
   const std::uint64_t expected = plan.count * element;
-  const std::uint64_t actual = regular_file_size(plan.file, what);
+  const std::uint64_t actual = regular_file_size_at(dir_fd, plan.file, what);
   if (actual != expected) {
     throw OutputFormatError(what + ": " + file_name + " holds " + std::to_string(actual) +
                             " bytes, expected " + std::to_string(plan.count) + " x " +
@@ -321,8 +333,13 @@ void OutputWriter::finish() {
 }
 
 std::vector<NamedArray> read_outputs(const std::filesystem::path& dir, std::uint64_t max_bytes) {
+  const DirFd fd = open_dir(dir);
+  return read_outputs_at(fd.get(), max_bytes);
+}
+
+std::vector<NamedArray> read_outputs_at(int dir_fd, std::uint64_t max_bytes) {
   std::uint64_t total_bytes = 0;
-  const json manifest = parse_manifest(dir, max_bytes, total_bytes);
+  const json manifest = parse_manifest(dir_fd, max_bytes, total_bytes);
   check_header(manifest);
 
   // Validate every entry (names, sizes, the total) before reading any data.
@@ -330,7 +347,7 @@ std::vector<NamedArray> read_outputs(const std::filesystem::path& dir, std::uint
   std::set<std::string> names;
   const json& arrays = manifest["arrays"];
   for (std::size_t i = 0; i < arrays.size(); ++i) {
-    EntryPlan plan = plan_entry(arrays[i], i, dir, max_bytes, total_bytes);
+    EntryPlan plan = plan_entry(arrays[i], i, dir_fd, max_bytes, total_bytes);
     if (!names.insert(plan.array.name).second) {
       throw OutputFormatError("manifest.json: array '" + plan.array.name + "' listed twice");
     }
@@ -340,7 +357,7 @@ std::vector<NamedArray> read_outputs(const std::filesystem::path& dir, std::uint
   std::vector<NamedArray> result;
   for (EntryPlan& plan : plans) {
     const std::size_t element = dtype_size(plan.array.dtype);
-    const std::string bytes = read_binary_file(plan.file, plan.count * element);
+    const std::string bytes = read_binary_file_at(dir_fd, plan.file, plan.count * element);
     plan.array.values.resize(plan.count);
     for (std::size_t i = 0; i < plan.count; ++i) {
       plan.array.values[i] = load_element(plan.array.dtype, bytes.data() + i * element);
@@ -354,18 +371,19 @@ std::string read_array_bytes(const std::filesystem::path& dir, const std::string
                              DType dtype, std::size_t& count) {
   std::uint64_t total_bytes = 0;
   constexpr std::uint64_t kMaxBytes = 1ull << 34;  // datasets are trusted; catch only nonsense
-  const json manifest = parse_manifest(dir, kMaxBytes, total_bytes);
+  const DirFd fd = open_dir(dir);
+  const json manifest = parse_manifest(fd.get(), kMaxBytes, total_bytes);
   check_header(manifest);
   for (std::size_t i = 0; i < manifest["arrays"].size(); ++i) {
     const json& entry = manifest["arrays"][i];
     if (!entry.is_object() || entry.value("name", "") != name) continue;
-    EntryPlan plan = plan_entry(entry, i, dir, kMaxBytes, total_bytes);
+    EntryPlan plan = plan_entry(entry, i, fd.get(), kMaxBytes, total_bytes);
     if (plan.array.dtype != dtype) {
       throw OutputFormatError("array '" + name + "' in " + dir.string() + " is " +
                               dtype_name(plan.array.dtype) + ", expected " + dtype_name(dtype));
     }
     count = plan.count;
-    std::string bytes = read_binary_file(plan.file, plan.count * dtype_size(dtype));
+    std::string bytes = read_binary_file_at(fd.get(), plan.file, plan.count * dtype_size(dtype));
     to_little_endian(bytes.data(), plan.count, dtype_size(dtype));
     return bytes;
   }

@@ -47,6 +47,21 @@ expect_in "$script" "^#SBATCH --array=0-3$" "script: one task per slice"
 expect_in "$script" "--slice \"\\\$\{SLURM_ARRAY_TASK_ID\}/4\"" "script: tasks pick their slice"
 scancel "${array}_1"
 scontrol release "$array" >/dev/null 2>&1
+# While a task grades, the output folder is theirs: a local batch is refused, naming them.
+for _ in $(seq 1 600); do
+  grep -qs "to grade with" "$W"/slurm-out/slurm/*/task-0.log && break
+  sleep 0.1
+done
+run_grade intruder batch "${common[@]}" --work-dir "$W/work-intruder" --out "$W/slurm-out" --only s001
+expect_rc intruder 2
+expect_in "$W/intruder.err" "held by the tasks of Slurm submission" "a local batch on a Slurm submission's folder is refused"
+# An array task of another submission (what its sbatch script runs) is refused too.
+mkdir -p "$W/slurm-out/slurm/other-submission" && echo s001 >"$W/slurm-out/slurm/other-submission/ids.txt"
+run_grade other_task batch "${common[@]}" --work-dir "$W/work-other" --out "$W/slurm-out" \
+  --id-list "$W/slurm-out/slurm/other-submission/ids.txt" --slice 0/1
+expect_rc other_task 2
+expect_in "$W/other_task.err" "held by the tasks of Slurm submission" "another submission's task is refused"
+rm -rf "$W/slurm-out/slurm/other-submission"
 if slurm_wait_job "$collect" 400; then pass "collect job ran after the array"; else fail "collect job still queued"; squeue >&2; fi
 G="$W/slurm-out/gradebook.csv"
 [ -s "$G" ] && pass "collect job wrote the gradebook" || fail "no gradebook after the collect job"
@@ -62,6 +77,8 @@ expect_in "$W/resubmit.out" "\(1 tasks, 5 submissions\)" "re-run submits only th
 collect2=$(sed -nE 's/.* collect job ([0-9]+)$/\1/p' "$W/resubmit.out")
 jobs_submitted+=("$(sed -nE 's/^submitted array job ([0-9]+).*/\1/p' "$W/resubmit.out")" "$collect2")
 slurm_wait_job "$collect2" 400 && pass "second collect job ran" || fail "second collect job still queued"
+
+expect_in "$(ls "$W"/slurm-out/slurm/*/collect.sbatch | head -1)" "--slurm-submission" "the collect job shares its submission's lock"
 
 # Correctness points exactly equal (--no-perf: there are no timing-dependent points).
 if diff "$W/local/gradebook.csv" "$G" >"$W/compare.diff"; then

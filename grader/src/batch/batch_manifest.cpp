@@ -16,7 +16,11 @@ constexpr int kVersion = 1;
 
 json students_json(const std::vector<ManifestStudent>& v) {
   json a = json::array();
-  for (const auto& s : v) a.push_back({{"id", s.id}, {"name", s.name}, {"entry", s.entry}});
+  for (const auto& s : v) {
+    json j = {{"id", s.id}, {"name", s.name}, {"entry", s.entry}};
+    if (!s.group_of.empty()) j["group_of"] = s.group_of;
+    a.push_back(j);
+  }
   return a;
 }
 
@@ -24,7 +28,7 @@ std::vector<ManifestStudent> students_from(const json& a) {
   std::vector<ManifestStudent> v;
   for (const json& s : a) {
     v.push_back({s.at("id").get<std::string>(), s.at("name").get<std::string>(),
-                 s.at("entry").get<std::string>()});
+                 s.at("entry").get<std::string>(), s.value("group_of", std::string())});
   }
   return v;
 }
@@ -43,6 +47,13 @@ BatchManifest make_manifest(const LabSpec& lab, const ClassList& list,
   m.gradescope_export = list.gradescope_export;
   for (const Student& s : list.students) m.students.push_back({s.id, s.name, s.source.entry});
   for (const RosterEntry& r : list.missing) m.missing.push_back({r.id, r.name, ""});
+  for (const GroupMember& g : list.group_members) {
+    std::string entry;
+    for (const Student& s : list.students) {
+      if (s.id == g.submitter_id) entry = s.source.entry;
+    }
+    m.group_members.push_back({g.id, g.name, entry, g.submitter_id});
+  }
   m.not_on_roster = list.not_on_roster;
   m.ignored = list.ignored;
   return m;
@@ -62,6 +73,7 @@ std::string manifest_json_text(const BatchManifest& m) {
             {"gradescope_export", m.gradescope_export},
             {"students", students_json(m.students)},
             {"missing", students_json(m.missing)},
+            {"group_members", students_json(m.group_members)},
             {"not_on_roster", m.not_on_roster},
             {"ignored", m.ignored}};
   return j.dump(2) + "\n";
@@ -93,6 +105,7 @@ BatchManifest read_manifest(const std::filesystem::path& file) {
     m.gradescope_export = j.at("gradescope_export").get<bool>();
     m.students = students_from(j.at("students"));
     m.missing = students_from(j.at("missing"));
+    if (j.contains("group_members")) m.group_members = students_from(j.at("group_members"));
     m.not_on_roster = j.at("not_on_roster").get<std::vector<std::string>>();
     m.ignored = j.at("ignored").get<std::vector<std::string>>();
     return m;

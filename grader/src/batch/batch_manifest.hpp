@@ -15,6 +15,7 @@ struct ManifestStudent {
   std::string id;
   std::string name;
   std::string entry;  // folder or archive name in the class folder; empty when missing
+  std::string group_of;  // group members only: the id whose grading is theirs too
 };
 
 struct ManifestTest {
@@ -33,6 +34,7 @@ struct BatchManifest {
   bool gradescope_export = false;
   std::vector<ManifestStudent> students;  // sorted by id
   std::vector<ManifestStudent> missing;   // on the roster, nothing submitted
+  std::vector<ManifestStudent> group_members;  // rows copying a group submission's grade
   std::vector<std::string> not_on_roster;
   std::vector<std::string> ignored;
 };

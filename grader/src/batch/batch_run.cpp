@@ -1,8 +1,5 @@
 #include "batch/batch_run.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -14,6 +11,7 @@
 #include "batch/batch_scheduler.hpp"
 #include "batch/child_grade.hpp"
 #include "batch/collect.hpp"
+#include "batch/regrade_marker.hpp"
 #include "batch/roster.hpp"
 #include "cli/errors.hpp"
 #include "compile/content_hash.hpp"
@@ -62,21 +60,36 @@ void check_reference(const BatchOptions& o, const LabSpec& lab, const fs::path& 
 
 }  // namespace
 
-// One writer per output folder (or per Slurm slice): a second `grade batch` on the
-// same folder would grade the same students twice. The kernel drops it on any death.
-process::UniqueFd lock_output(const fs::path& file) {
-  fs::create_directories(file.parent_path());
-  process::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644));
-  if (!fd.valid() || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
-    throw UsageError("another grade batch is writing to " + file.parent_path().string() +
-                     " (lock " + file.string() + " is held); wait for it or use another --out");
+constexpr const char* kRegradeUnderWay = "the --regrade under way has not graded it yet";
+
+std::string slurm_submission_of(const BatchOptions& o) {
+  return o.id_list ? o.id_list->parent_path().filename().string() : std::string();
+}
+
+GradingContext grading_context(const LabSpec& lab, const std::string& regrade_token) {
+  GradingContext c;
+  c.base.grader_version = PARLAB_VERSION;
+  c.base.grader_hash = file_content_hash(self_executable());
+  c.base.lab_hash = file_content_hash(lab.file);
+  c.regrade_token = regrade_token;
+  return c;
+}
+
+std::string stale_reason(const BatchLayout& layout, const GradingContext& context, const Student& s) {
+  const StudentRecord r = load_record(layout, {s.id, s.name, s.source.entry});
+  if (!r.result) return "its saved result does not read back";
+  if (!context.regrade_token.empty() && r.regrade_token != context.regrade_token) return kRegradeUnderWay;
+  try {
+    return identity_change(r.identity, current_identity(context, s));
+  } catch (const std::exception& e) {
+    return std::string("its submission cannot be hashed (") + e.what() + ")";
   }
-  return fd;
 }
 
 // Who this run grades: --only ids, or this Slurm slice, or everyone; finished
-// students are skipped unless regrading.
-std::vector<Student> select_students(const BatchOptions& o, const ClassList& list, const BatchLayout& layout) {
+// students are skipped unless their record is stale.
+std::vector<Student> select_students(const BatchOptions& o, const ClassList& list, const BatchLayout& layout,
+                                     const GradingContext& context, std::ostream& log) {
   std::set<std::string> wanted;
   if (!o.only.empty()) {
     for (const std::string& id : o.only) {
@@ -91,12 +104,20 @@ std::vector<Student> select_students(const BatchOptions& o, const ClassList& lis
       if (static_cast<int>(i % o.slice_count) == o.slice_index) wanted.insert(ids[i]);
     }
   }
-  const bool regrade = o.regrade || !o.only.empty();
+  // --only always grades its ids; so does a Slurm task of an --only submission.
+  const bool force = !o.only.empty() || (o.is_slurm_task() && o.regrade);
   std::vector<Student> out;
   for (const Student& s : list.students) {
     if ((!o.only.empty() || o.id_list) && !wanted.count(s.id)) continue;
-    if (!regrade && is_finished(layout, s.id)) continue;
-    out.push_back(s);
+    Student chosen = s;
+    if (!force && is_finished(layout, s.id)) {
+      const std::string why = stale_reason(layout, context, s);
+      if (why.empty()) continue;
+      // A regrade is no change of the submission: logged when resumed, not in the summary.
+      if (why != kRegradeUnderWay) chosen.regrade_reason = why;
+      if (why != kRegradeUnderWay || !o.regrade) log << "grade: batch: grading " << s.id << " again: " << why << "\n";
+    }
+    out.push_back(std::move(chosen));
   }
   return out;
 }
@@ -127,14 +148,23 @@ int run_batch(const BatchOptions& o) {
   const BatchLab b = load_batch_lab(o);
   const BatchLayout layout{o.out_dir};
   const ClassList list = list_class(o);
-  process::UniqueFd lock = lock_output(
-      o.is_slurm_task() ? o.id_list->parent_path() / ("task-" + std::to_string(o.slice_index) + ".lock")
-                        : o.out_dir / ".batch.lock");
+  const OutputLock lock = lock_output_folder(o.out_dir, slurm_submission_of(o));
   if (!o.is_slurm_task()) {
+    // Killed atomic writers' leftovers; only while no other writer can be using them.
+    if (int n = remove_stale_temp_files(o.out_dir)) {
+      std::cerr << "grade: batch: removed " << n << " temporary file(s) of an interrupted run\n";
+    }
     write_file_atomically(layout.manifest(), manifest_json_text(make_manifest(b.lab, list, o.class_dir, o.performance)));
   }
-  const std::vector<Student> todo = select_students(o, list, layout);
+  // --regrade marks the whole class before grading anyone (regrade_marker.hpp).
+  std::string token = (o.regrade && !o.is_slurm_task()) ? start_regrade(layout) : pending_regrade(layout).value_or("");
+  const GradingContext context = grading_context(b.lab, token);
+  const std::vector<Student> todo = select_students(o, list, layout, context, std::cerr);
   const fs::path work = batch_work_dir(o);
+  // The children build, run and cache in this batch's own area, never in a folder
+  // another batch with the same --work-dir uses.
+  BatchOptions child = o;
+  child.work_root = work / "grade-work";
   std::cerr << "grade: batch: " << b.lab.id << ", " << list.students.size() << " submissions in "
             << o.class_dir.string() << "; " << todo.size() << " to grade with " << o.jobs << " job(s)"
             << (list.gradescope_export ? " (Gradescope export)" : "") << "\n";
@@ -143,13 +173,14 @@ int run_batch(const BatchOptions& o) {
   ScheduleOutcome outcome;
   if (!todo.empty()) {
     std::cerr << "grade: batch: checking the reference solution first ...\n";
-    check_reference(o, b.lab, o.is_slurm_task() ? work / "reference-check.json" : layout.reference_check(), work);
-    StudentGrader grader(o, b.lab, layout, work);
-    ProgressReporter progress(static_cast<int>(todo.size()), o.terminal, std::cerr);
+    check_reference(child, b.lab, o.is_slurm_task() ? work / "reference-check.json" : layout.reference_check(), work);
+    StudentGrader grader(child, b.lab, layout, work, context);
+    ProgressReporter progress(static_cast<int>(todo.size()), o.terminal, std::cerr, o.jobs);
     outcome = grade_all(todo, o.jobs, grader, progress);
     progress.done();
   }
   if (outcome.environment_broken) {
+    if (!o.is_slurm_task()) collect_batch(layout);  // the gradebook shows the error rows
     throw EnvironmentError("stopped: the grader reports a problem with this machine, not with the "
                            "submissions: " + outcome.environment_reason);
   }
@@ -159,10 +190,11 @@ int run_batch(const BatchOptions& o) {
   std::cerr << "grade: batch: " << c.finished << " of " << (c.students - c.missing) << " submissions finished"
             << (c.errors ? ", " + std::to_string(c.errors) + " grader errors (re-run to retry)" : "")
             << (c.missing ? ", " + std::to_string(c.missing) + " on the roster without a submission" : "")
+            << (c.regrade_left ? ", " + std::to_string(c.regrade_left) + " not yet re-graded by the --regrade under way" : "")
             << "\ngrade: batch: gradebook " << layout.gradebook().string() << ", summary "
             << layout.summary_markdown().string() << "\n";
   // With --only, the others still pending is expected, not a failure of this run.
-  return (c.errors || (c.pending && o.only.empty())) ? kExitSomeFailed : kExitAllPassed;
+  return (c.errors || c.regrade_left || (c.pending && o.only.empty())) ? kExitSomeFailed : kExitAllPassed;
 }
 
 }  // namespace parlab::grader::batch

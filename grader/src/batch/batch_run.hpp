@@ -7,8 +7,9 @@
 #include "batch/batch_layout.hpp"
 #include "batch/batch_options.hpp"
 #include "batch/class_list.hpp"
+#include "batch/output_lock.hpp"
+#include "batch/student_grader.hpp"
 #include "compile/toolchain.hpp"
-#include "process/unique_fd.hpp"
 #include "spec/lab_spec.hpp"
 
 namespace parlab::grader::batch {
@@ -23,16 +24,27 @@ BatchLab load_batch_lab(const BatchOptions& o);
 // The class as the options see it (class folder + roster).
 ClassList list_class(const BatchOptions& o);
 
-// This batch's private folder under the work root (unpacked submissions, child logs).
+// This batch's private folder under the work root (unpacked submissions, child logs,
+// the children's --work-dir with the reference check): two batches with one --work-dir
+// never share a build or run folder.
 std::filesystem::path batch_work_dir(const BatchOptions& o);
 
-// Who this run grades: the --only ids, or this Slurm slice of the id list, or everyone;
-// finished students are skipped unless regrading. Throws UsageError for an unknown id.
-std::vector<Student> select_students(const BatchOptions& o, const ClassList& list, const BatchLayout& layout);
+// What every record of this run is graded under: grader and lab hashes, the --regrade
+// token under way (`regrade_token`, "" when none).
+GradingContext grading_context(const LabSpec& lab, const std::string& regrade_token);
 
-// Holds the output folder's (or a Slurm slice's) writer lock; throws UsageError when
-// another `grade batch` holds it.
-process::UniqueFd lock_output(const std::filesystem::path& lock_file);
+// Why a finished student must be graded again, or "" when its record is current: the
+// record does not read back, an interrupted --regrade, or its identity changed.
+std::string stale_reason(const BatchLayout& layout, const GradingContext& context, const Student& student);
+
+// Who this run grades: the --only ids, or this Slurm slice of the id list, or everyone;
+// finished students are skipped unless their record is stale (stale_reason, logged to
+// `log`). Throws UsageError for an unknown id.
+std::vector<Student> select_students(const BatchOptions& o, const ClassList& list, const BatchLayout& layout,
+                                     const GradingContext& context, std::ostream& log);
+
+// The Slurm submission a task or collect job belongs to: the stamp of OUT/slurm/<stamp>/.
+std::string slurm_submission_of(const BatchOptions& o);
 
 int run_batch(const BatchOptions& o);
 

@@ -47,6 +47,9 @@ ClassList make_class_list(const ClassFolder& folder,
     if (r) {
       st.id = r->id;
       st.name = r->name;
+      st.members = r->members;
+      st.roster_row = r->folder + "," + r->id + "," + r->name;
+      for (const std::string& m : r->members) st.roster_row += (m == r->members.front() ? "," : ";") + m;
     } else if (roster) {
       out.not_on_roster.push_back(s.entry);
     }
@@ -61,9 +64,44 @@ ClassList make_class_list(const ClassFolder& folder,
     }
     out.students.push_back(std::move(st));
   }
+  // Group members: their rows copy the submitter's grade; a member's own roster row
+  // (for the name) is then not "missing".
+  std::map<std::string, std::string> member_names;
+  if (roster) {
+    for (const RosterEntry& e : *roster) member_names[e.id] = e.name;
+  }
+  std::map<std::string, bool> is_member;
+  for (const Student& st : out.students) {
+    for (const std::string& m : st.members) {
+      if (std::string why = student_id_problem(m); !why.empty()) {
+        throw UsageError("group member id '" + m + "' (of " + st.id + ") cannot be used: " + why);
+      }
+      auto [it, fresh] = taken.emplace(m, "the group of " + st.id);
+      if (!fresh) {
+        throw UsageError("'" + m + "' is a member of the group of " + st.id + " and also has the row of '" +
+                         it->second + "'; a student is graded once (fix the roster)");
+      }
+      is_member[m] = true;
+      out.group_members.push_back({m, member_names.count(m) ? member_names[m] : "", st.id});
+    }
+  }
+  std::sort(out.group_members.begin(), out.group_members.end(),
+            [](const GroupMember& a, const GroupMember& b) { return a.id < b.id; });
   if (roster) {
     for (const RosterEntry& e : *roster) {
-      if (!used.count(e.folder)) out.missing.push_back(e);
+      if (used.count(e.folder) || is_member.count(e.id)) continue;
+      // Missing students get a row (and maybe a folder later): the same rules apply,
+      // and their id must not be one a submission already has.
+      if (std::string why = student_id_problem(e.id); !why.empty()) {
+        throw UsageError("roster line " + std::to_string(e.line) + ": student id '" + e.id +
+                         "' cannot be used: " + why);
+      }
+      if (auto it = taken.find(e.id); it != taken.end()) {
+        throw UsageError("roster line " + std::to_string(e.line) + ": student id '" + e.id +
+                         "' (folder '" + e.folder + "', not in the class folder) is also the id of the submission '" +
+                         it->second + "'; one id would have two rows (fix the roster or rename the folder)");
+      }
+      out.missing.push_back(e);
     }
   }
   std::sort(out.students.begin(), out.students.end(),

@@ -6,6 +6,7 @@
 
 #include "batch/gradebook.hpp"
 #include "measure/statistics.hpp"
+#include "report/untrusted_text.hpp"
 
 using nlohmann::json;
 
@@ -68,6 +69,8 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
     std::vector<double> speedups;
     for (const StudentRecord& r : records) {
       if (!finished(r)) continue;
+      // A grading without performance tests (--no-perf) did not attempt them.
+      if (t.kind == "performance" && !r.result->performance_enabled) continue;
       ++attempted;
       for (const TestResult& tr : r.result->tests) {
         if (tr.name != t.name) continue;
@@ -90,6 +93,13 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
   s["errors"] = people(records, StudentStatus::error);
   s["pending"] = people(records, StudentStatus::pending);
   s["missing"] = people(records, StudentStatus::missing);
+  json regraded = json::array();
+  for (const StudentRecord& r : records) {
+    if (finished(r) && !r.regraded_because.empty()) {
+      regraded.push_back({{"id", r.student.id}, {"name", r.student.name}, {"reason", r.regraded_because}});
+    }
+  }
+  s["regraded_after_change"] = regraded;
   s["not_on_roster"] = m.not_on_roster;
   s["ignored_files"] = m.ignored;
   return s;
@@ -125,17 +135,23 @@ std::string class_summary_markdown(const json& s) {
     if (t.contains("median_speedup")) {
       speed = t["median_speedup"].is_null() ? "not measured" : fmt("%.2fx", t["median_speedup"]);
     }
+    const bool attempted = t["attempted"].get<int>() > 0;
+    if (!attempted && t["kind"] == "performance") speed = "";
     md += "| " + t["name"].get<std::string>() + " | " + t["kind"].get<std::string>() + " | " +
-          format_points(t["points"].get<double>()) + " | " + std::to_string(t["passed"].get<int>()) + "/" +
-          std::to_string(t["attempted"].get<int>()) + " | " + fmt("%.0f %%", t["pass_rate"].get<double>() * 100) +
+          format_points(t["points"].get<double>()) + " | " +
+          (attempted ? std::to_string(t["passed"].get<int>()) + "/" + std::to_string(t["attempted"].get<int>()) +
+                           " | " + fmt("%.0f %%", t["pass_rate"].get<double>() * 100)
+                     : std::string(t["kind"] == "performance" ? "not run (--no-perf)" : "none yet") + " | -") +
           " | " + speed + " |\n";
   }
   auto list = [&md](const json& people, const std::string& title) {
     if (people.empty()) return;
     md += "\n## " + title + "\n\n";
     for (const json& p : people) {
-      md += "- " + p["id"].get<std::string>() +
-            (p["name"].get<std::string>().empty() ? "" : " (" + p["name"].get<std::string>() + ")") +
+      md += "- " + untrusted_text::escape_line(p["id"].get<std::string>()) +
+            (p["name"].get<std::string>().empty()
+                 ? ""
+                 : " (" + untrusted_text::escape_line(p["name"].get<std::string>()) + ")") +
             ": " + p["reason"].get<std::string>() + "\n";
     }
   };
@@ -144,6 +160,7 @@ std::string class_summary_markdown(const json& s) {
   list(s["errors"], "Grader errors (re-run the batch to retry)");
   list(s["pending"], "Not graded yet");
   list(s["missing"], "On the roster, no submission");
+  list(s["regraded_after_change"], "Re-graded because something changed since their earlier grading");
   if (!s["not_on_roster"].empty()) {
     md += "\n## Not on the roster\n\n";
     for (const json& e : s["not_on_roster"]) md += "- " + e.get<std::string>() + "\n";

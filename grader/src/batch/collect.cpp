@@ -4,6 +4,7 @@
 
 #include "batch/class_summary.hpp"
 #include "batch/gradebook.hpp"
+#include "batch/regrade_marker.hpp"
 #include "util/atomic_write.hpp"
 
 namespace parlab::grader::batch {
@@ -11,6 +12,17 @@ namespace parlab::grader::batch {
 std::vector<StudentRecord> load_records(const BatchLayout& layout, const BatchManifest& m) {
   std::vector<StudentRecord> records;
   for (const ManifestStudent& s : m.students) records.push_back(load_record(layout, s));
+  // A group member's row is the submitter's record under the member's own id and name.
+  for (const ManifestStudent& s : m.group_members) {
+    StudentRecord r;
+    for (const StudentRecord& from : records) {
+      if (from.student.id == s.group_of) r = from;
+    }
+    const std::string why = record_reason(r);
+    r.student = s;
+    r.reason = "group submission of " + s.group_of + (why.empty() ? "" : ": " + why);
+    records.push_back(r);
+  }
   for (const ManifestStudent& s : m.missing) {
     StudentRecord r;
     r.student = s;
@@ -27,11 +39,21 @@ CollectCounts collect_batch(const BatchLayout& layout) {
   std::vector<StudentRecord> records = load_records(layout, m);
   CollectCounts c;
   for (const StudentRecord& r : records) {
+    if (!r.student.group_of.empty()) continue;  // counted with the group's submission
     ++c.students;
     if (r.result) ++c.finished;
     if (r.status == StudentStatus::error) ++c.errors;
     if (r.status == StudentStatus::pending) ++c.pending;
     if (r.status == StudentStatus::missing) ++c.missing;
+  }
+  if (std::optional<std::string> token = pending_regrade(layout)) {
+    bool all_done = true;
+    for (const StudentRecord& r : records) {
+      if (r.status == StudentStatus::missing) continue;
+      if (!r.result) all_done = false;
+      else if (r.regrade_token != *token) ++c.regrade_left;
+    }
+    if (all_done && c.regrade_left == 0) finish_regrade(layout);
   }
   nlohmann::json summary = class_summary(m, records);
   write_file_atomically(layout.gradebook(), gradebook_csv(m, records));

@@ -15,11 +15,13 @@ struct CollectCounts {
   int errors = 0;
   int pending = 0;
   int missing = 0;
+  int regrade_left = 0;  // finished, but not yet by the --regrade under way
 };
 
 // Every manifest student (by id) and every missing roster entry, in gradebook order.
 std::vector<StudentRecord> load_records(const BatchLayout& layout, const BatchManifest& manifest);
 
+// Ends the --regrade marker once every student carries its token.
 // Throws UsageError when `layout.out` is not a batch output folder.
 CollectCounts collect_batch(const BatchLayout& layout);
 

@@ -1,4 +1,5 @@
 #include "batch/gradebook.hpp"
+#include "report/untrusted_text.hpp"
 
 #include <charconv>
 #include <set>
@@ -35,13 +36,15 @@ std::string record_flags(const StudentRecord& r) {
 }
 
 std::string record_reason(const StudentRecord& r) {
-  if (!r.reason.empty()) return r.reason;
+  // Reasons can quote the submission (its compiler's messages): one escaped line.
+  if (!r.reason.empty()) return untrusted_text::escape_line(r.reason);
   if (r.status == StudentStatus::build_failed && r.result) {
     for (const Diagnostic& d : r.result->build.diagnostics) {
       if (d.severity == "error") {
         // The file name only: the unpacked folder's path means nothing to the reader.
-        return "did not compile: " + std::filesystem::path(d.file).filename().string() + ":" +
-               std::to_string(d.line) + ": " + d.message;
+        return "did not compile: " +
+               untrusted_text::escape_line(std::filesystem::path(d.file).filename().string()) +
+               ":" + std::to_string(d.line) + ": " + untrusted_text::escape_line(d.message);
       }
     }
     return "did not compile";
@@ -49,6 +52,13 @@ std::string record_reason(const StudentRecord& r) {
   if (r.status == StudentStatus::missing) return "no submission";
   if (r.status == StudentStatus::pending) return "not graded yet";
   return "";
+}
+
+std::string capped_cell(const std::string& text, std::size_t max_chars) {
+  if (text.size() <= max_chars) return text;
+  std::size_t cut = max_chars;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return text.substr(0, cut) + " ... (" + std::to_string(text.size() - cut) + " more characters; see the report)";
 }
 
 // How this student's code was contained: "bubblewrap (require)"; empty without a result.
@@ -76,7 +86,7 @@ std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecor
     }
     out += "," + (r.result ? format_points(r.result->score) : std::string()) + "," +
            format_points(m.max_score) + "," + csv_field(record_flags(r)) + "," +
-           csv_field(record_reason(r)) + "," + csv_field(record_sandbox(r)) + "\n";
+           csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "," + csv_field(record_sandbox(r)) + "\n";
   }
   return out;
 }

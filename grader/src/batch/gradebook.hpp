@@ -20,6 +20,11 @@ std::string record_flags(const StudentRecord& record);
 // first compiler error, else "".
 std::string record_reason(const StudentRecord& record);
 
+// A gradebook cell stays readable: longer reasons (an archive's libarchive message can
+// run to thousands of characters) are cut at `max_chars` with a note; the report has it all.
+constexpr std::size_t kMaxReasonChars = 300;
+std::string capped_cell(const std::string& text, std::size_t max_chars);
+
 // RFC 4180 field: quoted when it holds a comma, quote or line break.
 std::string csv_field(const std::string& text);
 

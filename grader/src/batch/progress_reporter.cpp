@@ -1,14 +1,16 @@
 #include "batch/progress_reporter.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
 #include "batch/gradebook.hpp"
+#include "report/untrusted_text.hpp"
 
 namespace parlab::grader::batch {
 
-ProgressReporter::ProgressReporter(int total, bool terminal, std::ostream& out)
-    : total_(total), terminal_(terminal), out_(out) {
+ProgressReporter::ProgressReporter(int total, bool terminal, std::ostream& out, int jobs)
+    : total_(total), terminal_(terminal), out_(out), jobs_(std::max(1, jobs)) {
   if (terminal_ && total_ > 0) out_ << "\r" << status_line() << std::flush;
 }
 
@@ -23,8 +25,14 @@ std::string ProgressReporter::status_line() const {
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
                      std::to_string(failed_) + " failed";
   if (done_ > 0 && done_ < total_) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    line += ", ETA " + duration_text(elapsed / done_ * (total_ - done_));
+    // The first to finish are the quick ones (rejected archives, build failures), so the
+    // rate so far alone promises far too little: take the larger of the rate so far and
+    // the mean grading's duration over the rounds of `jobs` still to run.
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const int left = total_ - done_;
+    const double by_rate = elapsed / done_ * left;
+    const double by_duration = seconds_sum_ / done_ * std::ceil(static_cast<double>(left) / jobs_);
+    line += ", ETA " + duration_text(std::max(by_rate, by_duration));
   }
   return line;
 }
@@ -32,9 +40,11 @@ std::string ProgressReporter::status_line() const {
 void ProgressReporter::finished(const StudentRecord& r) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++done_;
+  seconds_sum_ += r.seconds;
   const bool failed = r.status != StudentStatus::graded;
   if (failed) ++failed_;
-  std::string what = r.student.id + ": " + to_string(r.status);
+  // The id is a folder or archive name a student chose: no raw controls on the terminal.
+  std::string what = untrusted_text::escape_line(r.student.id) + ": " + to_string(r.status);
   if (r.result) what += ", " + format_points(r.result->score) + "/" + format_points(r.result->max_score);
   if (failed) what += " (" + record_reason(r) + ")";
   if (terminal_) {

@@ -13,7 +13,8 @@ namespace parlab::grader::batch {
 
 class ProgressReporter {
  public:
-  ProgressReporter(int total, bool terminal, std::ostream& out);
+  // `jobs`: gradings at once, for the ETA.
+  ProgressReporter(int total, bool terminal, std::ostream& out, int jobs = 1);
 
   void finished(const StudentRecord& record);  // thread-safe
   void done();                                 // ends the live line
@@ -29,6 +30,8 @@ class ProgressReporter {
   std::ostream& out_;
   int done_ = 0;
   int failed_ = 0;
+  int jobs_ = 1;
+  double seconds_sum_ = 0;  // the finished gradings' own durations
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   mutable std::mutex mutex_;
 };

@@ -3,7 +3,9 @@
 
 #include <libfccp/csv.h>
 
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "cli/errors.hpp"
 
@@ -13,16 +15,20 @@ std::vector<RosterEntry> load_roster(const std::filesystem::path& csv) {
   const std::string file = csv.string();
   std::vector<RosterEntry> out;
   try {
-    io::CSVReader<3, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>> in(file);
-    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "folder", "id", "name");
+    io::CSVReader<4, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>> in(file);
+    in.read_header(io::ignore_extra_column | io::ignore_missing_column, "folder", "id", "name", "members");
     if (!in.has_column("folder") || !in.has_column("id")) {
       throw UsageError(file + ":1: the roster needs a header row with columns 'folder' and 'id' "
                        "(and optionally 'name')");
     }
     std::set<std::string> folders, ids;
     RosterEntry e;
-    while (in.read_row(e.folder, e.id, e.name)) {
+    std::string members;
+    while (in.read_row(e.folder, e.id, e.name, members)) {
       e.line = in.get_file_line();
+      std::istringstream list(std::regex_replace(members, std::regex(";"), " "));
+      for (std::string m; list >> m;) e.members.push_back(m);
+      members.clear();
       const std::string where = file + ":" + std::to_string(e.line) + ": ";
       if (e.folder.empty()) throw UsageError(where + "empty 'folder'");
       if (e.id.empty()) throw UsageError(where + "empty 'id' for folder '" + e.folder + "'");

@@ -1,7 +1,7 @@
 #pragma once
 // The optional roster: a CSV mapping each submission folder (or archive name) to a
 // student id and name. Header row required; columns `folder` and `id`, optional
-// `name`, others ignored. Students on the roster without a submission are reported.
+// `name` and `members`, others ignored. Students on the roster without a submission are reported.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +13,9 @@ struct RosterEntry {
   std::string id;
   std::string name;
   unsigned line = 0;   // for messages
+  // A group submission: the other members' ids (column `members`, separated by ';' or
+  // spaces). Each gets a gradebook row with the group's grade.
+  std::vector<std::string> members;
 };
 
 // Throws UsageError "roster.csv:LINE: ..." for a missing column, an empty folder or

@@ -15,6 +15,7 @@
 #include "batch/batch_run.hpp"
 #include "batch/child_grade.hpp"
 #include "batch/collect.hpp"
+#include "batch/regrade_marker.hpp"
 #include "cli/errors.hpp"
 #include "util/atomic_write.hpp"
 
@@ -73,7 +74,9 @@ std::vector<std::string> task_command(const BatchOptions& o, const fs::path& ids
   if (o.wall_limit) c.insert(c.end(), {"--wall-limit", std::to_string(*o.wall_limit)});
   if (o.seed) c.insert(c.end(), {"--seed", std::to_string(*o.seed)});
   if (o.student_timeout_s > 0) c.insert(c.end(), {"--student-timeout", std::to_string(o.student_timeout_s)});
-  if (o.regrade || !o.only.empty()) c.push_back("--regrade");
+  // A whole-class --regrade is the marker the submitter wrote; the tasks' --regrade
+  // only forces the listed ids of an --only submission.
+  if (!o.only.empty()) c.push_back("--regrade");
   return c;
 }
 
@@ -108,12 +111,15 @@ std::string array_job_script(const ArrayJob& j) {
 }
 
 std::string collect_job_script(const std::string& grade_exe, const std::string& out_dir,
-                               const std::string& log_file, const std::string& partition) {
+                               const std::string& log_file, const std::string& partition,
+                               const std::string& submission) {
   std::string s = "#!/bin/bash\n# Written by grade batch --slurm: the gradebook, once every array task ended.\n";
   s += "#SBATCH --job-name=parlab-collect\n#SBATCH --cpus-per-task=1\n#SBATCH --time=10\n";
   if (!partition.empty()) s += "#SBATCH --partition=" + partition + "\n";
   s += "#SBATCH --output=" + log_file + "\n";
-  s += "exec " + shell_quote(grade_exe) + " batch --collect " + shell_quote(out_dir) + "\n";
+  s += "exec " + shell_quote(grade_exe) + " batch --collect " + shell_quote(out_dir);
+  if (!submission.empty()) s += " --slurm-submission " + shell_quote(submission);
+  s += "\n";
   return s;
 }
 
@@ -121,9 +127,11 @@ int submit_slurm_batch(const BatchOptions& o, const SlurmOptions& so) {
   const BatchLab b = load_batch_lab(o);
   const BatchLayout layout{fs::absolute(o.out_dir)};
   const ClassList list = list_class(o);
-  process::UniqueFd lock = lock_output(layout.out / ".batch.lock");
+  const OutputLock lock = lock_output_folder(layout.out, "");
+  remove_stale_temp_files(layout.out);
   write_file_atomically(layout.manifest(), manifest_json_text(make_manifest(b.lab, list, o.class_dir, o.performance)));
-  const std::vector<Student> todo = select_students(o, list, layout);
+  const std::string token = o.regrade ? start_regrade(layout) : pending_regrade(layout).value_or("");
+  const std::vector<Student> todo = select_students(o, list, layout, grading_context(b.lab, token), std::cerr);
   if (todo.empty()) {
     std::cerr << "grade: batch: every submission is graded already; rebuilding the gradebook\n";
     collect_batch(layout);
@@ -131,7 +139,8 @@ int submit_slurm_batch(const BatchOptions& o, const SlurmOptions& so) {
   }
   const fs::path sbatch = find_program(so.sbatch);
   // Unique per submission: tasks of an earlier one may still read their ids.txt.
-  const fs::path dir = layout.slurm_dir() / (timestamp() + "-" + std::to_string(::getpid()));
+  const std::string stamp = timestamp() + "-" + std::to_string(::getpid());
+  const fs::path dir = layout.slurm_dir() / stamp;
   fs::create_directories(dir);
   std::string ids;
   for (const Student& s : todo) ids += s.id + "\n";
@@ -157,7 +166,7 @@ int submit_slurm_batch(const BatchOptions& o, const SlurmOptions& so) {
   write_file_atomically(dir / "array.sbatch", array_job_script(job));
   write_file_atomically(dir / "collect.sbatch",
                         collect_job_script(self_executable().string(), layout.out.string(),
-                                           (dir / "collect.log").string(), so.partition));
+                                           (dir / "collect.log").string(), so.partition, stamp));
 
   std::vector<std::string> array_args = so.sbatch_args;
   array_args.push_back((dir / "array.sbatch").string());

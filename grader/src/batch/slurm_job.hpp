@@ -33,8 +33,10 @@ struct ArrayJob {
 
 // The sbatch scripts, as text (unit-tested). Arguments are single-quoted for bash.
 std::string array_job_script(const ArrayJob& job);
+// The collect job shares the output folder's lock with the tasks of `submission`.
 std::string collect_job_script(const std::string& grade_exe, const std::string& out_dir,
-                               const std::string& log_file, const std::string& partition);
+                               const std::string& log_file, const std::string& partition,
+                               const std::string& submission = "");
 std::string shell_quote(const std::string& arg);
 
 // Lists the class, writes the manifest and scripts under OUT/slurm/<stamp>/, submits

@@ -2,9 +2,12 @@
 
 #include <chrono>
 #include <fstream>
+#include <random>
 #include <sstream>
+#include <thread>
 
 #include "batch/child_grade.hpp"
+#include "batch/infrastructure_failure.hpp"
 #include "batch/submission_unpacker.hpp"
 #include "cli/errors.hpp"
 #include "result/result_json.hpp"
@@ -37,12 +40,46 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
+// One attempt: a `grade` child (or the test hook's stand-in). Returns the result when
+// it stands as the student's, else sets `problem` to why it is the grader's failure.
+std::optional<GradeResult> attempt(const BatchOptions& o, const Student& student, const fs::path& root,
+                                   const fs::path& dir, double time_cap, ChildRun& run, std::string& problem) {
+  const fs::path json = dir / "result.json";
+  fs::remove(json);
+  if (std::optional<int> code = simulated_infrastructure_failure(student.id)) {
+    run = run_child("/bin/sh",
+                    {"-c", "echo 'grade: error: simulated infrastructure failure (PARLAB_TEST_BATCH_INFRA_FAIL)'; exit " +
+                               std::to_string(*code)},
+                    dir / "grade.log", time_cap);
+  } else {
+    run = run_child(self_executable(), child_grade_args(o, root, json), dir / "grade.log", time_cap);
+  }
+  problem = child_failure(run);
+  if (!problem.empty()) return std::nullopt;
+  try {
+    GradeResult result = grade_result_from_json_text(read_text(json));
+    problem = infrastructure_problem_in(result);
+    if (problem.empty()) return result;
+  } catch (const std::exception& e) {
+    problem = std::string("the grader's result does not read back: ") + e.what();
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
+RecordIdentity current_identity(const GradingContext& context, const Student& student) {
+  RecordIdentity id = context.base;
+  id.entry = student.source.entry;
+  id.submission_hash = submission_content_hash(student.source.path);
+  id.roster_row = student.roster_row;
+  return id;
+}
+
 StudentGrader::StudentGrader(const BatchOptions& options, const LabSpec& lab, BatchLayout layout,
-                             fs::path work)
+                             fs::path work, GradingContext context)
     : options_(options), lab_(lab), layout_(std::move(layout)), work_(std::move(work)),
-      time_cap_(grading_time_cap(lab, options)) {}
+      context_(std::move(context)), time_cap_(grading_time_cap(lab, options)) {}
 
 StudentGrading StudentGrader::grade(const Student& student) const {
   const auto t0 = std::chrono::steady_clock::now();
@@ -50,7 +87,12 @@ StudentGrading StudentGrader::grade(const Student& student) const {
   StudentGrading out;
   StudentRecord& rec = out.record;
   rec.student = manifest_entry(student);
+  rec.regrade_token = context_.regrade_token;
+  rec.regraded_because = student.regrade_reason;
   mark_unfinished(layout_, student.id);
+  remove_stale_temp_files(layout_.student_dir(student.id));
+  // Hashed before unpacking: a resubmission landing meanwhile makes the record stale.
+  rec.identity = current_identity(context_, student);
 
   const fs::path dir = work_ / student.id;
   fs::remove_all(dir);  // whatever an interrupted run left
@@ -67,26 +109,34 @@ StudentGrading StudentGrader::grade(const Student& student) const {
   }
 
   const fs::path root = find_submission_root(dir / "submission", lab_.sources.front());
-  const fs::path json = dir / "result.json";
-  ChildRun run = run_child(self_executable(), child_grade_args(options_, root, json), dir / "grade.log",
-                           time_cap_);
-  rec.seconds = elapsed();
-  if (run.exit_code == kExitAllPassed || run.exit_code == kExitSomeFailed) {
-    try {
-      GradeResult result = grade_result_from_json_text(read_text(json));
-      result.submission = student.source.path.string();  // what the instructor knows it by
-      rec.status = result.build.ok ? StudentStatus::graded : StudentStatus::build_failed;
+  double pause = context_.retry_pause_s;
+  std::string problem;
+  ChildRun run;
+  for (rec.attempts = 1;; ++rec.attempts) {
+    std::optional<GradeResult> result = attempt(options_, student, root, dir, time_cap_, run, problem);
+    if (result) {
+      result->submission = student.source.path.string();  // what the instructor knows it by
+      rec.status = result->build.ok ? StudentStatus::graded : StudentStatus::build_failed;
       rec.result = std::move(result);
+      rec.seconds = elapsed();
       save_finished(layout_, rec);
       return out;
-    } catch (const std::exception& e) {
-      run.error_line = std::string("its result does not read back: ") + e.what();
     }
+    // A timeout already cost a whole time cap: the next run retries it, not this one.
+    if (rec.attempts >= context_.max_attempts || run.timed_out) break;
+    // Shared resources (the uid's process limit, the sandbox) are often back a moment
+    // later; the jitter keeps gradings that failed together from retrying together.
+    thread_local std::mt19937 random(std::random_device{}());
+    std::this_thread::sleep_for(
+        std::chrono::duration<double>(pause * std::uniform_real_distribution<double>(0.5, 1.5)(random)));
+    pause *= 2;
   }
   out.environment_broken = run.exit_code == kExitEnvironment;
   rec.status = StudentStatus::error;
-  rec.reason = run.describe() + " (log: " + (dir / "grade.log").string() + ")";
-  save_error(layout_, rec.student, rec.reason, rec.seconds);
+  rec.seconds = elapsed();
+  rec.reason = problem + " (" + std::to_string(rec.attempts) + " attempt" + (rec.attempts > 1 ? "s" : "") +
+               "; log: " + (dir / "grade.log").string() + "; the next run retries it)";
+  save_error(layout_, rec);
   return out;
 }
 

@@ -4,8 +4,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <regex>
 #include <stdexcept>
 
+#include <unistd.h>
+
+#include "grading/host_info.hpp"
 #include "report/reporter.hpp"
 #include "result/result_json.hpp"
 #include "spec/lab_spec.hpp"
@@ -37,8 +41,24 @@ std::string now_iso8601() {
 std::string status_text(const StudentRecord& r) {
   json j = {{"id", r.student.id},     {"name", r.student.name},   {"entry", r.student.entry},
             {"status", to_string(r.status)}, {"reason", r.reason}, {"seconds", r.seconds},
-            {"finished_at", now_iso8601()}};
+            {"finished_at", now_iso8601()}, {"attempts", r.attempts}};
+  if (r.identity) j["graded"] = identity_json(*r.identity);
+  if (!r.regrade_token.empty()) j["regrade_token"] = r.regrade_token;
+  if (!r.regraded_because.empty()) j["regraded_because"] = r.regraded_because;
   return j.dump(2) + "\n";
+}
+
+void read_status_extras(const json& s, StudentRecord& r) {
+  if (s.contains("graded")) r.identity = identity_from_json(s.at("graded"));
+  if (s.contains("regrade_token")) r.regrade_token = s.at("regrade_token").get<std::string>();
+  if (s.contains("regraded_because")) r.regraded_because = s.at("regraded_because").get<std::string>();
+  if (s.contains("attempts")) r.attempts = s.at("attempts").get<int>();
+}
+
+// ".NAME.tmp.PID.N" as util/atomic_write.cpp's temp_path_for makes them.
+bool is_atomic_write_temp(const std::string& name) {
+  static const std::regex pattern(R"(^\..+\.tmp\.[0-9]+\.[0-9]+$)");
+  return std::regex_match(name, pattern);
 }
 
 }  // namespace
@@ -69,14 +89,25 @@ void save_finished(const BatchLayout& layout, const StudentRecord& r) {
   fs::remove(layout.error_file(id), ec);  // an earlier failure is history now
 }
 
-void save_error(const BatchLayout& layout, const ManifestStudent& student, const std::string& reason,
-                double seconds) {
-  StudentRecord r;
-  r.student = student;
+void save_error(const BatchLayout& layout, const StudentRecord& record) {
+  StudentRecord r = record;
   r.status = StudentStatus::error;
-  r.reason = reason;
-  r.seconds = seconds;
-  write_file_atomically(layout.error_file(student.id), status_text(r));
+  write_file_atomically(layout.error_file(r.student.id), status_text(r));
+}
+
+int remove_stale_temp_files(const fs::path& dir) {
+  int removed = 0;
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dir, ec))) return 0;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    std::error_code e2;
+    if (it->is_regular_file(e2) && is_atomic_write_temp(it->path().filename().string()) &&
+        fs::remove(it->path(), e2)) {
+      ++removed;
+    }
+  }
+  return removed;
 }
 
 bool is_finished(const BatchLayout& layout, const std::string& id) {
@@ -93,6 +124,7 @@ StudentRecord load_record(const BatchLayout& layout, const ManifestStudent& stud
       r.status = student_status_from_string(s.at("status").get<std::string>());
       r.reason = s.at("reason").get<std::string>();
       r.seconds = s.at("seconds").get<double>();
+      read_status_extras(s, r);
       r.result = grade_result_from_json_text(read_text(layout.result_file(id)));
       return r;
     }
@@ -101,13 +133,14 @@ StudentRecord load_record(const BatchLayout& layout, const ManifestStudent& stud
       r.status = StudentStatus::error;
       r.reason = s.at("reason").get<std::string>();
       r.seconds = s.at("seconds").get<double>();
+      read_status_extras(s, r);
       return r;
     }
   } catch (const std::exception& e) {
     r = StudentRecord{};
     r.student = student;
     r.status = StudentStatus::error;
-    r.reason = std::string("the saved result does not read back: ") + e.what();
+    r.reason = std::string("the saved result does not read back (graded again by the next run): ") + e.what();
     return r;
   }
   r.status = StudentStatus::pending;
@@ -123,6 +156,12 @@ GradeResult rejected_result(const LabSpec& lab, const std::string& submission, c
   g.started_at = now_iso8601();
   g.performance_enabled = false;
   g.max_score = lab.max_points();
+  // Nothing ran, but every report states where the decision was made.
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  g.host.hostname = host;
+  g.host.cores = available_cores();
+  g.host.sandbox = "not used (nothing of the submission ran)";
   g.build.ok = false;
   g.build.log = "submission rejected: " + reason;
   for (const TestSpec& t : lab.tests) {

@@ -3,6 +3,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,32 @@ namespace fs = std::filesystem;
 
 namespace parlab::grader::batch {
 namespace {
+
+// libarchive converts entry names to the current locale's charset; in the C locale a
+// UTF-8 name (a zip's UTF-8 flag, pax headers) cannot be converted and the entry comes
+// back nameless. A UTF-8 LC_CTYPE for this thread only (uselocale), so the batch's
+// other threads and the rest of the grader keep theirs.
+class Utf8ThreadLocale {
+ public:
+  Utf8ThreadLocale() {
+    for (const char* name : {"C.UTF-8", "C.utf8", "en_US.UTF-8"}) {
+      utf8_ = ::newlocale(LC_CTYPE_MASK, name, static_cast<locale_t>(0));
+      if (utf8_) break;
+    }
+    if (utf8_) previous_ = ::uselocale(utf8_);
+  }
+  ~Utf8ThreadLocale() {
+    if (!utf8_) return;
+    ::uselocale(previous_);
+    ::freelocale(utf8_);
+  }
+  Utf8ThreadLocale(const Utf8ThreadLocale&) = delete;
+  Utf8ThreadLocale& operator=(const Utf8ThreadLocale&) = delete;
+
+ private:
+  locale_t utf8_ = static_cast<locale_t>(0);
+  locale_t previous_ = static_cast<locale_t>(0);
+};
 
 struct ArchiveCloser {
   void operator()(archive* a) const { archive_read_free(a); }
@@ -39,9 +66,17 @@ std::string copy_entry_data(archive* a, SafeTreeWriter& out, const char* name) {
   return out.end_file();
 }
 
+// Names as UTF-8 whatever the process locale: in the C locale libarchive cannot turn a
+// UTF-8-flagged zip name (Python's zipfile, bsdtar, Windows tar) into a "multibyte"
+// string and archive_entry_pathname() returns NULL. Names without a charset (old zips,
+// plain tar) come back as their raw bytes.
+std::string entry_text(const char* utf8, const char* raw) {
+  if (utf8) return utf8;
+  return raw ? raw : "";
+}
+
 std::string unpack_entry(archive* a, archive_entry* entry, SafeTreeWriter& out) {
-  const char* raw = archive_entry_pathname(entry);
-  const std::string name = raw ? raw : "";
+  const std::string name = entry_text(archive_entry_pathname_utf8(entry), archive_entry_pathname(entry));
   if (archive_entry_hardlink(entry)) {
     return "entry '" + name + "' is a hard link (not accepted in submissions)";
   }
@@ -51,8 +86,7 @@ std::string unpack_entry(archive* a, archive_entry* entry, SafeTreeWriter& out) 
     case AE_IFREG:
       return copy_entry_data(a, out, name.c_str());
     case AE_IFLNK: {
-      const char* target = archive_entry_symlink(entry);
-      return out.add_symlink(name, target ? target : "");
+      return out.add_symlink(name, entry_text(archive_entry_symlink_utf8(entry), archive_entry_symlink(entry)));
     }
     default:
       return "entry '" + name + "' is a device, fifo or socket (not accepted in submissions)";
@@ -69,6 +103,7 @@ UnpackOutcome unpack_archive(const fs::path& archive_path, const fs::path& dest,
     outcome.problem = "cannot create " + dest.string();
     return outcome;
   }
+  const Utf8ThreadLocale utf8;  // before the archive: it picks its charset conversions as it reads
   ArchivePtr a(archive_read_new());
   archive_read_support_format_zip(a.get());
   archive_read_support_format_tar(a.get());

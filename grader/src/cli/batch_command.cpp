@@ -6,7 +6,9 @@
 #include <iostream>
 
 #include "batch/batch_run.hpp"
+#include "batch/batch_manifest.hpp"
 #include "batch/collect.hpp"
+#include "batch/output_lock.hpp"
 #include "batch/slurm_job.hpp"
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
@@ -52,7 +54,8 @@ po::options_description batch_options() {
   po::options_description t("used by the array tasks");
   t.add_options()
       ("id-list", po::value<std::string>(), "grade the ids listed in this file ...")
-      ("slice", po::value<std::string>(), "... only slice K/N of them (every N-th from K)");
+      ("slice", po::value<std::string>(), "... only slice K/N of them (every N-th from K)")
+      ("slurm-submission", po::value<std::string>(), "--collect as the collect job of this Slurm submission");
   o.add(s).add(t);
   return o;
 }
@@ -99,7 +102,13 @@ int run_batch_command(const std::vector<std::string>& args) {
   }
   if (vm.count("collect")) {
     if (vm.count("lab") || vm.count("out")) throw UsageError("--collect DIR takes no LAB, CLASS_DIR or --out");
-    batch::CollectCounts c = batch::collect_batch(batch::BatchLayout{vm["collect"].as<std::string>()});
+    const fs::path out = fs::absolute(vm["collect"].as<std::string>());
+    batch::read_manifest(batch::BatchLayout{out}.manifest());  // not a batch folder: say so, create nothing
+    // A writer like any other: refused while a batch grades into the folder, except
+    // for the collect job of the Slurm submission that does.
+    const batch::OutputLock lock = batch::lock_output_folder(
+        out, vm.count("slurm-submission") ? vm["slurm-submission"].as<std::string>() : "");
+    batch::CollectCounts c = batch::collect_batch(batch::BatchLayout{out});
     std::cerr << "grade: batch: gradebook of " << c.students << " rows: " << c.finished << " finished, "
               << c.errors << " grader errors, " << c.pending << " pending, " << c.missing << " missing\n";
     return (c.errors || c.pending) ? kExitSomeFailed : kExitAllPassed;

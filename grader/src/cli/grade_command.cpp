@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
 #include "cli/sandbox_level.hpp"
+#include "cli/interrupt_guard.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
 #include "process/sandboxed_runner.hpp"
@@ -118,10 +119,18 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   options.keep_runs = vm.count("keep-runs") > 0;
   if (const char* quota = std::getenv("PARLAB_RUN_DISK_QUOTA_MB"); quota && *quota)
     options.run_disk_quota_mb = std::strtoull(quota, nullptr, 10);
+  options.notice = [](const std::string& line) { std::cerr << "grade: " << line << "\n"; };
 
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
   std::cerr << "grade: grading " << lab_id << " "
             << resolve_submission(options, labtc).string() << " ...\n";
+  // A stopped grading leaves a partial --json result (before any thread starts).
+  std::optional<fs::path> json_file;
+  if (vm.count("json")) json_file = fs::path(vm["json"].as<std::string>());
+  InterruptGuard guard([&](const GradeResult& partial) {
+    if (json_file) write_file_atomically(*json_file, make_reporter("json", report_options)->render(partial));
+  });
+  options.checkpoint = [&guard](const GradeResult& partial) { guard.checkpoint(partial); };
   std::unique_ptr<SandboxedRunner> sandbox = make_runner_for_level(options.sandbox_level);
   SandboxedRunner& runner = *sandbox;
   options.sandbox_fallback = runner.bubblewrap_problem();
@@ -131,7 +140,18 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
     require_reachable_by_others(toolchain.build_dir, "build dir");
     require_reachable_by_others(labtc.dir, "lab folder");
   }
-  GradeResult result = grade_submission(options, lab, toolchain, runner);
+  GradeResult result;
+  try {
+    result = grade_submission(options, lab, toolchain, runner);
+  } catch (const ToolError& e) {
+    // Nothing lost: what was graded before the grader failed is kept, marked as such.
+    if (std::optional<GradeResult> partial = guard.latest(); partial && json_file) {
+      partial->interrupted = std::string("stopped by a grader error: ") + e.what();
+      partial->notes.push_back("incomplete: " + partial->interrupted);
+      write_file_atomically(*json_file, make_reporter("json", report_options)->render(*partial));
+    }
+    throw;
+  }
 
   std::cout << make_reporter("console", report_options)->render(result);
   for (const char* format : {"json", "gradescope", "junit", "markdown"}) {

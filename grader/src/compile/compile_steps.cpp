@@ -23,6 +23,18 @@ void require_file(const fs::path& file, const std::string& what, const Toolchain
   }
 }
 
+// What the compiler may see besides the system and its own build folder: the lab's
+// public folder (api.hpp, the driver's sources, the skeleton), the harness headers and
+// the prebuilt files it links, each bound as a single file. Never a folder of build
+// products: the ones the libraries sit in also hold every lab's reference executables
+// and the simulator's rewritten reference sources.
+std::vector<fs::path> public_view(const LabToolchain& labtc, const Toolchain& tc,
+                                  std::initializer_list<fs::path> link_inputs) {
+  std::vector<fs::path> view = {labtc.dir, tc.harness_include};
+  view.insert(view.end(), link_inputs.begin(), link_inputs.end());
+  return view;
+}
+
 CompilePlan host_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
                       const fs::path& exe) {
   const LabToolchain& labtc = tc.lab(lab.id);
@@ -39,8 +51,7 @@ CompilePlan host_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
   link.args.push_back(tc.harness_lib.string());
   for (const std::string& l : labtc.libs) link.args.push_back("-l" + l);
   return {{link},
-          {labtc.dir, tc.harness_include, labtc.driver_lib.parent_path(),
-           tc.harness_lib.parent_path()},
+          public_view(labtc, tc, {labtc.driver_lib, tc.harness_lib}),
           {labtc.driver_lib, tc.harness_lib, tc.cxx}};
 }
 
@@ -62,8 +73,7 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
   for (const std::string& l : labtc.libs) link.args.push_back("-l" + l);
   link.args.push_back("-lpthread");
   return {{link},
-          {labtc.dir, tc.harness_include, labtc.driver_lib.parent_path(),
-           tc.harness_lib.parent_path()},
+          public_view(labtc, tc, {labtc.driver_lib, tc.harness_lib}),
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }
 
@@ -106,9 +116,8 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   for (const std::string& l : tc.sim.link) link.args.push_back(l);
   link.args.push_back("-pthread");
   plan.steps.push_back(std::move(link));
-  plan.read_only = {labtc.dir, tc.harness_include, labtc.sim_driver_lib.parent_path(),
-                    tc.harness_lib.parent_path(), tc.sim.library.parent_path(),
-                    tc.sim.rewrite_tool.parent_path()};
+  plan.read_only = public_view(labtc, tc, {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
+                                           tc.sim.rewrite_tool});
   for (const fs::path& dir : tc.sim.include_dirs) plan.read_only.push_back(dir);
   plan.inputs = {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library, tc.sim.rewrite_tool,
                  tc.cxx};

@@ -5,8 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
+#include "compile/submission_stager.hpp"
 #include "cli/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -14,33 +16,27 @@ namespace fs = std::filesystem;
 namespace parlab::grader {
 namespace {
 
-bool is_header(const fs::path& p) {
-  auto ext = p.extension().string();
+bool is_header(const std::string& name) {
+  const std::string ext = fs::path(name).extension().string();
   return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".cuh" || ext == ".inl";
 }
 
-// Copies the listed sources and the student's own headers (never a copy of the
-// fixed api.hpp, so its signatures cannot be changed) into `stage`.
-std::string stage_sources(const LabSpec& lab, const fs::path& submission, const fs::path& stage) {
-  fs::remove_all(stage);
-  fs::create_directories(stage);
-  for (const std::string& src : lab.sources) {
-    fs::path from = submission / src;
-    if (!fs::is_regular_file(from)) {
-      return src + " not found in " + submission.string() +
-             ": a " + lab.id + " submission must contain it (start from labs/" +
-             lab.dir.filename().string() + "/skeleton/" + src + ")";
-    }
-    fs::copy_file(from, stage / src, fs::copy_options::overwrite_existing);
+// The student's own headers travel with the listed sources; never a copy of the
+// fixed api.hpp, so its signatures cannot be changed.
+bool is_student_header(const std::string& name) { return is_header(name) && name != "api.hpp"; }
+
+// A refused or missing file is the student's failure: a failed build naming the file.
+void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
+            const StagingResult& staging) {
+  std::string message = staging.reason;
+  if (staging.missing) {
+    message += " in " + submission.string() + ": a " + lab.id + " submission must contain it " +
+               "(start from labs/" + lab.dir.filename().string() + "/skeleton/" +
+               staging.refused_file + ")";
   }
-  for (const auto& entry : fs::directory_iterator(submission)) {
-    if (entry.is_regular_file() && is_header(entry.path()) &&
-        entry.path().filename() != "api.hpp") {
-      fs::copy_file(entry.path(), stage / entry.path().filename(),
-                    fs::copy_options::overwrite_existing);
-    }
-  }
-  return "";
+  built.result.log = message;
+  built.result.diagnostics.push_back({(submission / staging.refused_file).string(), 0, 0,
+                                      "error", message});
 }
 
 }  // namespace
@@ -57,10 +53,10 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
   CompilePlan plan = plan_compile(target, lab, toolchain, stage, exe);
   fs::create_directories(bin);
 
-  if (std::string missing = stage_sources(lab, submission_dir, stage); !missing.empty()) {
-    built.result.log = missing;
-    built.result.diagnostics.push_back({(submission_dir / lab.sources.front()).string(), 0, 0,
-                                        "error", missing});
+  const StagingResult staging =
+      stage_submission_files(submission_dir, lab.sources, is_student_header, stage);
+  if (!staging.ok()) {
+    refuse(built, lab, submission_dir, staging);
     return built;
   }
   // The plan was made before staging (to fail early); make it again now that the
@@ -100,6 +96,7 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
   std::string log;
   std::string diagnostics_text;
   RunResult run;
+  const ResourceLimits limits = compiler_limits(target);
   for (const CompileStep& step : plan.steps) {
     RunRequest req;
     req.executable = step.program;
@@ -107,12 +104,7 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
     req.work_dir = build_dir;
     req.env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"},
                {"TMPDIR", "/tmp"}};
-    req.limits.wall_seconds = 180;
-    req.limits.cpu_seconds = 300;
-    req.limits.address_space_mb = 0;  // cc1plus of a big template may need a lot
-    req.limits.file_size_mb = 512;
-    req.limits.max_processes = 64;
-    req.limits.output_bytes = 64 * 1024;
+    req.limits = limits;
     req.view.read_only = plan.read_only;
     req.view.read_write = {build_dir};
     run = runner.run(req);
@@ -129,8 +121,12 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
       parse_gcc_diagnostics(map_paths(diagnostics_text, stage / "sim", submission_dir), stage,
                             submission_dir);
   if (run.outcome != RunOutcome::ok || !fs::exists(exe)) {
-    if (run.outcome != RunOutcome::ok && run.outcome != RunOutcome::nonzero_exit) {
-      built.result.log += "\ncompiler stopped: " + run.reason;
+    // A limit the compiler met is said first and as a diagnostic, so it is not lost
+    // below pages of "out of memory" noise or a truncated log.
+    if (std::string stop = compiler_stop_reason(run, limits); !stop.empty()) {
+      built.result.log = stop + "\n" + built.result.log;
+      built.result.diagnostics.insert(built.result.diagnostics.begin(),
+                                      {submission_dir.string(), 0, 0, "error", stop});
     }
     return built;
   }

@@ -13,8 +13,11 @@
 #include "compare/comparator.hpp"
 #include "grading/dataset_cache.hpp"
 #include "grading/host_info.hpp"
+#include "grading/folder_lock.hpp"
+#include "grading/grading_area.hpp"
 #include "grading/lab_runner.hpp"
 #include "grading/measurement_lock.hpp"
+#include "grading/performance_verdict.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
@@ -55,10 +58,8 @@ std::string now_iso8601() {
   return buf;
 }
 
-std::string format_ratio(double r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2fx", r);
-  return buf;
+TimedSample observed_sample(const TaskRun& run) {
+  return {median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
 }
 
 // Everything one grading needs while it runs.
@@ -71,12 +72,12 @@ class Session {
         toolchain_(tc),
         runner_(runner),
         work_(o.work_root / lab.id / ContentHash().add(fs::absolute(resolve_submission(o, labtc_)).string()).hex()),
+        grading_dir_(work_ / "gradings" / grading_folder_name()),
         cache_(o.work_root / "dataset-cache"),
-        fresh_cache_(work_ / "fresh-data"),
-        submission_runs_(runner, work_ / "runs"),
-        // Per grading, not shared: concurrent gradings would clear each other's runs.
+        fresh_cache_(grading_dir_ / "fresh-data"),
+        submission_runs_(runner, grading_dir_ / "runs"),
         // Another identity (uid), so the submission cannot read what it wrote.
-        reference_runs_(runner.for_reference(), work_ / "reference-runs") {}
+        reference_runs_(runner.for_reference(), grading_dir_ / "reference-runs") {}
 
   GradeResult run();
 
@@ -96,6 +97,11 @@ class Session {
   void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
+  std::optional<std::string> not_measured_reason(const TestSpec& t,
+                                                 const std::map<std::string, TestResult>& done) const;
+  bool measures_any(const std::map<std::string, TestResult>& done) const;
+  void publish(const GradeResult& partial) const;
+  GradeResult finish(GradeResult& result, std::chrono::steady_clock::time_point t0);
   TestResult base_result(const TestSpec& t) const;
   void fail_from_run(TestResult& r, const TaskRun& run) const;
   void choose_device(GradeResult& result);
@@ -114,6 +120,7 @@ class Session {
   const Toolchain& toolchain_;
   ProcessRunner& runner_;
   fs::path work_;
+  fs::path grading_dir_;  // this grading's runs, fresh data and probes; removed at the end
   DatasetCache cache_;
   DatasetCache fresh_cache_;
   LabRunner submission_runs_;
@@ -165,9 +172,12 @@ const Session::Expected& Session::reference_run(const TestSpec& t, const std::st
   inv.limits.cpu_seconds *= 4;
   TaskRun run = reference_runs_.run(inv, key.hex());
   if (!run.ok()) {
-    throw ToolError(kExitInternal, "the reference solution failed on dataset '" + t.dataset +
-                                       "' task '" + task + "': " + run.message +
-                                       (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
+    // Not the student's doing: the lab is broken or this machine could not run it
+    // (a process limit, a full disk). An environment error, retried by a batch.
+    throw EnvironmentError("the reference solution failed on dataset '" + t.dataset + "' task '" +
+                           task + "' (the lab or this machine is at fault, not the submission): " +
+                           run.message +
+                           (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
   }
   Expected expected;
   try {
@@ -176,7 +186,7 @@ const Session::Expected& Session::reference_run(const TestSpec& t, const std::st
     throw ToolError(kExitInternal, "the reference solution's outputs on dataset '" + t.dataset +
                                        "' task '" + task + "' are unreadable: " + e.what());
   }
-  fs::remove_all(run.out_dir.parent_path());
+  fs::remove_all(run.runs_root / run.run_name);
   expected.run = std::move(run);
   return reference_cache_.emplace(key.hex(), std::move(expected)).first->second;
 }
@@ -272,24 +282,18 @@ TestResult Session::run_correctness(const TestSpec& t) {
   return r;
 }
 
-TestResult Session::run_performance(const TestSpec& t,
-                                    const std::map<std::string, TestResult>& done) {
-  TestResult r = base_result(t);
-  r.status = TestStatus::skipped;
+// Why a performance test is not measured here, or nothing when it is.
+std::optional<std::string> Session::not_measured_reason(
+    const TestSpec& t, const std::map<std::string, TestResult>& done) const {
   const PerformanceSpec& p = *t.performance;
-  if (!options_.performance) {
-    r.message = "not measured: performance tests disabled (--no-perf)";
-    return r;
-  }
+  if (!options_.performance) return "not measured: performance tests disabled (--no-perf)";
   if (device_.mode == "sim" && t.device == "gpu") {
-    r.message = "not measured: the simulation backend checks correctness, not speed (" +
-                device_.detail + "); grade on a machine with an NVIDIA GPU to measure it";
-    return r;
+    return "not measured: the simulation backend checks correctness, not speed (" +
+           device_.detail + "); grade on a machine with an NVIDIA GPU to measure it";
   }
   if (cores_ < p.min_cores) {
-    r.message = "not measured: needs at least " + std::to_string(p.min_cores) +
-                " cores, this machine grants " + std::to_string(cores_);
-    return r;
+    return "not measured: needs at least " + std::to_string(p.min_cores) +
+           " cores, this machine grants " + std::to_string(cores_);
   }
   std::vector<std::string> gates = t.requires_tests;
   if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
@@ -300,10 +304,29 @@ TestResult Session::run_performance(const TestSpec& t,
   for (const std::string& g : gates) {
     auto it = done.find(g);
     if (it != done.end() && it->second.status != TestStatus::passed) {
-      r.message = "not measured: correctness test '" + g +
-                  "' did not pass; speed only counts for correct code";
-      return r;
+      return "not measured: correctness test '" + g +
+             "' did not pass; speed only counts for correct code";
     }
+  }
+  return std::nullopt;
+}
+
+// Gradings that measure nothing never take the exclusive lock.
+bool Session::measures_any(const std::map<std::string, TestResult>& done) const {
+  for (const TestSpec& t : lab_.tests) {
+    if (t.kind == "performance" && runs_here(t) && !not_measured_reason(t, done)) return true;
+  }
+  return false;
+}
+
+TestResult Session::run_performance(const TestSpec& t,
+                                    const std::map<std::string, TestResult>& done) {
+  TestResult r = base_result(t);
+  r.status = TestStatus::skipped;
+  const PerformanceSpec& p = *t.performance;
+  if (auto reason = not_measured_reason(t, done)) {
+    r.message = *reason;
+    return r;
   }
 
   auto t0 = std::chrono::steady_clock::now();
@@ -311,20 +334,25 @@ TestResult Session::run_performance(const TestSpec& t,
   Params base_params = p.baseline_params.values().empty() ? params : resolve_params(p.baseline_params);
   fs::path data = dataset_dir(t.dataset);
   fs::path base_exe = baseline_executable(p);
+  const bool baseline_is_student = p.baseline_program == "submission";
   const std::string run_slug = slug(t.name);
   TaskRun last_candidate;
+  TaskRun last_baseline;
 
-  TimedRun baseline = [&](std::string& err) -> std::optional<double> {
+  TimedRun baseline = [&](std::string& err) -> std::optional<TimedSample> {
     TaskRun run = submission_runs_.run(
         {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, limits(t)},
         run_slug + "-baseline");
     if (!run.ok()) {
       err = run.message;
+      last_baseline = std::move(run);
       return std::nullopt;
     }
-    return median(run.samples_s);
+    TimedSample seen = observed_sample(run);
+    last_baseline = std::move(run);
+    return seen;
   };
-  TimedRun candidate = [&](std::string& err) -> std::optional<double> {
+  TimedRun candidate = [&](std::string& err) -> std::optional<TimedSample> {
     TaskRun run = submission_runs_.run(
         {executable_, t.task, params, data, t.warmup, t.repeat, limits(t)}, run_slug + "-candidate");
     if (!run.ok()) {
@@ -332,9 +360,9 @@ TestResult Session::run_performance(const TestSpec& t,
       last_candidate = std::move(run);
       return std::nullopt;
     }
-    double s = median(run.samples_s);
+    TimedSample seen = observed_sample(run);
     last_candidate = std::move(run);
-    return s;
+    return seen;
   };
   auto elapsed = [t0] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -342,15 +370,34 @@ TestResult Session::run_performance(const TestSpec& t,
   SideBySide sbs = measure_side_by_side(baseline, candidate, p, elapsed);
   r.seconds = elapsed();
   if (!sbs.ok) {
-    if (!sbs.candidate_failed) {
-      throw ToolError(kExitInternal, "test '" + t.name + "': " + sbs.error);
+    if (sbs.candidate_failed) {
+      fail_from_run(r, last_candidate);
+    } else if (baseline_is_student) {
+      // The baseline is the student's own code (e.g. its serial task): its failure is theirs.
+      fail_from_run(r, last_baseline);
+      r.message = "your " + p.baseline_task + " task (this test's baseline) failed: " + r.message;
+    } else {
+      // The grader's baseline failed here (e.g. timed out on a loaded machine): nothing
+      // was measured, and the student is not failed for it.
+      r.status = TestStatus::inconclusive;
+      r.outcome = RunOutcome::not_run;
+      r.message = "not measured: the reference baseline (" + p.baseline_program + ":" +
+                  p.baseline_task + ") failed on this machine (" + sbs.error +
+                  "); re-run the grading, on a quieter machine if it repeats";
     }
-    fail_from_run(r, last_candidate);
     return r;
   }
   // Fast only counts when it is also right on this data.
-  CompareOutcome cmp = compare_outputs(reference_run(t, t.task, params).outputs,
-                                       LabRunner::outputs(last_candidate), t.compare);
+  CompareOutcome cmp;
+  try {
+    cmp = compare_outputs(reference_run(t, t.task, params).outputs,
+                          LabRunner::outputs(last_candidate), t.compare);
+  } catch (const harness::OutputFormatError& e) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::bad_output;
+    r.message = std::string("unreadable output on the performance dataset: ") + e.what();
+    return r;
+  }
   if (!cmp.ok) {
     r.status = TestStatus::failed;
     r.outcome = RunOutcome::ok;
@@ -369,30 +416,10 @@ TestResult Session::run_performance(const TestSpec& t,
   r.outcome = RunOutcome::ok;
   r.phases = gpu_phases(t, last_candidate);
   r.roofline = roofline(t, last_candidate, m.candidate_median_s);
-
-  double fraction = performance_fraction(m.median_ratio, th);
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "%s the speed of %s (median of %zu pairs, spread %.0f%%); full credit at >= "
-                "%s, none at <= %s%s",
-                format_ratio(m.median_ratio).c_str(), m.baseline.c_str(), m.ratios.size(),
-                m.spread * 100, format_ratio(th.full_at).c_str(), format_ratio(th.zero_at).c_str(),
-                th.parallelism ? (" (scaled to " + std::to_string(th.parallelism) + " cores)").c_str()
-                               : "");
-  r.message = buf;
-  if (m.noisy && fraction < 1) {
-    // Too noisy to judge: never fail a student on noise. Credit the upper quartile
-    // of the ratios and flag the test for a re-run on a quiet machine.
-    double generous = performance_fraction(quantile(m.ratios, 0.75), th);
-    r.status = TestStatus::inconclusive;
-    r.points = round_points(t.points * generous);
-    r.message += "; measurement too noisy to judge (re-run on a quieter machine)";
-  } else {
-    r.points = round_points(t.points * fraction);
-    r.status = fraction >= 1 ? TestStatus::passed
-               : fraction <= 0 ? TestStatus::failed
-                               : TestStatus::partial;
-  }
+  PerformanceVerdict verdict = performance_verdict(m, th, t.points);
+  r.status = verdict.status;
+  r.points = verdict.points;
+  r.message = verdict.message;
   r.measurement = m;
   return r;
 }
@@ -401,7 +428,7 @@ TestResult Session::run_performance(const TestSpec& t,
 void Session::choose_device(GradeResult& result) {
   bool roofline_wanted = false;
   for (const TestSpec& t : lab_.tests) roofline_wanted |= t.roofline.has_value();
-  device_ = grader::choose_device(options_.device, toolchain_, runner_, work_ / "device-probe",
+  device_ = grader::choose_device(options_.device, toolchain_, runner_, grading_dir_ / "device-probe",
                                   options_.performance && roofline_wanted);
   result.device = device_;
   if (device_.mode == "gpu") {
@@ -501,6 +528,21 @@ std::optional<Roofline> Session::roofline(const TestSpec& t, const TaskRun& run,
   return r;
 }
 
+void Session::publish(const GradeResult& partial) const {
+  if (options_.checkpoint) options_.checkpoint(partial);
+}
+
+GradeResult Session::finish(GradeResult& result, std::chrono::steady_clock::time_point t0) {
+  result.score = 0;
+  for (const TestResult& r : result.tests) result.score += r.points;
+  result.score = round_points(result.score);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.child_seconds = submission_runs_.child_seconds() + reference_runs_.child_seconds();
+  write_file_atomically(work_ / "result.json", result_json_text(result));
+  publish(result);
+  return result;
+}
+
 GradeResult Session::run() {
   auto t0 = std::chrono::steady_clock::now();
   GradeResult result;
@@ -531,27 +573,39 @@ GradeResult Session::run() {
                            "can see the rest of this machine's files");
   }
   if (!options_.performance) result.notes.push_back("performance tests disabled (--no-perf)");
-  fs::create_directories(work_);
-  // Enter, not list: a child (any uid) cannot browse the other gradings of the lab.
+  fs::create_directories(grading_dir_);
+  // This grading's runs go when it ends, however it ends (a kill -9 leaves them for
+  // the next grading of the same submission to sweep, below); --keep-runs keeps them.
+  struct RemoveOnExit {
+    fs::path dir;
+    bool keep;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      if (!keep) fs::remove_all(dir, ignored);
+    }
+  } remove_runs{grading_dir_, options_.keep_runs};
+  remove_abandoned_gradings(work_ / "gradings", grading_dir_);
+  // Enter, not list: a child (any uid) cannot browse other gradings or their folders.
   const fs::perms enter_only = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
-  std::error_code not_ours;  // a shared work root owned by someone else: leave it
-  fs::permissions(work_.parent_path(), enter_only, not_ours);
-  fs::permissions(work_, enter_only, not_ours);
+  for (const fs::path& dir : {work_.parent_path(), work_, work_ / "gradings", grading_dir_}) {
+    std::error_code not_ours;  // a shared work root owned by someone else: leave it
+    fs::permissions(dir, enter_only, not_ours);
+  }
   // The submission's run folders: one bounded area, removed after the grading.
-  process::RunArea run_area(work_ / "runs", options_.run_disk_quota_mb << 20, options_.keep_runs);
+  process::RunArea run_area(grading_dir_ / "runs", options_.run_disk_quota_mb << 20,
+                            options_.keep_runs);
   result.host.isolation = runner_.isolation() + ", " + run_area.describe();
   result.notes.push_back("sandbox: " + result.host.sandbox + " (level " + options_.sandbox_level +
                          "), " + result.host.isolation);
   expected_exe_ = labtc_.reference_exe;
+  publish(result);
   if (lab_.kind == "gpu") choose_device(result);
 
   if (device_.mode == "none" && !has_cpu_tests()) {
     result.build.ok = true;
     result.build.log = "(not built: no GPU tests run)";
     for (const TestSpec& t : lab_.tests) result.tests.push_back(skipped_without_gpu(t));
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    write_file_atomically(work_ / "result.json", result_json_text(result));
-    return result;
+    return finish(result, t0);
   }
 
   log("building " + result.submission);
@@ -560,13 +614,20 @@ GradeResult Session::run() {
                                device_.mode == "gpu"
                                    ? std::optional<int>(MeasurementLock::visible_gpu())
                                    : std::nullopt,
-                               options_.log);
+                               options_.notice, "grade " + lab_.id + " " + result.submission);
   machine_lock.share();
   compute_expected_outputs();
-  BuiltProgram built = build_submission(lab_, toolchain_, fs::path(result.submission),
-                                        work_ / "build", runner_, build_target());
+  BuiltProgram built;
+  {
+    // Two gradings of one submission build one at a time; the second reuses the build.
+    FolderLock build_lock(work_ / "build.lock", options_.notice,
+                          "another grading of this submission is building it");
+    built = build_submission(lab_, toolchain_, fs::path(result.submission), work_ / "build",
+                             runner_, build_target());
+  }
   open_cached_build_to_this_grading(work_ / "build");
   result.build = built.result;
+  publish(result);
   if (!built.result.ok) {
     for (const TestSpec& t : lab_.tests) {
       TestResult r = base_result(t);
@@ -575,30 +636,34 @@ GradeResult Session::run() {
       r.message = "not run: the submission did not compile (see the build errors above)";
       result.tests.push_back(r);
     }
-  } else {
-    executable_ = built.executable;
-    std::map<std::string, TestResult> done;
-    for (const TestSpec& t : lab_.tests) {
-      if (t.kind != "correctness") continue;
-      log("test: " + t.name);
-      done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
-    }
-    if (options_.performance) machine_lock.take_exclusive();
-    for (const TestSpec& t : lab_.tests) {
-      if (t.kind != "performance") continue;
-      log("measuring: " + t.name);
-      done[t.name] = runs_here(t) ? run_performance(t, done) : skipped_without_gpu(t);
-    }
-    for (const TestSpec& t : lab_.tests) result.tests.push_back(done.at(t.name));
+    return finish(result, t0);
   }
-  fs::remove_all(work_ / "fresh-data");
-  if (!options_.keep_runs) fs::remove_all(work_ / "reference-runs");
-  for (const TestResult& r : result.tests) result.score += r.points;
-  result.score = round_points(result.score);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.child_seconds = submission_runs_.child_seconds() + reference_runs_.child_seconds();
-  write_file_atomically(work_ / "result.json", result_json_text(result));
-  return result;
+  executable_ = built.executable;
+  std::map<std::string, TestResult> done;
+  // Results in the lab's order so far, for a partial result.json if the grading stops.
+  auto publish_done = [&] {
+    GradeResult partial = result;
+    for (const TestSpec& t : lab_.tests) {
+      if (auto it = done.find(t.name); it != done.end()) partial.tests.push_back(it->second);
+    }
+    publish(partial);
+  };
+  for (const TestSpec& t : lab_.tests) {
+    if (t.kind != "correctness") continue;
+    log("test: " + t.name);
+    done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
+    publish_done();
+  }
+  if (measures_any(done)) machine_lock.take_exclusive();
+  for (const TestSpec& t : lab_.tests) {
+    if (t.kind != "performance") continue;
+    if (runs_here(t) && !not_measured_reason(t, done)) log("measuring: " + t.name);
+    done[t.name] = runs_here(t) ? run_performance(t, done) : skipped_without_gpu(t);
+    publish_done();
+  }
+  machine_lock.release();
+  for (const TestSpec& t : lab_.tests) result.tests.push_back(done.at(t.name));
+  return finish(result, t0);
 }
 
 }  // namespace

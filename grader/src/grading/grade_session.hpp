@@ -25,6 +25,11 @@ struct GradeOptions {
   std::filesystem::path work_root;       // builds, runs, caches live under here
   DeviceRequest device = DeviceRequest::automatic;  // GPU labs: where the tests run
   std::function<void(const std::string&)> log;  // progress lines (may be empty)
+  // Lines always worth showing (a wait for another grading's lock), even without -v.
+  std::function<void(const std::string&)> notice;
+  // Called with the result so far after each step: what a stopped grading leaves
+  // (cli/interrupt_guard writes it when grade is interrupted).
+  std::function<void(const GradeResult&)> checkpoint;
   // Sandbox (docs/sandbox.md): the level asked for, and why bubblewrap is not used
   // under `auto` (empty when it is, or when off).
   std::string sandbox_level = "auto";

@@ -1,8 +1,12 @@
 #include "grading/host_info.hpp"
 
+#include "grading/cpu_quota.hpp"
+
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -10,10 +14,15 @@
 namespace parlab::grader {
 
 int available_cores() {
+  int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (sched_getaffinity(0, sizeof set, &set) == 0) cores = CPU_COUNT(&set);
+  // A quota of 1.5 cores cannot run two workers at full speed: whole cores only.
+  if (double quota = cgroup_cpu_limit(); quota > 0) {
+    cores = std::min(cores, std::max(1, static_cast<int>(std::floor(quota + 1e-9))));
+  }
+  return cores;
 }
 
 HostInfo probe_host(const std::string& sandbox_name) {

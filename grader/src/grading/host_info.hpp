@@ -5,8 +5,9 @@
 
 namespace parlab::grader {
 
-// Cores in this process's affinity mask (what taskset/Slurm granted), not the
-// machine's total.
+// Cores this process may really use: its affinity mask (what taskset/Slurm granted),
+// not the machine's total, and no more than a cgroup CPU quota grants (Docker --cpus,
+// Kubernetes limits), rounded down to whole cores.
 int available_cores();
 HostInfo probe_host(const std::string& sandbox_name);
 

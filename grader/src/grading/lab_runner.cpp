@@ -1,30 +1,28 @@
 #include "grading/lab_runner.hpp"
 
-#include <fstream>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
+
+#include "grading/child_run_files.hpp"
 
 namespace fs = std::filesystem;
 
 namespace parlab::grader {
 namespace {
 
-nlohmann::json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) return nullptr;
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    return nullptr;
-  }
-}
-
 // The child's own account of a failure (status.json); untrusted, used only as text.
-std::string status_message(const fs::path& out_dir) {
-  nlohmann::json s = read_json(out_dir / "status.json");
+std::string status_message(const ChildRunFiles& files) {
+  ChildJson read = files.read_json("status.json", kStatusFileCap);
+  if (!read.value) return read.missing ? "" : "(" + read.problem + ")";
+  const nlohmann::json& s = *read.value;
   if (!s.is_object()) return "";
-  std::string status = s.value("status", "");
-  std::string msg = s.value("message", "");
+  auto text = [&](const char* key) {
+    auto it = s.find(key);
+    return it != s.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  std::string status = text("status");
+  std::string msg = text("message");
   if (msg.size() > 2000) msg = msg.substr(0, 2000) + "...";
   if (status == "error") return msg;
   if (status == "out_of_memory") return "out of memory: " + msg;
@@ -38,15 +36,19 @@ std::string failure_reason(const RunResult& r) {
   return std::string("run ended: ") + to_string(r.outcome);
 }
 
+bool is_valid_seconds(const nlohmann::json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0;
+}
+
 // Optional parts of timings.json (GPU drivers). Informational only, so anything
 // malformed is dropped rather than failing the run.
 void read_phases_and_work(const nlohmann::json& timings, TaskRun& out) {
   if (auto it = timings.find("phases_s"); it != timings.end() && it->is_object()) {
     for (const auto& [name, samples] : it->items()) {
-      if (!samples.is_array() || name.size() > 64) continue;
+      if (!samples.is_array() || name.size() > 64 || out.phases_s.size() >= 16) continue;
       std::vector<double> values;
       for (const auto& v : samples) {
-        if (v.is_number() && v.get<double>() >= 0) values.push_back(v.get<double>());
+        if (is_valid_seconds(v)) values.push_back(v.get<double>());
       }
       if (!values.empty()) out.phases_s[name] = std::move(values);
     }
@@ -54,7 +56,7 @@ void read_phases_and_work(const nlohmann::json& timings, TaskRun& out) {
   if (auto it = timings.find("work"); it != timings.end() && it->is_object()) {
     auto number = [&](const char* key) {
       auto v = it->find(key);
-      return v != it->end() && v->is_number() && v->get<double>() > 0 ? v->get<double>() : 0.0;
+      return v != it->end() && is_valid_seconds(*v) ? v->get<double>() : 0.0;
     };
     out.work_bytes = number("bytes");
     out.work_flops = number("flops");
@@ -65,19 +67,75 @@ void read_phases_and_work(const nlohmann::json& timings, TaskRun& out) {
   }
 }
 
+void reject(TaskRun& out, const std::string& message) {
+  out.run.outcome = RunOutcome::bad_output;
+  out.message = message;
+}
+
+// Exit 0 is not enough: the timings must be there, well-formed and plausible.
+void check_timings(const ChildRunFiles& files, const TaskInvocation& inv, TaskRun& out) {
+  ChildJson read = files.read_json("timings.json", kTimingsFileCap);
+  if (!read.value) {
+    reject(out, read.missing ? "the program exited without writing its results (timings.json "
+                               "missing); did something call exit() early?"
+                             : "timings.json rejected: " + read.problem);
+    return;
+  }
+  const nlohmann::json& timings = *read.value;
+  auto samples = timings.is_object() ? timings.find("samples_s") : timings.end();
+  if (!timings.is_object() || samples == timings.end() || !samples->is_array()) {
+    reject(out, "timings.json has no \"samples_s\" list");
+    return;
+  }
+  if (samples->empty()) {
+    reject(out, "timings.json holds no samples (the task was not timed)");
+    return;
+  }
+  if (samples->size() > 100000) {
+    reject(out, "timings.json holds too many samples");
+    return;
+  }
+  for (const auto& v : *samples) {
+    if (!is_valid_seconds(v)) {
+      reject(out, "timings.json holds an invalid sample (not a finite, non-negative number)");
+      return;
+    }
+    out.samples_s.push_back(v.get<double>());
+  }
+  // Drivers time each measured call (some add per-kernel samples); far more samples
+  // than calls is a forgery, not a driver.
+  if (out.samples_s.size() > static_cast<std::size_t>(inv.repeat) * 64 + 64) {
+    reject(out, "timings.json holds " + std::to_string(out.samples_s.size()) +
+                    " samples for " + std::to_string(inv.repeat) + " measured repetitions");
+    return;
+  }
+  // The process is untrusted: its timings may not claim more than the wall time the
+  // grader observed for the whole process. (Claiming less is bounded by the
+  // side-by-side measurement, measure/observed_speed.hpp.)
+  double claimed = std::accumulate(out.samples_s.begin(), out.samples_s.end(), 0.0);
+  if (claimed > out.run.wall_seconds * 1.05 + 0.01) {
+    reject(out, "reported timings exceed the process's own run time; results rejected");
+    return;
+  }
+  read_phases_and_work(timings, out);
+}
+
 }  // namespace
 
 TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   TaskRun out;
   const fs::path dir = runs_root_ / name;
   fs::remove_all(dir);
-  out.out_dir = dir / "out";
   fs::create_directories(dir);
+  out.runs_root = runs_root_;
+  out.run_name = name;
+  out.calls = inv.warmup + inv.repeat;
+  const fs::path out_dir = dir / "out";
 
   RunRequest req;
   req.executable = inv.executable;
   req.args = {"--task", inv.task, "--dataset", inv.dataset_dir.string(), "--out",
-              out.out_dir.string(), "--warmup", std::to_string(inv.warmup), "--repeat",
+              out_dir.string(), "--warmup", std::to_string(inv.warmup), "--repeat",
               std::to_string(inv.repeat)};
   for (const auto& [k, v] : inv.params.values()) {
     req.args.push_back("--param");
@@ -93,50 +151,21 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
 
   out.run = runner_.run(req);
   child_seconds_ += out.run.wall_seconds;
+  const ChildRunFiles files(runs_root_, name);
   if (out.run.outcome != RunOutcome::ok) {
-    std::string child = status_message(out.out_dir);
+    std::string child = status_message(files);
     out.message = failure_reason(out.run);
     if (!child.empty() && out.run.outcome != RunOutcome::timeout) {
       out.message += (out.message.empty() ? "" : ": ") + child;
     }
     return out;
   }
-
-  // Exit 0 is not enough: the outputs and timings must be there and plausible.
-  nlohmann::json timings = read_json(out.out_dir / "timings.json");
-  if (!timings.is_object() || !timings.contains("samples_s") ||
-      !timings["samples_s"].is_array()) {
-    out.run.outcome = RunOutcome::bad_output;
-    out.message = "the program exited without writing its results (timings.json missing); "
-                  "did something call exit() early?";
-    return out;
-  }
-  for (const auto& v : timings["samples_s"]) {
-    if (!v.is_number() || v.get<double>() < 0) {
-      out.run.outcome = RunOutcome::bad_output;
-      out.message = "timings.json holds an invalid sample";
-      return out;
-    }
-    out.samples_s.push_back(v.get<double>());
-  }
-  // The process is untrusted: its timings may not claim more than the wall time the
-  // grader observed for the whole process.
-  double claimed = std::accumulate(out.samples_s.begin(), out.samples_s.end(), 0.0);
-  if (claimed > out.run.wall_seconds * 1.05 + 0.01) {
-    out.run.outcome = RunOutcome::bad_output;
-    out.message = "reported timings exceed the process's own run time; results rejected";
-    return out;
-  }
-  read_phases_and_work(timings, out);
-  if (!fs::exists(out.out_dir / "manifest.json")) {
-    out.run.outcome = RunOutcome::bad_output;
-    out.message = "the program exited without writing its outputs (manifest.json missing)";
-  }
+  check_timings(files, inv, out);
   return out;
 }
 
 std::vector<harness::NamedArray> LabRunner::outputs(const TaskRun& run) {
-  return harness::read_outputs(run.out_dir);
+  return ChildRunFiles(run.runs_root, run.run_name).outputs();
 }
 
 }  // namespace parlab::grader

@@ -25,7 +25,9 @@ struct TaskInvocation {
 
 struct TaskRun {
   RunResult run;                     // outcome as seen by the process runner
-  std::filesystem::path out_dir;     // the child's output folder
+  std::filesystem::path runs_root;   // the grader's folder holding the run's folder
+  std::string run_name;              // the run's folder (its outputs are in out/)
+  int calls = 1;                     // task calls made by the child (warm-up + measured)
   std::vector<double> samples_s;     // measured repetitions (validated)
   std::map<std::string, std::vector<double>> phases_s;  // GPU labs: timed apart
   double work_bytes = 0;             // the driver's declared work per call (roofline)
@@ -44,7 +46,8 @@ class LabRunner {
   // the child did; throws ToolError when the grader itself cannot work.
   TaskRun run(const TaskInvocation& inv, const std::string& name);
 
-  // Reads the output arrays of a successful run. Throws harness::OutputFormatError.
+  // Reads the output arrays of a successful run (through ChildRunFiles: no links, no
+  // FIFOs, sizes capped). Throws harness::OutputFormatError with the reason.
   static std::vector<harness::NamedArray> outputs(const TaskRun& run);
 
   // Extra environment for every child (the simulator's settings in sim mode).

@@ -4,7 +4,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 
@@ -71,39 +76,76 @@ void ProcessRwLock::lock_exclusive() {
   flock_retry(gate_.get(), LOCK_UN, true);
 }
 
+bool ProcessRwLock::try_lock_shared() {
+  unlock();
+  if (!flock_retry(gate_.get(), LOCK_EX, false)) return false;
+  flock_retry(gate_.get(), LOCK_UN, true);
+  return flock_retry(lock_.get(), LOCK_SH, false);
+}
+
+bool ProcessRwLock::try_lock_exclusive() {
+  unlock();
+  if (!flock_retry(gate_.get(), LOCK_EX, false)) return false;
+  const bool got = flock_retry(lock_.get(), LOCK_EX, false);
+  flock_retry(gate_.get(), LOCK_UN, true);
+  return got;
+}
+
 void ProcessRwLock::unlock() { ::flock(lock_.get(), LOCK_UN); }
 
 MeasurementLock::MeasurementLock(const fs::path& dir, std::optional<int> gpu,
-                                 std::function<void(const std::string&)> log)
-    : machine_(dir, "machine"), log_(std::move(log)) {
+                                 std::function<void(const std::string&)> notice,
+                                 std::string holder)
+    : dir_(dir), machine_(dir, "machine"), notice_(std::move(notice)), holder_(std::move(holder)) {
   if (gpu) gpu_.emplace(dir, "gpu-" + std::to_string(*gpu));
 }
 
-void MeasurementLock::wait_note(const char* what) const {
-  if (log_) log_(std::string("taking the measurement lock (") + what + ")");
+MeasurementLock::~MeasurementLock() { forget_holding(); }
+
+void MeasurementLock::announce_wait(const char* what) const {
+  if (!notice_) return;
+  std::vector<std::string> holders = describe_holders(dir_);
+  std::string line = std::string("waiting for the measurement lock (") + what + ")";
+  if (holders.empty()) {
+    line += ": held by a grading that left no description";
+  } else {
+    line += ": held by ";
+    for (std::size_t i = 0; i < holders.size(); ++i) line += (i ? "; " : "") + holders[i];
+  }
+  notice_(line);
 }
 
 void MeasurementLock::share() {
-  machine_.lock_shared();
-  if (gpu_) gpu_->lock_shared();
+  if (!machine_.try_lock_shared() || (gpu_ && !gpu_->try_lock_shared())) {
+    announce_wait("a performance measurement runs alone; building and testing wait for it");
+    machine_.lock_shared();
+    if (gpu_) gpu_->lock_shared();
+  }
+  record_holding("building and testing");
 }
 
 void MeasurementLock::take_exclusive() {
   release();
-  wait_note(gpu_ ? "this GPU's measurements run one at a time"
-                 : "performance is measured with nothing else running");
-  if (gpu_) {
-    // Machine first, then GPU, always in that order: no lock cycle between gradings.
-    machine_.lock_shared();
-    gpu_->lock_exclusive();
-  } else {
-    machine_.lock_exclusive();
+  // Machine first, then GPU, always in that order: no lock cycle between gradings.
+  const bool at_once = gpu_ ? machine_.try_lock_shared() && gpu_->try_lock_exclusive()
+                            : machine_.try_lock_exclusive();
+  if (!at_once) {
+    announce_wait(gpu_ ? "this GPU's measurements run one at a time"
+                       : "performance is measured with nothing else running");
+    if (gpu_) {
+      machine_.lock_shared();
+      gpu_->lock_exclusive();
+    } else {
+      machine_.lock_exclusive();
+    }
   }
+  record_holding("measuring");
 }
 
 void MeasurementLock::release() {
   if (gpu_) gpu_->unlock();
   machine_.unlock();
+  forget_holding();
 }
 
 fs::path MeasurementLock::default_dir() {
@@ -117,6 +159,86 @@ int MeasurementLock::visible_gpu() {
   char* end = nullptr;
   long v = std::strtol(env, &end, 10);
   return (end != env && v >= 0) ? static_cast<int>(v) : 0;
+}
+
+}  // namespace parlab::grader
+
+namespace parlab::grader {
+namespace {
+
+constexpr std::size_t kHolderLineCap = 512;
+
+fs::path holders_dir(const fs::path& dir) { return dir / "holders"; }
+
+std::string clock_text(std::time_t t) {
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%H:%M:%S UTC", std::gmtime(&t));
+  return buf;
+}
+
+// Descriptions come from other users' graders: one line, printable, capped.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text.substr(0, kHolderLineCap)) {
+    out += (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) ? c : '?';
+  }
+  return out;
+}
+
+}  // namespace
+
+void MeasurementLock::record_holding(const char* mode) {
+  const fs::path dir = holders_dir(dir_);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  ::chmod(dir.c_str(), 01777);
+  const fs::path file = dir / std::to_string(::getpid());
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return;  // only a courtesy to waiters
+  const std::string line = std::to_string(std::time(nullptr)) + "\t" + mode + "\t" + holder_;
+  [[maybe_unused]] ssize_t n = ::write(fd, line.data(), line.size());
+  ::close(fd);
+}
+
+void MeasurementLock::forget_holding() {
+  std::error_code ec;
+  fs::remove(holders_dir(dir_) / std::to_string(::getpid()), ec);
+}
+
+std::vector<std::string> MeasurementLock::describe_holders(const fs::path& dir, std::size_t max) {
+  std::vector<std::pair<long, std::string>> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(holders_dir(dir), ec)) {
+    const std::string name = entry.path().filename().string();
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str(), &end, 10);
+    if (pid <= 0 || *end != '\0' || pid == ::getpid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) continue;  // gone
+    int fd = ::open(entry.path().c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[kHolderLineCap + 1] = {};
+    ssize_t n = ::read(fd, buf, kHolderLineCap);
+    ::close(fd);
+    if (n <= 0) continue;
+    std::string line(buf, static_cast<std::size_t>(n));
+    const auto tab1 = line.find('\t');
+    const auto tab2 = line.find('\t', tab1 == std::string::npos ? 0 : tab1 + 1);
+    if (tab1 == std::string::npos || tab2 == std::string::npos) continue;
+    const long since = std::strtol(line.substr(0, tab1).c_str(), nullptr, 10);
+    const long ago = static_cast<long>(std::time(nullptr)) - since;
+    found.emplace_back(since, "pid " + std::to_string(pid) + ": " +
+                                  printable(line.substr(tab2 + 1)) + ", " +
+                                  printable(line.substr(tab1 + 1, tab2 - tab1 - 1)) + " since " +
+                                  clock_text(static_cast<std::time_t>(since)) + " (" +
+                                  std::to_string(std::max(0L, ago)) + " s ago)");
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (const auto& [since, text] : found) {
+    if (out.size() >= max) break;
+    out.push_back(text);
+  }
+  return out;
 }
 
 }  // namespace parlab::grader

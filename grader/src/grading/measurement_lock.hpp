@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "process/unique_fd.hpp"
 
@@ -29,6 +30,8 @@ class ProcessRwLock {
 
   void lock_shared();     // blocks while a writer holds or waits for the lock
   void lock_exclusive();  // blocks until no one else holds it
+  bool try_lock_shared();     // false (nothing held) when lock_shared would block
+  bool try_lock_exclusive();  // false (nothing held) when lock_exclusive would block
   void unlock();          // no-op when not held
 
  private:
@@ -37,16 +40,28 @@ class ProcessRwLock {
   std::filesystem::path lock_path_;
 };
 
+// Who holds a lock, and since when: each holder leaves a line in <dir>/holders/<pid>
+// (removed on release; a dead holder's line is ignored), so a grading that has to
+// wait can say for whom.
 class MeasurementLock {
  public:
-  // `gpu`: the GPU index this grading uses (GPU labs), none for CPU labs. `log` gets a
-  // line when the lock has to be waited for.
+  // `gpu`: the GPU index this grading uses (GPU labs), none for CPU labs. `notice` gets
+  // a line naming the holders when the lock has to be waited for; `holder` describes
+  // this grading to others (e.g. "grade lab01 /home/ann/lab01").
   MeasurementLock(const std::filesystem::path& dir, std::optional<int> gpu,
-                  std::function<void(const std::string&)> log = {});
+                  std::function<void(const std::string&)> notice = {}, std::string holder = {});
+  ~MeasurementLock();
+  MeasurementLock(const MeasurementLock&) = delete;
+  MeasurementLock& operator=(const MeasurementLock&) = delete;
 
   void share();           // building and correctness: many gradings at once
   void take_exclusive();  // performance: alone on this machine (GPU labs: on this GPU)
   void release();
+
+  // The live holders' lines in `dir`, oldest first, at most `max` ("pid 12: grade
+  // lab01 /x, measuring since 08:12:03 UTC (45 s ago)").
+  static std::vector<std::string> describe_holders(const std::filesystem::path& dir,
+                                                   std::size_t max = 4);
 
   // $PARLAB_LOCK_DIR, else /tmp/parlab-locks: one folder per machine (node-local /tmp).
   static std::filesystem::path default_dir();
@@ -54,11 +69,15 @@ class MeasurementLock {
   static int visible_gpu();
 
  private:
-  void wait_note(const char* what) const;
+  void announce_wait(const char* what) const;
+  void record_holding(const char* mode);
+  void forget_holding();
 
+  std::filesystem::path dir_;
   ProcessRwLock machine_;
   std::optional<ProcessRwLock> gpu_;
-  std::function<void(const std::string&)> log_;
+  std::function<void(const std::string&)> notice_;
+  std::string holder_;
 };
 
 }  // namespace parlab::grader

@@ -9,19 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "measure/observed_speed.hpp"
 #include "result/result.hpp"
 #include "spec/lab_spec.hpp"
 
 namespace parlab::grader {
 
-// One timed run: seconds on success; nullopt with `error` set on failure.
-using TimedRun = std::function<std::optional<double>(std::string& error)>;
+// One timed run: what the harness reported and what the grader observed, on success;
+// nullopt with `error` set on failure.
+using TimedRun = std::function<std::optional<TimedSample>(std::string& error)>;
 
 struct SideBySide {
   bool ok = false;
   std::string error;           // which side failed and why, when !ok
   bool candidate_failed = false;  // the failure was the candidate's (the student's)
-  Measurement measurement;     // thresholds left for the caller to fill
+  Measurement measurement;     // thresholds left for the caller to fill; median_ratio is
+                               // the reported ratio capped by the observed one
+  ObservedSpeed observed;
   std::vector<double> baseline_s;
   std::vector<double> candidate_s;
 };

@@ -44,7 +44,11 @@ struct RunResult {
   int exit_code = -1;                  // when it exited
   int signal = 0;                      // when killed by a signal
   std::string signal_name;             // "SIGSEGV"
-  double wall_seconds = 0;
+  double wall_seconds = 0;            // observed by the grader: spawn to exit
+  double cpu_seconds = -1;            // observed by the grader: user+system time of the
+                                      // child and the descendants it waited for (wait4);
+                                      // < 0: not observable (bubblewrap's pid namespace
+                                      // hides its tree from wait4)
   std::string stdout_text;             // first limits.output_bytes bytes
   std::string stderr_text;
   bool stdout_truncated = false;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/report_text.hpp"
+#include "report/untrusted_text.hpp"
 #include "report/reporter.hpp"
 
 namespace parlab::grader {
@@ -53,7 +54,7 @@ std::string rtrim(std::string s) {
 
 std::string header(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
   std::string out = paint("== " + r.lab_id + ": " + r.lab_title + " ==", Paint::bold) + "\n";
-  out += "Submission:  " + r.submission + "\n";
+  out += "Submission:  " + untrusted_text::escape_line(r.submission) + "\n";
   if (r.reference_mode) {
     out += "Mode:        " + paint("REFERENCE MODE", Paint::bold_yellow) +
            " (the reference solution graded as a submission)\n";
@@ -70,7 +71,7 @@ std::string header(const GradeResult& r, const ReportOptions& options, const Pai
   out += "Grader:      parlab " + r.grader_version + ", started " + r.started_at + ", took " +
          format_seconds(r.seconds) + "\n";
   for (const std::string& note : r.notes) {
-    out += paint("NOTE: ", Paint::bold_yellow) + note + "\n";
+    out += paint("NOTE: ", Paint::bold_yellow) + untrusted_text::escape_controls(note) + "\n";
   }
   return out;
 }
@@ -82,7 +83,7 @@ std::string table(const GradeResult& r, const Paint& paint) {
   for (const TestResult& t : r.tests) {
     rows.push_back({display_name(t), to_string(t.status), points_cell(t),
                     t.measurement ? format_ratio(*t.measurement) : "",
-                    first_line_fitted(t.message, kMessageWidth)});
+                    first_line_fitted(untrusted_text::escape_controls(t.message), kMessageWidth)});
   }
   std::array<std::size_t, 4> widths{};
   for (const Row& row : rows) {
@@ -118,7 +119,7 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
     out += "\n" + paint(display_name(t), Paint::bold) + " [" +
            paint(to_string(t.status), status_color(t.status)) + ", " + points_cell(t) + "]\n";
     const TestDetails d = test_details(t, options.verbose);
-    if (!t.message.empty()) out += indent(t.message, "    ");
+    if (!t.message.empty()) out += indent(untrusted_text::escape_controls(t.message), "    ");
     for (const std::string& fact : d.facts) out += "    " + fact + "\n";
     if (!d.stdout_tail.empty()) out += "    stdout (last lines):\n" + indent(d.stdout_tail, "      | ");
     if (!d.stderr_tail.empty()) out += "    stderr (last lines):\n" + indent(d.stderr_tail, "      | ");

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/report_text.hpp"
+#include "report/untrusted_text.hpp"
 #include "report/reporter.hpp"
 
 namespace parlab::grader {
@@ -44,7 +45,7 @@ std::string summary(const GradeResult& r, bool verbose) {
   out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with --seed " +
          std::to_string(r.fresh_seed) + ")\n";
   if (!r.performance_enabled) out += "Performance: not measured in this grading\n";
-  for (const std::string& note : r.notes) out += "NOTE: " + note + "\n";
+  for (const std::string& note : r.notes) out += "NOTE: " + untrusted_text::escape_controls(note) + "\n";
   if (!r.build.ok || !r.build.diagnostics.empty() || verbose) {
     out += "\n" + plain_build_report(r.build, verbose);
   }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "report/report_text.hpp"
+#include "report/untrusted_text.hpp"
 #include "report/reporter.hpp"
 
 namespace parlab::grader {
@@ -10,11 +11,12 @@ namespace {
 
 using namespace report_text;
 
-// Escapes markup characters (quotes only in attributes, where they delimit) and drops what XML 1.0 cannot hold at all (most C0
-// controls, U+FFFE, U+FFFF); invalid UTF-8 becomes U+FFFD first. In attributes,
-// whitespace controls are written as character references so parsers keep them.
+// Escapes markup characters (quotes only in attributes, where they delimit); controls,
+// invalid UTF-8 and what XML 1.0 cannot hold at all are shown escaped (untrusted_text).
+// In attributes, whitespace controls are written as character references so parsers keep them.
 std::string xml_escape(std::string_view raw, bool attribute) {
-  const std::string text = valid_utf8(raw);
+  // Controls and invalid UTF-8 are shown escaped (\x1b), like every other format.
+  const std::string text = untrusted_text::xml_legal(untrusted_text::escape_controls(raw));
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {

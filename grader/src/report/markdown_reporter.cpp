@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/report_text.hpp"
+#include "report/untrusted_text.hpp"
 #include "report/reporter.hpp"
 
 namespace parlab::grader {
@@ -19,7 +20,7 @@ bool is_word_char(char c) {
 }
 
 std::string md_escape(std::string_view raw) {
-  const std::string text = valid_utf8(raw);
+  const std::string text = untrusted_text::escape_controls(raw);
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -50,28 +51,18 @@ std::string md_cell(std::string_view raw) {
   return out;
 }
 
-std::size_t longest_backtick_run(std::string_view text) {
-  std::size_t longest = 0;
-  std::size_t run = 0;
-  for (char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  return longest;
-}
-
 // Inline code whose fence is longer than any backtick run inside, so it cannot end early.
 std::string md_code(std::string_view raw) {
-  std::string text = valid_utf8(raw);
+  std::string text = untrusted_text::escape_controls(raw);
   std::replace(text.begin(), text.end(), '\n', ' ');
-  const std::string fence(longest_backtick_run(text) + 1, '`');
+  const std::string fence(untrusted_text::longest_backtick_run(text) + 1, '`');
   const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
   return fence + (pad ? " " + text + " " : text) + fence;
 }
 
+// Submission text (messages, tails, compiler output) is fenced, never Markdown.
 std::string md_code_block(std::string_view text) {
-  const std::string fence(std::max<std::size_t>(3, longest_backtick_run(text) + 1), '`');
-  return fence + "text\n" + std::string(text) + "\n" + fence + "\n";
+  return untrusted_text::markdown_code_block(text);
 }
 
 std::string header(const GradeResult& r, bool verbose) {
@@ -119,7 +110,8 @@ std::string test_section(const TestResult& t, bool verbose) {
   blocks.push_back("### " + md_code(t.name) + (is_hidden(t) ? " (hidden)" : "") + ": " +
                    to_string(t.status) + ", " + points_cell(t) + "\n");
   const TestDetails d = test_details(t, verbose);
-  if (!t.message.empty()) blocks.push_back(md_escape(t.message) + "\n");
+  // The message may quote the submission (its status.json message): fenced.
+  if (!t.message.empty()) blocks.push_back(md_code_block(t.message));
   if (!d.facts.empty()) {
     std::string list;
     for (const std::string& fact : d.facts) list += "- " + md_escape(fact) + "\n";
@@ -149,7 +141,7 @@ std::string build(const BuildResult& b, bool verbose) {
     std::string lines;
     for (const Diagnostic& d : b.diagnostics) lines += diagnostic_line(d) + "\n";
     lines.pop_back();
-    blocks.push_back(md_code_block(valid_utf8(lines)));
+    blocks.push_back(md_code_block(lines));
   }
   if (verbose && !b.command.empty()) blocks.push_back("Command: " + md_code(b.command) + "\n");
   const std::string log = printable(b.log);

@@ -2,6 +2,7 @@
 // they name the array, the element, both values and the tolerance, and say what a
 // run outcome means rather than echoing an enum.
 #include "report/report_text.hpp"
+#include "report/untrusted_text.hpp"
 
 #include <algorithm>
 
@@ -44,11 +45,12 @@ std::size_t utf8_sequence_length(std::string_view s) {
 }
 
 void append_facts_for_mismatch(const Mismatch& m, std::vector<std::string>& facts) {
-  std::string where = m.array + "[" + std::to_string(m.index) + "]";
-  if (!m.label.empty()) where += " (" + m.label + ")";
+  // The label comes from the submission's manifest: one escaped line.
+  std::string where = untrusted_text::escape_line(m.array) + "[" + std::to_string(m.index) + "]";
+  if (!m.label.empty()) where += " (" + untrusted_text::escape_line(m.label) + ")";
   std::string fact = "First mismatch: " + where + ": expected " + format_value(m.expected) +
                      ", got " + format_value(m.got);
-  if (!m.tolerance.empty()) fact += ", tolerance " + m.tolerance;
+  if (!m.tolerance.empty()) fact += ", tolerance " + untrusted_text::escape_line(m.tolerance);
   facts.push_back(std::move(fact));
   if (m.compared > 0) {
     facts.push_back(std::to_string(m.mismatches) + " of " + std::to_string(m.compared) +
@@ -150,12 +152,14 @@ std::string describe_outcome(RunOutcome outcome) {
 }
 
 std::string diagnostic_line(const Diagnostic& d) {
-  std::string where = d.file;
+  // Compiler messages quote the submission's source: escaped, one line.
+  std::string where = untrusted_text::escape_line(d.file);
   if (d.line > 0) {
     where += ":" + std::to_string(d.line);
     if (d.column > 0) where += ":" + std::to_string(d.column);
   }
-  return where + ": " + d.severity + ": " + d.message;
+  return where + ": " + untrusted_text::escape_line(d.severity) + ": " +
+         untrusted_text::escape_line(d.message);
 }
 
 std::string device_line(const DeviceInfo& d) {
@@ -223,7 +227,7 @@ bool needs_details(const TestResult& t, bool verbose, std::size_t table_message_
 std::string plain_test_details(const TestResult& t, bool verbose) {
   const TestDetails details = test_details(t, verbose);
   std::string out;
-  if (!t.message.empty()) out += t.message + "\n";
+  if (!t.message.empty()) out += untrusted_text::escape_controls(t.message) + "\n";
   for (const std::string& fact : details.facts) out += fact + "\n";
   if (!details.stdout_tail.empty()) out += "stdout (last lines):\n" + indent(details.stdout_tail, "  ");
   if (!details.stderr_tail.empty()) out += "stderr (last lines):\n" + indent(details.stderr_tail, "  ");
@@ -266,23 +270,7 @@ std::string valid_utf8(std::string_view text) {
 }
 
 std::string printable(std::string_view text) {
-  const std::string valid = valid_utf8(text);
-  std::string out;
-  out.reserve(valid.size());
-  for (std::size_t i = 0; i < valid.size(); ++i) {
-    const auto c = static_cast<unsigned char>(valid[i]);
-    if (c == '\r' && i + 1 < valid.size() && valid[i + 1] == '\n') continue;  // CRLF -> LF
-    if (c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7F)) {
-      // C1 controls (U+0080..U+009F) steer some terminals like ESC does.
-      if (c == 0xC2 && i + 1 < valid.size() && static_cast<unsigned char>(valid[i + 1]) <= 0x9F) {
-        out += sprintf_string("\\u%04x", static_cast<unsigned char>(valid[++i]));
-        continue;
-      }
-      out += static_cast<char>(c);
-    } else {
-      out += sprintf_string("\\x%02x", c);
-    }
-  }
+  std::string out = untrusted_text::escape_controls(text);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }

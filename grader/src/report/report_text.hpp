@@ -45,7 +45,9 @@ std::string plain_build_report(const BuildResult& b, bool verbose);  // diagnost
 
 // Text safety. Student output may hold any bytes.
 std::string valid_utf8(std::string_view text);  // invalid sequences -> U+FFFD
-std::string printable(std::string_view text);   // valid_utf8, controls shown as \xNN, no trailing newlines
+// untrusted_text::escape_controls without trailing newlines: controls and invalid
+// UTF-8 shown as \xNN (C1 as \u0080..), never sent raw.
+std::string printable(std::string_view text);
 std::size_t display_width(std::string_view utf8);  // code points
 // The first line, cut to `max_width` code points with "..." when longer.
 std::string first_line_fitted(std::string_view text, std::size_t max_width);

@@ -68,6 +68,13 @@ struct Measurement {
   int cores = 0;                 // parallelism the thresholds were scaled to (0 = not scaled)
   int warmup_pairs = 0;          // pairs run and excluded
   bool noisy = false;            // spread stayed above the bound after re-measuring
+  // What the grader observed itself (measure/observed_speed.hpp). median_ratio, the
+  // ratio credited, is the harness's reported ratio capped by the observation.
+  double reported_ratio = 0;     // median of the harness's per-pair ratios (untrusted)
+  double observed_cap = 0;       // largest speedup the observed wall times support (0: none)
+  double overhead_s = 0;         // the baseline's untimed cost per process
+  double candidate_cores = 0;    // the candidate's observed CPU time / wall time
+  bool timing_trusted = true;    // false: the reported ratio exceeded the observation
 };
 
 // A part of a GPU task timed apart from the kernels (e.g. "host_to_device"): median
@@ -163,6 +170,8 @@ struct GradeResult {
   double score = 0;
   double max_score = 0;
   std::vector<std::string> notes;  // banners: sandbox missing, perf disabled, ...
+  std::string interrupted;         // non-empty: the grading stopped early (why); the tests
+                                   // listed are those finished, the score is theirs
 };
 
 }  // namespace parlab::grader

@@ -32,7 +32,7 @@ json mismatch_to_json(const Mismatch& m) {
           {"compared", m.compared}};
 }
 
-json measurement_to_json(const Measurement& m) {
+json measurement_fields(const Measurement& m) {
   json ratios = json::array();
   for (double r : m.ratios) ratios.push_back(number_to_json(r));
   return {{"baseline", m.baseline},
@@ -47,6 +47,18 @@ json measurement_to_json(const Measurement& m) {
           {"cores", m.cores},
           {"warmup_pairs", m.warmup_pairs},
           {"noisy", m.noisy}};
+}
+
+// What the grader observed itself; absent when nothing was observed (older results).
+json measurement_to_json(const Measurement& m) {
+  json out = measurement_fields(m);
+  if (!(m.observed_cap > 0)) return out;
+  out["observed"] = {{"reported_ratio", number_to_json(m.reported_ratio)},
+                     {"cap", number_to_json(m.observed_cap)},
+                     {"overhead_s", number_to_json(m.overhead_s)},
+                     {"candidate_cores", number_to_json(m.candidate_cores)},
+                     {"timing_trusted", m.timing_trusted}};
+  return out;
 }
 
 json roofline_to_json(const Roofline& r) {
@@ -245,6 +257,14 @@ Measurement measurement_from(const FieldReader& f) {
   m.cores = f.integer("cores");
   m.warmup_pairs = f.integer("warmup_pairs");
   m.noisy = f.boolean("noisy");
+  if (f.has_value("observed")) {  // absent in results written before it existed
+    FieldReader o = f.object("observed");
+    m.reported_ratio = o.number("reported_ratio");
+    m.observed_cap = o.number("cap");
+    m.overhead_s = o.number("overhead_s");
+    m.candidate_cores = o.number("candidate_cores");
+    m.timing_trusted = o.boolean("timing_trusted");
+  }
   return m;
 }
 
@@ -344,6 +364,7 @@ nlohmann::json to_json(const GradeResult& r) {
           {"max_score", number_to_json(r.max_score)},
           {"notes", r.notes}};
   if (!r.device.mode.empty()) out["device"] = device_to_json(r.device);
+  if (!r.interrupted.empty()) out["interrupted"] = r.interrupted;
   return out;
 }
 
@@ -388,6 +409,7 @@ GradeResult grade_result_from_json(const nlohmann::json& json) {
     }
     r.notes.push_back(notes[i].get<std::string>());
   }
+  if (f.has_value("interrupted")) r.interrupted = f.string("interrupted");
   return r;
 }
 

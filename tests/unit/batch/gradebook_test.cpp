@@ -128,3 +128,16 @@ TEST_CASE("the class summary counts, distributes and takes median speedups") {
   CHECK_THAT(md, Contains("| speedup | performance | 40 | 1/4 | 25 % | 1.50x |"));
   CHECK_THAT(md, Contains("## Did not build"));
 }
+
+TEST_CASE("a build failure's reason and a student id are shown escaped, on one line") {
+  StudentRecord r = build_failed("eve\x1b]0;owned\a");
+  r.result->build.diagnostics = {{"file_stats.cpp", 1, 1, "error", "#error \x1b[2J\n# PASS 100/100"}};
+  const std::string reason = record_reason(r);
+  CHECK(reason.find('\x1b') == std::string::npos);
+  CHECK(reason.find('\n') == std::string::npos);
+  CHECK_THAT(reason, Contains("\\x1b[2J\\n# PASS 100/100"));
+  const std::string md = class_summary_markdown(class_summary(manifest(), {r}));
+  CHECK(md.find('\x1b') == std::string::npos);
+  CHECK(md.find('\a') == std::string::npos);
+  CHECK_THAT(md, Contains("eve\\x1b]0;owned\\x07"));
+}

@@ -60,7 +60,11 @@ TEST_CASE("grader errors are recorded but never final; a later success clears th
   ScratchDir s;
   BatchLayout layout{s.path()};
   ManifestStudent st{"s2", "", "bob"};
-  save_error(layout, st, "the grader was killed by signal 9", 3);
+  StudentRecord failed;
+  failed.student = st;
+  failed.reason = "the grader was killed by signal 9";
+  failed.seconds = 3;
+  save_error(layout, failed);
   StudentRecord e = load_record(layout, st);
   CHECK(e.status == StudentStatus::error);
   CHECK(e.reason == "the grader was killed by signal 9");
@@ -111,7 +115,7 @@ TEST_CASE("collect writes a gradebook with every manifest student and missing ro
   CHECK(c.missing == 1);
   CHECK(read_text(layout.gradebook()) ==
         "student,id,entry,status,serial,total,max,flags,reason,sandbox\n"
-        ",a,a.zip,rejected,0,0,10,,not a usable submission: the archive is empty,\n"
+        ",a,a.zip,rejected,0,0,10,,not a usable submission: the archive is empty,not used (nothing of the submission ran)\n"
         ",b,b,pending,,,10,,not graded yet,\n"
         "Carol,c,,missing,,,10,,no submission,\n");
   CHECK_THAT(read_text(layout.summary_markdown()), Contains("## Rejected submissions"));

@@ -101,3 +101,37 @@ TEST_CASE("sim build of a lab built without its sim driver says what to run", "[
   CHECK_THROWS_WITH(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe"),
                     Catch::Contains("cmake --build"));
 }
+
+// The compiler's sandbox view: the libraries it links are shown one file at a time,
+// never the build folder they sit in (which holds every lab's reference executables
+// and the simulator's rewritten reference sources).
+TEST_CASE("the compiler sees link inputs as single files, never a folder of build products",
+          "[build][sandbox]") {
+  Fixture f;
+  f.tc.labs["lab77"].reference_exe = f.root / "lab77_reference";
+  f.tc.labs["lab77"].sim_reference_exe = f.root / "lab77_reference_sim";
+  f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  std::ofstream(f.root / "libdriver_cuda.a") << "x";
+  f.tc.labs["lab77"].driver_lib = f.root / "libdriver_cuda.a";
+  const fs::path secrets[] = {f.root / "lab77_reference", f.root / "lab77_reference_sim",
+                              f.root / "cpu_ref", f.root / "sim-rewritten" / "ref.cu.cpp"};
+  for (BuildTarget target : {BuildTarget::host, BuildTarget::cuda, BuildTarget::sim}) {
+    CAPTURE(to_string(target));
+    const CompilePlan plan = plan_compile(target, f.lab, f.tc, f.stage, f.root / "exe");
+    for (const fs::path& shown : plan.read_only) {
+      CAPTURE(shown);
+      CHECK(shown != f.root);
+      for (const fs::path& secret : secrets) {
+        const fs::path rel = secret.lexically_relative(shown);
+        const bool inside = !rel.empty() && *rel.begin() != "..";
+        CHECK_FALSE(inside);
+        CHECK(shown != secret);
+      }
+    }
+    const fs::path lib = target == BuildTarget::sim ? f.root / "libdriver_sim.a"
+                                                    : f.root / "libdriver_cuda.a";
+    CHECK(std::find(plan.read_only.begin(), plan.read_only.end(), lib) != plan.read_only.end());
+    CHECK(std::find(plan.read_only.begin(), plan.read_only.end(), f.tc.harness_lib) !=
+          plan.read_only.end());
+  }
+}

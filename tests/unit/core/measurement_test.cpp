@@ -17,9 +17,11 @@ TEST_CASE("median, quantiles and relative spread", "[measure]") {
 
 namespace {
 // Replays a list of times; counts calls.
+// An honest child: one call, reported time = its work, plus 50 ms of start-up.
 TimedRun replay(std::vector<double> times, int& calls) {
-  return [times, &calls](std::string&) -> std::optional<double> {
-    return times[static_cast<std::size_t>(calls++) % times.size()];
+  return [times, &calls](std::string&) -> std::optional<TimedSample> {
+    const double t = times[static_cast<std::size_t>(calls++) % times.size()];
+    return TimedSample{t, t + 0.05, t, 1};
   };
 }
 }  // namespace
@@ -77,7 +79,7 @@ TEST_CASE("the time budget stops re-measuring", "[measure]") {
 TEST_CASE("a failing candidate is reported as the candidate's failure", "[measure]") {
   PerformanceSpec p;
   int b = 0;
-  TimedRun failing = [](std::string& err) -> std::optional<double> {
+  TimedRun failing = [](std::string& err) -> std::optional<TimedSample> {
     err = "crashed with SIGSEGV";
     return std::nullopt;
   };
@@ -85,4 +87,69 @@ TEST_CASE("a failing candidate is reported as the candidate's failure", "[measur
   CHECK_FALSE(s.ok);
   CHECK(s.candidate_failed);
   CHECK(s.error == "crashed with SIGSEGV");
+}
+
+TEST_CASE("the baseline's failure is not the candidate's", "[measure]") {
+  PerformanceSpec p;
+  int c = 0;
+  TimedRun failing = [](std::string& err) -> std::optional<TimedSample> {
+    err = "time limit";
+    return std::nullopt;
+  };
+  SideBySide s = measure_side_by_side(failing, replay({1}, c), p, [] { return 0.0; });
+  CHECK_FALSE(s.ok);
+  CHECK_FALSE(s.candidate_failed);
+  CHECK(s.error.find("time limit") != std::string::npos);
+}
+
+TEST_CASE("an honest candidate keeps its reported ratio", "[measure][observed]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 1;
+  p.min_pairs = 5;
+  int b = 0, c = 0;
+  SideBySide s = measure_side_by_side(replay({2.0}, b), replay({0.5}, c), p, [] { return 0.0; });
+  REQUIRE(s.ok);
+  CHECK(s.measurement.reported_ratio == Approx(4.0));
+  CHECK(s.measurement.median_ratio == Approx(4.0));
+  CHECK(s.measurement.timing_trusted);
+  CHECK(s.measurement.observed_cap >= 4.0);
+}
+
+TEST_CASE("work hidden from the harness's clock is capped by the wall time", "[measure][observed]") {
+  // The candidate reports 1 ms per call but its process runs as long as the baseline's:
+  // the work happened in a constructor, or its clock lies.
+  PerformanceSpec p;
+  p.warmup_pairs = 0;
+  p.min_pairs = 5;
+  int b = 0;
+  TimedRun forged = [](std::string&) -> std::optional<TimedSample> {
+    return TimedSample{0.001, 2.05, 2.0, 1};
+  };
+  SideBySide s = measure_side_by_side(replay({2.0}, b), forged, p, [] { return 0.0; });
+  REQUIRE(s.ok);
+  CHECK(s.measurement.reported_ratio == Approx(2000.0));
+  CHECK(s.measurement.median_ratio < 1.1);
+  CHECK_FALSE(s.measurement.timing_trusted);
+}
+
+TEST_CASE("observed speed: overhead from the baseline, slack from its noise", "[observed]") {
+  std::vector<TimedSample> base, cand;
+  for (double overhead : {0.10, 0.11, 0.09, 0.10, 0.12}) base.push_back({0.2, 0.2 * 3 + overhead, 0.6, 3});
+  for (int i = 0; i < 5; ++i) cand.push_back({0.1, 0.1 * 3 + 0.10, 0.6, 3});
+  ObservedSpeed o = observed_speed(base, cand);
+  CHECK(o.overhead_s == Approx(0.10).margin(1e-9));
+  CHECK(o.slack_s >= 0.01);
+  CHECK(o.resolvable);
+  CHECK(o.cap >= 2.0);                       // the honest 2x is supported
+  CHECK_FALSE(claims_beyond_observation(2.0, o));
+  CHECK(claims_beyond_observation(50.0, o));
+  CHECK(o.candidate_cores == Approx(1.5));   // 0.6 s of CPU in 0.4 s
+}
+
+TEST_CASE("observed speed: a task short beside start-up noise is not resolvable", "[observed]") {
+  std::vector<TimedSample> base(5, TimedSample{0.001, 0.301, 0.3, 1});
+  std::vector<TimedSample> cand(5, TimedSample{0.0005, 0.3005, 0.3, 1});
+  ObservedSpeed o = observed_speed(base, cand);
+  CHECK_FALSE(o.resolvable);
+  CHECK_THROWS(observed_speed({}, {}));
 }

@@ -77,6 +77,10 @@ struct NamedArray {
 std::vector<NamedArray> read_outputs(const std::filesystem::path& dir,
                                      std::uint64_t max_bytes = 1ull << 31);
 
+// The same for an output folder the caller opened itself (the grader, on a child's
+// folder): files are opened relative to `dir_fd`, never through a link, never a FIFO.
+std::vector<NamedArray> read_outputs_at(int dir_fd, std::uint64_t max_bytes = 1ull << 31);
+
 // Reads one array of a directory written by OutputWriter (a generated dataset) with its
 // own element type: the drivers' way to load inputs. Throws OutputFormatError when the
 // array is missing or has another dtype.

@@ -1,0 +1,30 @@
+#pragma once
+// The verdict of one performance test from its side-by-side measurement: points,
+// status and the sentence the student reads. Pure (no processes, no clock), so the
+// policy is unit-tested on its own: credit never exceeds the ratio the grader observed
+// itself, a program whose own timings claim more than that beyond noise earns nothing
+// on the test and is reported as "timing not trusted" (measure/observed_speed.hpp),
+// and a noisy measurement never fails a student.
+#include <string>
+
+#include "measure/side_by_side.hpp"
+#include "result/result.hpp"
+#include "score/scoring.hpp"
+
+namespace parlab::grader {
+
+struct PerformanceVerdict {
+  TestStatus status = TestStatus::failed;
+  double points = 0;
+  std::string message;
+};
+
+// `m` is the finished measurement (median_ratio already capped by the observation,
+// thresholds filled in); `max_points` the test's points.
+PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& th,
+                                       double max_points);
+
+// "2.31x", for messages.
+std::string format_ratio(double ratio);
+
+}  // namespace parlab::grader

@@ -1,0 +1,64 @@
+#include "measure/observed_speed.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "measure/statistics.hpp"
+
+namespace parlab::grader {
+namespace {
+
+// The overhead's noise floor: a few milliseconds of process start-up jitter, a tenth
+// of the overhead itself, or twice its observed interquartile range.
+constexpr double kMinSlackSeconds = 0.003;
+constexpr double kSlackFractionOfOverhead = 0.10;
+constexpr double kSlackIqrFactor = 2.0;
+// A claimed ratio this far above the cap is a disagreement, not noise.
+constexpr double kDisagreementFactor = 1.15;
+// A candidate whose whole run fits in the overhead noise: nothing bounds its claim.
+constexpr double kUnboundedRatio = 1e9;
+
+double work_of(const TimedSample& s) { return s.reported_s * std::max(s.calls, 1); }
+
+}  // namespace
+
+ObservedSpeed observed_speed(const std::vector<TimedSample>& baseline,
+                             const std::vector<TimedSample>& candidate) {
+  if (baseline.size() != candidate.size() || baseline.empty()) {
+    throw std::invalid_argument("observed_speed needs the same non-zero number of pairs");
+  }
+  ObservedSpeed out;
+  std::vector<double> overheads;
+  std::vector<double> base_work;
+  for (const TimedSample& b : baseline) {
+    overheads.push_back(std::max(0.0, b.wall_s - work_of(b)));
+    base_work.push_back(work_of(b));
+  }
+  out.overhead_s = median(overheads);
+  const double iqr = quantile(overheads, 0.75) - quantile(overheads, 0.25);
+  out.slack_s = std::max({kMinSlackSeconds, kSlackFractionOfOverhead * out.overhead_s,
+                          kSlackIqrFactor * iqr});
+  // Below a few slacks of timed work, start-up noise could hide anything.
+  out.resolvable = median(base_work) >= 4 * out.slack_s;
+
+  std::vector<double> caps;
+  std::vector<double> cores;
+  for (std::size_t i = 0; i < candidate.size(); ++i) {
+    const double cand_work = candidate[i].wall_s - out.overhead_s - out.slack_s;
+    caps.push_back(cand_work > 0 ? base_work[i] / cand_work
+                                 : kUnboundedRatio);
+    if (candidate[i].wall_s > 0 && candidate[i].cpu_s >= 0) {
+      cores.push_back(candidate[i].cpu_s / candidate[i].wall_s);
+    }
+  }
+  out.cap = median(caps);
+  out.candidate_cores = cores.empty() ? 0 : median(cores);
+  return out;
+}
+
+bool claims_beyond_observation(double reported_ratio, const ObservedSpeed& observed) {
+  return reported_ratio > observed.cap * kDisagreementFactor;
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,155 @@
+// Staging a submission without trusting its folder: links, FIFOs and oversized files
+// are refused by name, and (as root) files are read with the folder owner's rights.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "compile/submission_stager.hpp"
+
+namespace fs = std::filesystem;
+using namespace parlab::grader;
+
+namespace {
+
+constexpr const char* kSecret = "TOP-SECRET-LINE-4711";
+
+bool any_header(const std::string& name) { return fs::path(name).extension() == ".hpp"; }
+
+struct Folders {
+  fs::path root = fs::temp_directory_path() / ("parlab-stager-" + std::to_string(::getpid()));
+  fs::path submission = root / "submission";
+  fs::path stage = root / "stage";
+  fs::path secret = root / "root-only.txt";
+  Folders() {
+    fs::remove_all(root);
+    fs::create_directories(submission);
+    std::ofstream(secret) << kSecret << "\n";
+    ::chmod(secret.c_str(), 0600);
+    std::ofstream(submission / "file_stats.cpp") << "int main() {}\n";
+  }
+  ~Folders() { fs::remove_all(root); }
+  std::string staged(const std::string& name) const {
+    std::ifstream in(stage / name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("staging copies the listed sources and the student's headers", "[stage]") {
+  Folders f;
+  std::ofstream(f.submission / "helpers.hpp") << "// helper\n";
+  const StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  REQUIRE(r.ok());
+  CHECK(r.staged == std::vector<std::string>{"file_stats.cpp", "helpers.hpp"});
+  CHECK(f.staged("file_stats.cpp") == "int main() {}\n");
+  CHECK(f.staged("helpers.hpp") == "// helper\n");
+}
+
+TEST_CASE("a missing source is reported as missing", "[stage]") {
+  Folders f;
+  const StagingResult r = stage_submission_files(f.submission, {"kernels.cu"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.missing);
+  CHECK(r.refused_file == "kernels.cu");
+}
+
+TEST_CASE("a source that is a symbolic link is refused and never read", "[stage][sandbox]") {
+  Folders f;
+  fs::remove(f.submission / "file_stats.cpp");
+  fs::create_symlink(f.secret, f.submission / "file_stats.cpp");
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "file_stats.cpp");
+  CHECK_THAT(r.reason, Catch::Contains("file_stats.cpp is a symbolic link; submit the file itself"));
+  CHECK(r.reason.find(kSecret) == std::string::npos);
+  CHECK_FALSE(fs::exists(f.stage / "file_stats.cpp"));
+}
+
+TEST_CASE("a header that links elsewhere is refused too", "[stage][sandbox]") {
+  Folders f;
+  fs::create_symlink(f.secret, f.submission / "answers.hpp");
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "answers.hpp");
+  CHECK_FALSE(fs::exists(f.stage / "answers.hpp"));
+}
+
+TEST_CASE("a FIFO named like a source is refused at once, not waited on", "[stage][sandbox]") {
+  Folders f;
+  fs::remove(f.submission / "file_stats.cpp");
+  REQUIRE(::mkfifo((f.submission / "file_stats.cpp").c_str(), 0644) == 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("FIFO"));
+}
+
+TEST_CASE("a directory named like a source is refused", "[stage]") {
+  Folders f;
+  fs::create_directories(f.submission / "helpers.hpp");
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("helpers.hpp is a directory"));
+}
+
+TEST_CASE("an oversized source is refused with the cap", "[stage]") {
+  Folders f;
+  std::ofstream(f.submission / "file_stats.cpp") << std::string(5000, 'x');
+  StagingLimits limits;
+  limits.max_file_bytes = 4096;
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits);
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("file_stats.cpp is larger than"));
+}
+
+TEST_CASE("many files together are capped too", "[stage]") {
+  Folders f;
+  for (int i = 0; i < 4; ++i) std::ofstream(f.submission / ("h" + std::to_string(i) + ".hpp")) << std::string(3000, 'x');
+  StagingLimits limits;
+  limits.max_total_bytes = 8000;
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits);
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("together are larger than"));
+}
+
+TEST_CASE("as root, files are read with the submission owner's rights", "[stage][sandbox]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root (the privilege drop only happens when the grader is root)");
+    return;
+  }
+  Folders f;
+  // A hard link to a root-only file in a folder a student owns: root could read it,
+  // the student cannot, so staging must not.
+  fs::remove(f.submission / "file_stats.cpp");
+  fs::create_hard_link(f.secret, f.submission / "file_stats.cpp");
+  const uid_t nobody = 65534;
+  REQUIRE(::chown(f.submission.c_str(), nobody, nobody) == 0);
+  ::chmod(f.root.c_str(), 0755);
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("cannot be read with the permissions of the submission "
+                                       "folder's owner"));
+  CHECK(r.reason.find(kSecret) == std::string::npos);
+  CHECK_FALSE(fs::exists(f.stage / "file_stats.cpp"));
+  // The owner's own files still stage.
+  fs::remove(f.submission / "file_stats.cpp");
+  std::ofstream(f.submission / "file_stats.cpp") << "int main() {}\n";
+  REQUIRE(::chown((f.submission / "file_stats.cpp").c_str(), nobody, nobody) == 0);
+  CHECK(stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage).ok());
+}
