@@ -17,7 +17,7 @@ cp -r "$REFERENCE" "$C/cleo"
 printf 'folder,id,name\nanna,s1,Anna\nben,s2,Ben\ncleo,s3,Cleo\n' >"$W/roster.csv"
 common=(lab01 "$C" --roster "$W/roster.csv" --work-dir "$W/work" "${BATCH_OPTS[@]}" --out "$W/out")
 G="$W/out/gradebook.csv"
-total_of() { awk -F, -v id="$1" '$2 == id { print $(NF-3) }' "$G"; }
+total_of() { awk -F, -v id="$1" '$2 == id { print $(NF-4) }' "$G"; }  # ...,total,max,flags,reason,sandbox
 
 run_grade first batch "${common[@]}" --jobs 2
 expect_rc first 0

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 grade_reference() {
   run_grade ref lab01 --reference --work-dir "$W/work" --json "$W/r.json" \
-    --gradescope "$W/results.json" --junit "$W/junit.xml" --markdown "$W/r.md"
+    --sandbox auto --gradescope "$W/results.json" --junit "$W/junit.xml" --markdown "$W/r.md"
 }
 grade_reference
 # Speedup needs idle cores: a process elsewhere on the machine can cost the reference

@@ -3,7 +3,7 @@
 # names the first mismatch; hidden tests do not reveal values.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
-run_grade wrong lab01 "$FAKES/wrong" --no-perf --work-dir "$W/work" --json "$W/r.json" --gradescope "$W/gs.json"
+run_grade wrong lab01 "$FAKES/wrong" --no-perf --work-dir "$W/work" --json "$W/r.json" --sandbox auto --gradescope "$W/gs.json"
 expect_rc wrong 1
 expect_in "$W/wrong.out" "file_mean\[[0-9]+\] \([^)]*\): expected [-0-9.e+]+, got [-0-9.e+]+" "first mismatch in file_mean"
 expect_in "$W/wrong.out" "wrong result on hidden data" "hidden test says where, not what"

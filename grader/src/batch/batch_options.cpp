@@ -13,6 +13,7 @@ std::vector<std::string> child_grade_args(const BatchOptions& o, const std::file
     a.push_back(submission.string());
   }
   a.insert(a.end(), {"--work-dir", o.work_root.string(), "--json", json.string(), "--color", "never"});
+  a.insert(a.end(), {"--sandbox", o.sandbox_level});
   if (!o.performance) a.push_back("--no-perf");
   if (o.wall_limit) a.insert(a.end(), {"--wall-limit", std::to_string(*o.wall_limit)});
   if (o.seed) a.insert(a.end(), {"--seed", std::to_string(*o.seed)});

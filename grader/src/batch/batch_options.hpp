@@ -22,6 +22,7 @@ struct BatchOptions {
   bool regrade = false;
   std::vector<std::string> only;                     // grade just these ids (always regraded)
   bool performance = true;
+  std::string sandbox_level = "require";             // passed on to every `grade` child
   std::optional<double> wall_limit;
   std::optional<std::uint64_t> seed;
   UnpackLimits limits;

@@ -61,10 +61,17 @@ std::string capped_cell(const std::string& text, std::size_t max_chars) {
   return text.substr(0, cut) + " ... (" + std::to_string(text.size() - cut) + " more characters; see the report)";
 }
 
+// How this student's code was contained: "bubblewrap (require)"; empty without a result.
+std::string record_sandbox(const StudentRecord& r) {
+  if (!r.result || r.result->host.sandbox.empty()) return "";
+  const HostInfo& h = r.result->host;
+  return h.sandbox + (h.sandbox_level.empty() ? "" : " (" + h.sandbox_level + ")");
+}
+
 std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records) {
   std::string out = "student,id,entry,status";
   for (const ManifestTest& t : m.tests) out += "," + csv_field(t.name);
-  out += ",total,max,flags,reason\n";
+  out += ",total,max,flags,reason,sandbox\n";
   for (const StudentRecord& r : records) {
     out += csv_field(r.student.name) + "," + csv_field(r.student.id) + "," + csv_field(r.student.entry) +
            "," + to_string(r.status);
@@ -79,7 +86,7 @@ std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecor
     }
     out += "," + (r.result ? format_points(r.result->score) : std::string()) + "," +
            format_points(m.max_score) + "," + csv_field(record_flags(r)) + "," +
-           csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "\n";
+           csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "," + csv_field(record_sandbox(r)) + "\n";
   }
   return out;
 }

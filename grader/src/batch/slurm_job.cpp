@@ -69,6 +69,7 @@ std::vector<std::string> task_command(const BatchOptions& o, const fs::path& ids
                                 "--max-entries", std::to_string(o.limits.max_entries)};
   if (o.roster) c.insert(c.end(), {"--roster", fs::absolute(*o.roster).string()});
   if (o.toolchain) c.insert(c.end(), {"--toolchain", fs::absolute(*o.toolchain).string()});
+  c.insert(c.end(), {"--sandbox", o.sandbox_level});
   if (!o.performance) c.push_back("--no-perf");
   if (o.wall_limit) c.insert(c.end(), {"--wall-limit", std::to_string(*o.wall_limit)});
   if (o.seed) c.insert(c.end(), {"--seed", std::to_string(*o.seed)});

@@ -12,6 +12,7 @@
 #include "batch/slurm_job.hpp"
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
+#include "cli/sandbox_level.hpp"
 #include "compile/toolchain.hpp"
 #include "grading/host_info.hpp"
 
@@ -31,6 +32,8 @@ po::options_description batch_options() {
       ("regrade", "grade everyone again (default: finished students are skipped)")
       ("only", po::value<std::vector<std::string>>(), "grade only this student id (repeatable; always regrades)")
       ("no-perf", "correctness tests only")
+      ("sandbox", po::value<std::string>()->default_value("require"),
+       "require (default: exit 3 without a working bubblewrap) | auto | off; every grading uses it")
       ("wall-limit", po::value<double>(), "cap every test's wall-clock limit (seconds)")
       ("seed", po::value<std::uint64_t>(), "the same fresh-data seed for every student")
       ("work-dir", po::value<std::string>(), "builds, runs, caches (default: BUILD_DIR/grade-work)")
@@ -127,6 +130,7 @@ int run_batch_command(const std::vector<std::string>& args) {
   o.regrade = vm.count("regrade") > 0;
   if (vm.count("only")) o.only = vm["only"].as<std::vector<std::string>>();
   o.performance = vm.count("no-perf") == 0;
+  o.sandbox_level = checked_sandbox_level(vm["sandbox"].as<std::string>());
   if (vm.count("wall-limit")) {
     o.wall_limit = vm["wall-limit"].as<double>();
     if (!(*o.wall_limit > 0)) throw UsageError("--wall-limit must be > 0 seconds");
@@ -157,6 +161,8 @@ int run_batch_command(const std::vector<std::string>& args) {
     s.sbatch = vm["sbatch"].as<std::string>();
     return batch::submit_slurm_batch(o, s);
   }
+  // Refuse up front (exit 3, with the fix) rather than fail every student's grading.
+  if (o.sandbox_level == "require") make_runner_for_level(o.sandbox_level);
   return batch::run_batch(o);
 }
 

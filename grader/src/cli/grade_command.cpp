@@ -9,6 +9,7 @@
 #include "compile/toolchain.hpp"
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
+#include "cli/sandbox_level.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
@@ -49,6 +50,10 @@ po::options_description grade_options() {
       ("toolchain", po::value<std::string>(), "compile/toolchain.json to use")
       ("wall-limit", po::value<double>(), "cap every test's wall-clock limit at this many "
                                           "seconds (quick checks of slow submissions)")
+      ("sandbox", po::value<std::string>(), "auto (bubblewrap when it works, else rlimits, said in "
+                                            "the report) | require (exit 3 without bubblewrap) | "
+                                            "off; default auto, require with --gradescope")
+      ("keep-runs", "keep the run folders after grading (debugging; no disk quota then)")
       ("color", po::value<std::string>()->default_value("auto"), "auto | always | never")
       ("verbose,v", "progress lines and details for passing tests");
   return o;
@@ -107,6 +112,13 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   options.work_root = vm.count("work-dir") ? fs::absolute(vm["work-dir"].as<std::string>())
                                            : toolchain.build_dir / "grade-work";
   if (verbose) options.log = [](const std::string& line) { std::cerr << "grade: " << line << "\n"; };
+  // Autograder uploads are graded unattended: never silently with a weaker sandbox.
+  options.sandbox_level = checked_sandbox_level(
+      vm.count("sandbox") ? vm["sandbox"].as<std::string>()
+                          : (vm.count("gradescope") ? "require" : "auto"));
+  options.keep_runs = vm.count("keep-runs") > 0;
+  if (const char* quota = std::getenv("PARLAB_RUN_DISK_QUOTA_MB"); quota && *quota)
+    options.run_disk_quota_mb = std::strtoull(quota, nullptr, 10);
   options.notice = [](const std::string& line) { std::cerr << "grade: " << line << "\n"; };
 
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
@@ -119,7 +131,9 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
     if (json_file) write_file_atomically(*json_file, make_reporter("json", report_options)->render(partial));
   });
   options.checkpoint = [&guard](const GradeResult& partial) { guard.checkpoint(partial); };
-  SandboxedRunner runner;
+  std::unique_ptr<SandboxedRunner> sandbox = make_runner_for_level(options.sandbox_level);
+  SandboxedRunner& runner = *sandbox;
+  options.sandbox_fallback = runner.bubblewrap_problem();
   // The submission itself is copied by the grader, so only these need to be reachable.
   if (runner.drops_privileges()) {
     require_reachable_by_others(options.work_root, "work dir");

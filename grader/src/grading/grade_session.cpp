@@ -20,6 +20,7 @@
 #include "grading/performance_verdict.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
+#include "process/run_area.hpp"
 #include "result/result_json.hpp"
 #include "score/scoring.hpp"
 #include "util/atomic_write.hpp"
@@ -75,7 +76,8 @@ class Session {
         cache_(o.work_root / "dataset-cache"),
         fresh_cache_(grading_dir_ / "fresh-data"),
         submission_runs_(runner, grading_dir_ / "runs"),
-        reference_runs_(runner, grading_dir_ / "reference-runs") {}
+        // Another identity (uid), so the submission cannot read what it wrote.
+        reference_runs_(runner.for_reference(), grading_dir_ / "reference-runs") {}
 
   GradeResult run();
 
@@ -86,7 +88,13 @@ class Session {
   Params resolve_params(const Params& p) const;
   fs::path dataset_dir(const std::string& id);
   std::string dataset_label(const std::string& id) const;
-  const TaskRun& reference_run(const TestSpec& t, const std::string& task, const Params& params);
+  // What the reference computed, read into memory; its run folder is gone.
+  struct Expected {
+    TaskRun run;
+    std::vector<harness::NamedArray> outputs;
+  };
+  const Expected& reference_run(const TestSpec& t, const std::string& task, const Params& params);
+  void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
   std::optional<std::string> not_measured_reason(const TestSpec& t,
@@ -122,7 +130,7 @@ class Session {
   fs::path executable_;
   fs::path expected_exe_;  // where expected outputs come from (GPU labs: the CPU reference)
   DeviceInfo device_;      // GPU labs: where the tests run
-  std::map<std::string, TaskRun> reference_cache_;
+  std::map<std::string, Expected> reference_cache_;
 };
 
 Params Session::resolve_params(const Params& p) const {
@@ -146,8 +154,10 @@ std::string Session::dataset_label(const std::string& id) const {
 }
 
 // Expected outputs come from the reference executable; cached per key so a grading
-// runs the reference once per (dataset, task, params).
-const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task,
+// runs the reference once per (dataset, task, params). They are read into memory and
+// their folder removed at once, so no later program (the submission at any sandbox
+// level, even running as the same user) can find them on disk.
+const Session::Expected& Session::reference_run(const TestSpec& t, const std::string& task,
                                       const Params& params) {
   fs::path data = dataset_dir(t.dataset);
   ContentHash key;
@@ -169,7 +179,43 @@ const TaskRun& Session::reference_run(const TestSpec& t, const std::string& task
                            run.message +
                            (run.run.stderr_text.empty() ? "" : "\n" + run.run.stderr_text));
   }
-  return reference_cache_.emplace(key.hex(), std::move(run)).first->second;
+  Expected expected;
+  try {
+    expected.outputs = LabRunner::outputs(run);
+  } catch (const harness::OutputFormatError& e) {
+    throw ToolError(kExitInternal, "the reference solution's outputs on dataset '" + t.dataset +
+                                       "' task '" + task + "' are unreadable: " + e.what());
+  }
+  fs::remove_all(run.runs_root / run.run_name);
+  expected.run = std::move(run);
+  return reference_cache_.emplace(key.hex(), std::move(expected)).first->second;
+}
+
+// A build reused from an earlier grading of the same submission belongs to that
+// grading's uid (its folder 0700, process/work_dir.cpp); this grading's uid must be
+// able to enter it to run the program. Entering only: nothing there is listable.
+void open_cached_build_to_this_grading(const fs::path& build_root) {
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(build_root, error)) {
+    std::error_code ignored;
+    if (entry.is_directory(ignored) && !entry.is_symlink(ignored))
+      fs::permissions(entry.path(), fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add, ignored);
+  }
+}
+
+// Every reference run the tests will need, before any submission code runs (its
+// build included): item 3 of docs/sandbox.md's table.
+void Session::compute_expected_outputs() {
+  for (const TestSpec& t : lab_.tests) {
+    if (!runs_here(t)) continue;
+    if (t.kind == "performance") {
+      if (!options_.performance || (device_.mode == "sim" && t.device == "gpu") ||
+          cores_ < t.performance->min_cores)
+        continue;
+    }
+    reference_run(t, t.task, resolve_params(t.params));
+  }
 }
 
 TestResult Session::base_result(const TestSpec& t) const {
@@ -194,7 +240,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   TestResult r = base_result(t);
   auto t0 = std::chrono::steady_clock::now();
   Params params = resolve_params(t.params);
-  const TaskRun& expected = reference_run(t, t.task, params);
+  const Expected& expected = reference_run(t, t.task, params);
   TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
                      limits(t)};
   TaskRun got = submission_runs_.run(inv, slug(t.name));
@@ -209,7 +255,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   r.phases = gpu_phases(t, got);
   CompareOutcome cmp;
   try {
-    cmp = compare_outputs(LabRunner::outputs(expected), LabRunner::outputs(got), t.compare);
+    cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
   } catch (const harness::OutputFormatError& e) {
     r.status = TestStatus::failed;
     r.outcome = RunOutcome::bad_output;
@@ -344,7 +390,7 @@ TestResult Session::run_performance(const TestSpec& t,
   // Fast only counts when it is also right on this data.
   CompareOutcome cmp;
   try {
-    cmp = compare_outputs(LabRunner::outputs(reference_run(t, t.task, params)),
+    cmp = compare_outputs(reference_run(t, t.task, params).outputs,
                           LabRunner::outputs(last_candidate), t.compare);
   } catch (const harness::OutputFormatError& e) {
     r.status = TestStatus::failed;
@@ -435,11 +481,14 @@ TestResult Session::skipped_without_gpu(const TestSpec& t) const {
 }
 
 // The CUDA runtime reserves a huge virtual address range, so an address-space limit
-// would make every CUDA program fail to start; GPU runs rely on the wall/CPU limits
-// and the device's own memory.
+// would make every CUDA program fail to start; GPU runs rely on the wall/CPU limits,
+// the run's memory cgroup (resident memory, where there is one) and the device's own memory.
 ResourceLimits Session::limits(const TestSpec& t) const {
   ResourceLimits l = t.limits;
-  if (device_.mode == "gpu") l.address_space_mb = 0;
+  if (device_.mode == "gpu") {
+    l.memory_mb = l.address_space_mb;  // resident memory still bounded by the run's cgroup
+    l.address_space_mb = 0;
+  }
   return l;
 }
 
@@ -512,22 +561,42 @@ GradeResult Session::run() {
                               : ((std::uint64_t{entropy()} << 32) | entropy()) % 1000000000ull;
   result.fresh_seed = fresh_seed_;
   result.max_score = lab_.max_points();
-  if (result.host.sandbox != "bubblewrap") {
-    result.notes.push_back("sandbox: bubblewrap unavailable, running with rlimits only "
-                           "(the submission can see the rest of this machine's files)");
+  result.host.sandbox_level = options_.sandbox_level;
+  if (result.host.sandbox != "bubblewrap" && options_.sandbox_level != "off") {
+    result.notes.push_back("sandbox: bubblewrap unavailable (" +
+                           (options_.sandbox_fallback.empty() ? std::string("reason unknown")
+                                                              : options_.sandbox_fallback) +
+                           "), running with rlimits only: the submission can see the rest of "
+                           "this machine's files; use --sandbox require to refuse this");
+  } else if (result.host.sandbox != "bubblewrap") {
+    result.notes.push_back("sandbox: turned off (--sandbox off): rlimits only, the submission "
+                           "can see the rest of this machine's files");
   }
   if (!options_.performance) result.notes.push_back("performance tests disabled (--no-perf)");
   fs::create_directories(grading_dir_);
   // This grading's runs go when it ends, however it ends (a kill -9 leaves them for
-  // the next grading of the same submission to sweep, below).
+  // the next grading of the same submission to sweep, below); --keep-runs keeps them.
   struct RemoveOnExit {
     fs::path dir;
+    bool keep;
     ~RemoveOnExit() {
       std::error_code ignored;
-      fs::remove_all(dir, ignored);
+      if (!keep) fs::remove_all(dir, ignored);
     }
-  } remove_runs{grading_dir_};
+  } remove_runs{grading_dir_, options_.keep_runs};
   remove_abandoned_gradings(work_ / "gradings", grading_dir_);
+  // Enter, not list: a child (any uid) cannot browse other gradings or their folders.
+  const fs::perms enter_only = fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec;
+  for (const fs::path& dir : {work_.parent_path(), work_, work_ / "gradings", grading_dir_}) {
+    std::error_code not_ours;  // a shared work root owned by someone else: leave it
+    fs::permissions(dir, enter_only, not_ours);
+  }
+  // The submission's run folders: one bounded area, removed after the grading.
+  process::RunArea run_area(grading_dir_ / "runs", options_.run_disk_quota_mb << 20,
+                            options_.keep_runs);
+  result.host.isolation = runner_.isolation() + ", " + run_area.describe();
+  result.notes.push_back("sandbox: " + result.host.sandbox + " (level " + options_.sandbox_level +
+                         "), " + result.host.isolation);
   expected_exe_ = labtc_.reference_exe;
   publish(result);
   if (lab_.kind == "gpu") choose_device(result);
@@ -547,6 +616,7 @@ GradeResult Session::run() {
                                    : std::nullopt,
                                options_.notice, "grade " + lab_.id + " " + result.submission);
   machine_lock.share();
+  compute_expected_outputs();
   BuiltProgram built;
   {
     // Two gradings of one submission build one at a time; the second reuses the build.
@@ -555,6 +625,7 @@ GradeResult Session::run() {
     built = build_submission(lab_, toolchain_, fs::path(result.submission), work_ / "build",
                              runner_, build_target());
   }
+  open_cached_build_to_this_grading(work_ / "build");
   result.build = built.result;
   publish(result);
   if (!built.result.ok) {

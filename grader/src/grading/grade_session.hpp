@@ -30,6 +30,12 @@ struct GradeOptions {
   // Called with the result so far after each step: what a stopped grading leaves
   // (cli/interrupt_guard writes it when grade is interrupted).
   std::function<void(const GradeResult&)> checkpoint;
+  // Sandbox (docs/sandbox.md): the level asked for, and why bubblewrap is not used
+  // under `auto` (empty when it is, or when off).
+  std::string sandbox_level = "auto";
+  std::string sandbox_fallback;
+  bool keep_runs = false;                 // keep the run folders after the grading (debugging)
+  std::uint64_t run_disk_quota_mb = 1024; // the submission's run folders together (root only)
 };
 
 // The submission folder the options name (skeleton/reference defaults resolved).

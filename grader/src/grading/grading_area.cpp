@@ -1,5 +1,7 @@
 #include "grading/grading_area.hpp"
 
+#include <sys/mount.h>
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -40,6 +42,8 @@ void remove_abandoned_gradings(const fs::path& gradings_dir, const fs::path& kee
     // grading may share the folder (a network file system), a live one is working.
     if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
       std::error_code ignored;
+      // Its disk-quota tmpfs (process/run_area.hpp) is still mounted after a crash.
+      ::umount2((entry.path() / "runs").c_str(), MNT_DETACH);
       fs::remove_all(entry.path(), ignored);
     }
   }

@@ -72,6 +72,8 @@ const char* describe(ChildSetupStep step) {
   switch (step) {
     case ChildSetupStep::none:
       return "no failure";
+    case ChildSetupStep::join_cgroup:
+      return "joining the run's cgroup";
     case ChildSetupStep::reset_signals:
       return "resetting the signal mask";
     case ChildSetupStep::new_session:
@@ -103,6 +105,14 @@ const char* describe(ChildSetupStep step) {
 }
 
 ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
+  // "0" is the writing process itself, in v1 and v2.
+  for (int i = 0; i < plan.cgroup_count; ++i) {
+    int fd = ::open(plan.cgroup_procs[i], O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return failed(ChildSetupStep::join_cgroup);
+    bool joined = ::write(fd, "0", 1) == 1;
+    ::close(fd);
+    if (!joined) return failed(ChildSetupStep::join_cgroup);
+  }
   if (!reset_signals()) return failed(ChildSetupStep::reset_signals);
   // A new session is also a new process group (pgid = pid), so the grader can kill
   // the whole tree with kill(-pid); and no controlling terminal, so the program

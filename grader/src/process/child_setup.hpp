@@ -24,11 +24,17 @@ struct ChildSetupPlan {
   // Off under bubblewrap, which sets it itself and may need setuid on some hosts.
   bool no_new_privileges = true;
   pid_t grader_pid = 0;  // to notice a grader that died before PR_SET_PDEATHSIG took hold
+  // cgroup.procs files of the run's cgroup (run_cgroup.hpp), joined first, so the
+  // whole tree (bwrap included) is in it; owned by the caller.
+  static constexpr int kMaxCgroups = 3;
+  const char* cgroup_procs[kMaxCgroups] = {};
+  int cgroup_count = 0;
 };
 
 // The pre-exec steps that can fail, in order.
 enum class ChildSetupStep {
   none,
+  join_cgroup,
   reset_signals,
   new_session,
   keep_status_fd,

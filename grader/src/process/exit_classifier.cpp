@@ -107,6 +107,21 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
                                           format_bytes(limits.output_kill_bytes) +
                                           " to stdout/stderr and was stopped"};
   }
+  // The run's memory limit covers the whole tree (memfd, tmpfs and children
+  // included): a kill there explains any failure that followed, even when only a
+  // child died and the program itself exited with an error.
+  if (context.cgroup_oom_kills > 0) {
+    return {RunOutcome::memory_limit,
+            "memory limit: the program and its child processes together used more than " +
+                format_bytes(context.cgroup_memory_limit_bytes) +
+                " (memory files and tmpfs included); " + std::to_string(context.cgroup_oom_kills) +
+                (context.cgroup_oom_kills == 1 ? " process was" : " processes were") + " killed"};
+  }
+  if (context.disk_quota_full && !(termination.exit_code == 0 && !termination.signaled)) {
+    return {RunOutcome::output_limit,
+            "disk quota exceeded: the files written in the run's folder filled its " +
+                format_bytes(context.disk_quota_bytes) + " quota"};
+  }
   if (termination.signaled) return by_signal(termination.signal, context, limits, stderr_text);
   if (termination.exit_code == 0) return {RunOutcome::ok, ""};
   if (termination.exit_code == kHarnessOutOfMemoryExitCode)

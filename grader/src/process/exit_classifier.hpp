@@ -1,6 +1,7 @@
 #pragma once
 // From "how did the process end" to the student's outcome and a reason that
 // teaches: "crashed with SIGSEGV (segmentation fault: ...)", "exited with status 3".
+#include <cstdint>
 #include <string>
 
 #include "process/child_monitor.hpp"
@@ -33,6 +34,13 @@ struct TerminationContext {
   double killed_after_seconds = 0;
   bool oom_killer_ran = false;  // the kernel's OOM kill count rose during the run
   double cpu_seconds_used = 0;  // user + system time of the child and its waited-for children
+  // The run's cgroup (run_cgroup.hpp) killed a process at its memory limit; 0: no
+  // cgroup or no such kill. The limit, for the reason.
+  std::uint64_t cgroup_oom_kills = 0;
+  std::uint64_t cgroup_memory_limit_bytes = 0;
+  // The run's private disk area (run_area.hpp) was full when it ended.
+  bool disk_quota_full = false;
+  std::uint64_t disk_quota_bytes = 0;
 };
 
 struct Verdict {

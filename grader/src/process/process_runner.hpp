@@ -18,6 +18,8 @@ struct ResourceLimits {
   std::uint64_t address_space_mb = 2048;  // RLIMIT_AS; 0 = unlimited
   std::uint64_t file_size_mb = 256;    // RLIMIT_FSIZE
   std::uint64_t max_processes = 64;    // RLIMIT_NPROC (not enforced for root; see sandbox)
+  // Memory of the whole run (its cgroup, where there is one); 0: address_space_mb.
+  std::uint64_t memory_mb = 0;
   std::uint64_t output_bytes = 64 * 1024;      // stdout/stderr kept for the report, each
   std::uint64_t output_kill_bytes = 8 << 20;   // past this much output the group is killed
 };
@@ -62,6 +64,12 @@ class ProcessRunner {
   virtual RunResult run(const RunRequest& request) = 0;
   // "bubblewrap" or "rlimits only": shown in every report.
   virtual std::string sandbox_name() const = 0;
+  // The runner for the reference's runs (another identity, so the submission cannot
+  // read the reference's files); by default the same runner.
+  virtual ProcessRunner& for_reference() { return *this; }
+  // How runs are kept apart beyond the sandbox (uid pool, cgroups), for the report;
+  // empty when there is nothing to say.
+  virtual std::string isolation() const { return ""; }
 };
 
 }  // namespace parlab::grader

@@ -1,10 +1,12 @@
 #include "process/sandboxed_runner.hpp"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "process/bwrap_command.hpp"
 #include "process/bwrap_probe.hpp"
@@ -14,6 +16,7 @@
 #include "process/oom_kills.hpp"
 #include "process/process_group.hpp"
 #include "process/request_checks.hpp"
+#include "process/run_area.hpp"
 #include "process/rlimits.hpp"
 #include "process/signal_names.hpp"
 #include "process/spawn_child.hpp"
@@ -94,27 +97,66 @@ RunResult result_of(const ChildEnd& end, const Termination& termination,
 
 SandboxOptions::Bubblewrap bubblewrap_mode_from_string(const std::string& text) {
   if (text == "auto") return SandboxOptions::Bubblewrap::if_available;
-  if (text == "on") return SandboxOptions::Bubblewrap::required;
+  if (text == "require" || text == "on") return SandboxOptions::Bubblewrap::required;
   if (text == "off") return SandboxOptions::Bubblewrap::never;
-  throw std::invalid_argument("bubblewrap mode must be auto, on or off, not '" + text + "'");
+  throw std::invalid_argument("the sandbox level must be auto, require or off, not '" + text + "'");
 }
 
 SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(options)) {
   drop_privileges_ = options_.drop_privileges && ::geteuid() == 0;
+  uid_ = options_.unprivileged_uid;
+  gid_ = options_.unprivileged_gid;
+  if (drop_privileges_ && options_.use_uid_pool) {
+    lease_.emplace(lease_uid(options_.uid_pool));
+    uid_ = lease_->uid();
+    gid_ = lease_->gid();
+  }
+  if (options_.use_cgroups) cgroups_ = detect_cgroup_support();
+  else cgroups_.problem = "turned off";
   become_child_subreaper();
-  if (options_.use_bubblewrap == SandboxOptions::Bubblewrap::never) return;
-
-  std::optional<SandboxUser> run_as;
-  if (drop_privileges_) run_as = SandboxUser{options_.unprivileged_uid, options_.unprivileged_gid};
-  BubblewrapCheck check = check_bubblewrap(options_.bubblewrap_path, run_as);
-  use_bubblewrap_ = check.usable;
-  bubblewrap_problem_ = check.problem;
-  if (!use_bubblewrap_ && options_.use_bubblewrap == SandboxOptions::Bubblewrap::required)
-    throw std::runtime_error("bubblewrap was required but " + check.problem);
+  if (options_.use_bubblewrap != SandboxOptions::Bubblewrap::never) {
+    std::optional<SandboxUser> run_as;
+    if (drop_privileges_) run_as = SandboxUser{uid_, gid_};
+    BubblewrapCheck check = check_bubblewrap(options_.bubblewrap_path, run_as);
+    use_bubblewrap_ = check.usable;
+    bubblewrap_problem_ = check.problem;
+    if (!use_bubblewrap_ && options_.use_bubblewrap == SandboxOptions::Bubblewrap::required)
+      throw std::runtime_error("bubblewrap was required but " + check.problem);
+  }
+  // Leased now, so a full pool is an error here (exit 3 in the CLI), not mid-grading.
+  if (lease_) reference_runner_.reset(new SandboxedRunner(*this, lease_uid(options_.uid_pool)));
 }
+
+SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, UidLease lease)
+    : options_(parent.options_),
+      use_bubblewrap_(parent.use_bubblewrap_),
+      drop_privileges_(parent.drop_privileges_),
+      bubblewrap_problem_(parent.bubblewrap_problem_),
+      lease_(std::move(lease)),
+      uid_(lease_->uid()),
+      gid_(lease_->gid()),
+      cgroups_(parent.cgroups_) {}
 
 std::string SandboxedRunner::sandbox_name() const {
   return use_bubblewrap_ ? "bubblewrap" : "rlimits only";
+}
+
+ProcessRunner& SandboxedRunner::for_reference() {
+  return reference_runner_ ? *reference_runner_ : *this;
+}
+
+std::string SandboxedRunner::isolation() const {
+  std::string users;
+  if (lease_) {
+    users = "uid pool (uid " + std::to_string(uid_) +
+            (reference_runner_ ? ", reference uid " + std::to_string(reference_runner_->uid_) : "") +
+            ")";
+  } else if (drop_privileges_) {
+    users = "shared uid " + std::to_string(uid_) + " (no uid pool)";
+  } else {
+    users = "no uid switch (the grader is not root; no uid pool)";
+  }
+  return users + ", " + cgroups_.describe();
 }
 
 RunResult SandboxedRunner::run(const RunRequest& request) {
@@ -124,7 +166,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   const std::vector<fs::path> read_write = resolve_view_paths(request.view.read_write);
 
   std::optional<FileOwner> owner;
-  if (drop_privileges_) owner = FileOwner{options_.unprivileged_uid, options_.unprivileged_gid};
+  if (drop_privileges_) owner = FileOwner{uid_, gid_};
   const fs::path work_dir = prepare_work_dir(request.work_dir, owner);
   const std::string work_dir_text = work_dir.string();
 
@@ -134,9 +176,23 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.rlimits = plan_rlimits(request.limits, drop_privileges_,
                               use_bubblewrap_ ? kBubblewrapHelperProcesses : 0);
   plan.drop_privileges = drop_privileges_;
-  plan.uid = options_.unprivileged_uid;
-  plan.gid = options_.unprivileged_gid;
+  plan.uid = uid_;
+  plan.gid = gid_;
   plan.grader_pid = ::getpid();
+
+  // The whole tree's memory (memfd and tmpfs included) and process count, and a
+  // kill that reaches processes which left the process group.
+  const std::uint64_t memory_mb =
+      request.limits.memory_mb ? request.limits.memory_mb : request.limits.address_space_mb;
+  std::optional<RunCgroup> cgroup;
+  if (cgroups_.kind != CgroupSupport::Kind::none) {
+    std::uint64_t pids = request.limits.max_processes
+                             ? request.limits.max_processes + kBubblewrapHelperProcesses + 1
+                             : 0;
+    cgroup.emplace(cgroups_, memory_mb << 20, pids);
+    for (const std::string& file : cgroup->procs_files())
+      plan.cgroup_procs[plan.cgroup_count++] = file.c_str();
+  }
 
   Launch launch;
   if (use_bubblewrap_) {
@@ -163,7 +219,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   }
   launch.args.insert(launch.args.end(), request.args.begin(), request.args.end());
 
-  const std::string hint = drop_privileges_ ? reachability_hint(options_.unprivileged_uid) : "";
+  const std::string hint = drop_privileges_ ? reachability_hint(uid_) : "";
   std::optional<std::uint64_t> oom_kills_before = oom_kill_count();
   MonitoredChild child;
   child.started = std::chrono::steady_clock::now();
@@ -180,6 +236,19 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
 
   ChildEnd end = monitor_child(std::move(child), monitor_limits_for(request.limits));
   std::optional<std::uint64_t> oom_kills_after = oom_kill_count();
+  CgroupUsage usage;
+  if (cgroup) {
+    // Processes that left the group (setsid) came back to this subreaper when their
+    // parent died: reap the ones the kill reached, so no zombie holds the cgroup.
+    for (int pid : cgroup->kill_all()) {
+      for (int attempt = 0; attempt < 50; ++attempt) {
+        pid_t reaped = ::waitpid(pid, nullptr, WNOHANG);
+        if (reaped != 0) break;  // reaped, or not our child (ECHILD)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    }
+    usage = cgroup->usage();
+  }
 
   if (use_bubblewrap_) {
     BwrapStatus status = parse_bwrap_status(end.status_text);
@@ -198,6 +267,12 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   context.oom_killer_ran =
       oom_kills_before && oom_kills_after && *oom_kills_after > *oom_kills_before;
   context.cpu_seconds_used = end.cpu_seconds;
+  context.cgroup_oom_kills = usage.oom_kills;
+  context.cgroup_memory_limit_bytes = memory_mb << 20;
+  if (std::optional<std::uint64_t> quota = full_tmpfs_quota(work_dir)) {
+    context.disk_quota_full = true;
+    context.disk_quota_bytes = *quota;
+  }
   return result_of(end, termination_from_wait_status(end.wait_status, use_bubblewrap_), context,
                    request.limits, use_bubblewrap_);
 }

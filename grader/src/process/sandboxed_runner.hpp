@@ -19,9 +19,12 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "process/process_runner.hpp"
+#include "process/run_cgroup.hpp"
+#include "process/uid_pool.hpp"
 
 namespace parlab::grader {
 
@@ -34,18 +37,26 @@ struct SandboxOptions {
   Bubblewrap use_bubblewrap = Bubblewrap::if_available;
   std::filesystem::path bubblewrap_path = "/usr/bin/bwrap";
 
-  // When the grader runs as root: run the child as this user and group instead
-  // (default nobody/nogroup). Without it RLIMIT_NPROC is not enforced and the
-  // child can write anywhere root can. Ignored when the grader is not root.
+  // When the grader runs as root: run the child as an unprivileged user. Without
+  // it RLIMIT_NPROC is not enforced and the child can write anywhere root can.
+  // Ignored when the grader is not root.
   bool drop_privileges = true;
+  // With the pool (default), each runner leases its own uid (uid_pool.hpp) and its
+  // reference runner (for_reference()) another one, so limits and files are per
+  // grading and per side. Without it, every child runs as this fixed user.
+  bool use_uid_pool = true;
+  process::UidPoolConfig uid_pool = process::uid_pool_config_from_environment();
   uid_t unprivileged_uid = 65534;
   gid_t unprivileged_gid = 65534;
+
+  // A cgroup per run where the machine offers one (run_cgroup.hpp).
+  bool use_cgroups = true;
 
   // Bind /dev/nvidia* into the sandbox so CUDA programs can reach the GPU.
   bool expose_gpu_devices = true;
 };
 
-// "auto" | "on" | "off", for command-line flags. Throws std::invalid_argument.
+// "auto" | "require" (or "on") | "off", for command-line flags. Throws std::invalid_argument.
 SandboxOptions::Bubblewrap bubblewrap_mode_from_string(const std::string& text);
 
 class SandboxedRunner final : public ProcessRunner {
@@ -63,15 +74,31 @@ class SandboxedRunner final : public ProcessRunner {
   // when it was turned off on purpose.
   const std::string& bubblewrap_problem() const { return bubblewrap_problem_; }
 
-  // True when children run as options.unprivileged_uid (the grader is root and
+  // True when children run as an unprivileged user (the grader is root and
   // drop_privileges is set).
   bool drops_privileges() const { return drop_privileges_; }
+  uid_t run_uid() const { return uid_; }
+
+  // A runner for the reference's runs: the same sandbox under another uid, leased
+  // with this one, so the submission's uid cannot read what the reference wrote.
+  // Itself when there is no pool.
+  ProcessRunner& for_reference() override;
+
+  // "uid pool (60500), cgroup v1 memory+pids+cpuacct", for the report.
+  std::string isolation() const override;
 
  private:
+  SandboxedRunner(const SandboxedRunner& parent, process::UidLease lease);
+
   SandboxOptions options_;
   bool use_bubblewrap_ = false;
   bool drop_privileges_ = false;
   std::string bubblewrap_problem_;
+  std::optional<process::UidLease> lease_;
+  uid_t uid_ = 0;
+  gid_t gid_ = 0;
+  process::CgroupSupport cgroups_;
+  std::unique_ptr<SandboxedRunner> reference_runner_;
 };
 
 std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options = {});

@@ -33,6 +33,8 @@ fs::path prepare_work_dir(const fs::path& dir, const std::optional<FileOwner>& o
   fs::path canonical = fs::canonical(dir);
   if (owner) {
     change_owner(canonical, *owner);
+    // Private to its user: another grading's uid (or the reference's) cannot look in.
+    if (::chmod(canonical.c_str(), 0700) != 0) throw_errno("chmod " + canonical.string());
     // The iterator does not descend into symlinked directories by default.
     for (const auto& entry : fs::recursive_directory_iterator(canonical))
       change_owner(entry.path(), *owner);

@@ -135,6 +135,10 @@ struct HostInfo {
   std::string cpu_model;
   int cores = 0;                 // cores available to this process (affinity)
   std::string sandbox;           // "bubblewrap" | "rlimits only"
+  std::string sandbox_level;     // "auto" | "require" | "off" (empty in older results)
+  // How gradings are kept apart: "uid pool (uid 60500, reference uid 60501), cgroup v1
+  // memory+pids+cpuacct, disk quota 1 GiB (tmpfs)"; empty in older results.
+  std::string isolation;
   std::string gpu;               // empty when none
 };
 

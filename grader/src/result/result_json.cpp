@@ -122,11 +122,15 @@ json build_to_json(const BuildResult& b) {
 }
 
 json host_to_json(const HostInfo& h) {
-  return {{"hostname", h.hostname},
-          {"cpu_model", h.cpu_model},
-          {"cores", h.cores},
-          {"sandbox", h.sandbox},
-          {"gpu", h.gpu}};
+  json j = {{"hostname", h.hostname},
+            {"cpu_model", h.cpu_model},
+            {"cores", h.cores},
+            {"sandbox", h.sandbox},
+            {"gpu", h.gpu}};
+  // Added in version 1 without a bump (docs/result-schema.md): absent in older results.
+  if (!h.sandbox_level.empty()) j["sandbox_level"] = h.sandbox_level;
+  if (!h.isolation.empty()) j["isolation"] = h.isolation;
+  return j;
 }
 
 // Reads the fields of one JSON object, naming `path.key` in every error.
@@ -318,11 +322,14 @@ BuildResult build_from(const FieldReader& f) {
 }
 
 HostInfo host_from(const FieldReader& f) {
-  return {.hostname = f.string("hostname"),
-          .cpu_model = f.string("cpu_model"),
-          .cores = f.integer("cores"),
-          .sandbox = f.string("sandbox"),
-          .gpu = f.string("gpu")};
+  HostInfo h{.hostname = f.string("hostname"),
+             .cpu_model = f.string("cpu_model"),
+             .cores = f.integer("cores"),
+             .sandbox = f.string("sandbox"),
+             .gpu = f.string("gpu")};
+  if (f.has_value("sandbox_level")) h.sandbox_level = f.string("sandbox_level");
+  if (f.has_value("isolation")) h.isolation = f.string("isolation");
+  return h;
 }
 
 DeviceInfo device_from(const FieldReader& f) {

@@ -49,6 +49,8 @@ StudentRecord graded(const std::string& id, double correct, double perf, double 
              test("speedup", "performance", perf, 40, perf == 40 ? TestStatus::passed : TestStatus::partial,
                   RunOutcome::ok, ratio)};
   g.score = correct + perf;
+  g.host.sandbox = "bubblewrap";
+  g.host.sandbox_level = "require";
   r.result = g;
   return r;
 }
@@ -91,12 +93,12 @@ TEST_CASE("the gradebook has one row per student with points, status, flags and 
                                      build_failed("b1"), err, missing};
   const std::string csv = gradebook_csv(manifest(), rows);
   CHECK(csv ==
-        "student,id,entry,status,\"serial, stats\",speedup,total,max,flags,reason\n"
-        "Name a1,a1,a1.zip,graded,60,40,100,100,,\n"
-        "Name a2,a2,a2.zip,graded,0,0,0,100,crashed,\n"
-        ",b1,b1,build_failed,0,0,0,100,,did not compile: file_stats.cpp:40: expected ';'\n"
-        ",e1,e1,error,,,,100,,the grader exited with status 4: internal\n"
-        "Missing Person,m1,,missing,,,,100,,no submission\n");
+        "student,id,entry,status,\"serial, stats\",speedup,total,max,flags,reason,sandbox\n"
+        "Name a1,a1,a1.zip,graded,60,40,100,100,,,bubblewrap (require)\n"
+        "Name a2,a2,a2.zip,graded,0,0,0,100,crashed,,bubblewrap (require)\n"
+        ",b1,b1,build_failed,0,0,0,100,,did not compile: file_stats.cpp:40: expected ';',\n"
+        ",e1,e1,error,,,,100,,the grader exited with status 4: internal,\n"
+        "Missing Person,m1,,missing,,,,100,,no submission,\n");
 }
 
 TEST_CASE("the class summary counts, distributes and takes median speedups") {

@@ -54,7 +54,8 @@ TEST_CASE("child gradings get the batch's options, and a time cap from lab.toml"
   o.seed = 42;
   auto a = child_grade_args(o, "/sub/alice", "/w/r.json");
   CHECK(a == std::vector<std::string>{"lab01", "/sub/alice", "--work-dir", "/w", "--json", "/w/r.json", "--color",
-                                      "never", "--no-perf", "--wall-limit", "5.000000", "--seed", "42"});
+                                      "never", "--sandbox", "require", "--no-perf", "--wall-limit", "5.000000",
+                                      "--seed", "42"});
   CHECK(child_grade_args(o, {}, "/r.json")[1] == "--reference");
 
   LabSpec lab;

@@ -154,7 +154,7 @@ TEST_CASE("The resource limits reach the child", "[process][env]") {
   }
 }
 
-TEST_CASE("A root grader's child runs as nobody, without groups or capabilities",
+TEST_CASE("A root grader's child runs as its leased pool uid, without groups or capabilities",
           "[process][env][privileges]") {
   if (::geteuid() != 0) {
     WARN("not running as root: the privilege drop is not exercised");
@@ -167,12 +167,16 @@ TEST_CASE("A root grader's child runs as nobody, without groups or capabilities"
   RunResult result = runner.run(fake_request("self_report", scratch));
   REQUIRE(result.outcome == RunOutcome::ok);
   auto report = report_of(result);
-  CHECK(report["uid"] == "65534");
-  CHECK(report["euid"] == "65534");
-  CHECK(report["gid"] == "65534");
+  const process::UidPoolConfig pool = process::uid_pool_config_from_environment();
+  const uid_t uid = runner.run_uid();
+  CHECK(uid >= pool.first);
+  CHECK(uid < pool.first + pool.count);
+  CHECK(report["uid"] == std::to_string(uid));
+  CHECK(report["euid"] == std::to_string(uid));
+  CHECK(report["gid"] == std::to_string(uid));
   CHECK(report["groups"] == "0");
   CHECK(report["cap_eff"] == "0000000000000000");
-  CHECK(owner_of(scratch / "work") == 65534);
+  CHECK(owner_of(scratch / "work") == uid);
 }
 
 TEST_CASE("With drop_privileges off a root grader's child stays root",
@@ -210,10 +214,11 @@ TEST_CASE("The work dir is handed over without following symlinks", "[process][e
 
   RunResult result = runner.run(fake_request("ok_echo", scratch));
   REQUIRE(result.outcome == RunOutcome::ok);
-  CHECK(owner_of(work) == 65534);
-  CHECK(owner_of(work / "inputs") == 65534);
-  CHECK(owner_of(work / "inputs" / "data.txt") == 65534);
-  CHECK(owner_of(work / "link_to_outside") == 65534);  // the link itself
+  const uid_t uid = runner.run_uid();
+  CHECK(owner_of(work) == uid);
+  CHECK(owner_of(work / "inputs") == uid);
+  CHECK(owner_of(work / "inputs" / "data.txt") == uid);
+  CHECK(owner_of(work / "link_to_outside") == uid);  // the link itself
   CHECK(owner_of(outside) == 0);                       // not its target
   CHECK(owner_of(work / "hard_link_to_outside") == 0);  // nor a file shared by a hard link
   CHECK(owner_of(scratch.path()) == 0);

@@ -1,0 +1,82 @@
+#include "process/uid_pool.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace parlab::grader::process {
+namespace {
+
+namespace fs = std::filesystem;
+
+unsigned long parse_number(const std::string& text, const std::string& whole) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9)
+    throw std::invalid_argument("uid range must look like 60500-60627, not '" + whole + "'");
+  return std::stoul(text);
+}
+
+// The lock folder must not be writable by anyone but root: otherwise a sandboxed
+// uid could pre-create (or hold) lock files and steal another grading's uid.
+void ensure_lock_dir(const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw std::runtime_error("the uid pool's lock folder " + dir.string() +
+                             " cannot be created: " + std::strerror(errno));
+  if (info.st_uid != ::geteuid() || (info.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    throw std::runtime_error("the uid pool's lock folder " + dir.string() +
+                             " must be owned by the grader's user and writable by no one "
+                             "else (chmod 755)");
+}
+
+}  // namespace
+
+UidPoolConfig parse_uid_range(const std::string& text, UidPoolConfig base) {
+  auto dash = text.find('-');
+  if (dash == std::string::npos)
+    throw std::invalid_argument("uid range must look like 60500-60627, not '" + text + "'");
+  unsigned long first = parse_number(text.substr(0, dash), text);
+  unsigned long last = parse_number(text.substr(dash + 1), text);
+  if (first < 1000 || last < first)
+    throw std::invalid_argument("uid range '" + text +
+                                "' must start at 1000 or above and not end before it starts");
+  base.first = static_cast<uid_t>(first);
+  base.count = static_cast<unsigned>(last - first + 1);
+  return base;
+}
+
+UidPoolConfig uid_pool_config_from_environment() {
+  UidPoolConfig pool;
+  if (const char* range = std::getenv("PARLAB_UID_POOL"); range && *range)
+    pool = parse_uid_range(range, pool);
+  if (const char* dir = std::getenv("PARLAB_UID_POOL_DIR"); dir && *dir) pool.lock_dir = dir;
+  return pool;
+}
+
+UidLease lease_uid(const UidPoolConfig& pool) {
+  ensure_lock_dir(pool.lock_dir);
+  for (unsigned i = 0; i < pool.count; ++i) {
+    const uid_t uid = pool.first + i;
+    const fs::path file = pool.lock_dir / std::to_string(uid);
+    UniqueFd fd(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (!fd.valid())
+      throw std::runtime_error("cannot open the uid lock " + file.string() + ": " +
+                               std::strerror(errno));
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return UidLease(uid, std::move(fd));
+    if (errno != EWOULDBLOCK)
+      throw std::runtime_error("cannot lock " + file.string() + ": " + std::strerror(errno));
+  }
+  throw std::runtime_error("all " + std::to_string(pool.count) + " sandbox uids (" +
+                           std::to_string(pool.first) + "-" +
+                           std::to_string(pool.first + pool.count - 1) +
+                           ") are in use by other gradings; wait, or set PARLAB_UID_POOL to a "
+                           "larger range of unused uids");
+}
+
+}  // namespace parlab::grader::process

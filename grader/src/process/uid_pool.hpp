@@ -1,0 +1,53 @@
+#pragma once
+// A pool of unprivileged user ids, one leased per sandboxed identity of a grading
+// (isolate and DOMjudge do the same). A lease is an exclusive flock on a file per
+// uid under a root-owned folder, held for the lease's life: concurrent `grade`
+// processes never share a uid, and a grader that crashes releases its uids because
+// the kernel drops the lock with the process. Only meaningful when the grader is
+// root (only root can switch to another uid).
+//
+// Why: RLIMIT_NPROC counts every process of a real uid system-wide, and a uid can
+// read the files of its own earlier runs. With one uid per grading identity, one
+// submission that holds its process limit cannot starve a classmate's grading, and
+// no run can read another grading's (or the reference's) files.
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "process/unique_fd.hpp"
+
+namespace parlab::grader::process {
+
+struct UidPoolConfig {
+  uid_t first = 60500;  // uids first .. first + count - 1; each also its own gid
+  unsigned count = 128;
+  std::filesystem::path lock_dir = "/run/parlab/uids";
+};
+
+// The defaults, overridden by PARLAB_UID_POOL ("60500-60627") and
+// PARLAB_UID_POOL_DIR (the lock folder). Throws std::invalid_argument on a
+// malformed range.
+UidPoolConfig uid_pool_config_from_environment();
+
+// "60500-60627" -> first and count. Throws std::invalid_argument.
+UidPoolConfig parse_uid_range(const std::string& text, UidPoolConfig base = {});
+
+class UidLease {
+ public:
+  UidLease(uid_t uid, UniqueFd lock) : uid_(uid), lock_(std::move(lock)) {}
+  uid_t uid() const { return uid_; }
+  gid_t gid() const { return static_cast<gid_t>(uid_); }
+
+ private:
+  uid_t uid_;
+  UniqueFd lock_;  // the flock; released when closed
+};
+
+// The first free uid of the pool. Creates the lock folder (root-owned, 0755) if
+// missing. Throws std::runtime_error when the folder cannot be used or every uid
+// is leased (the message says how to enlarge the pool).
+UidLease lease_uid(const UidPoolConfig& pool);
+
+}  // namespace parlab::grader::process

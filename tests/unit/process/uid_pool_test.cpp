@@ -1,0 +1,89 @@
+// The uid pool: each lease a different uid, released with its lock.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "process/uid_pool.hpp"
+#include "process_test_support.hpp"
+
+using namespace parlab::grader::process;
+using parlab::grader::test::ScratchDir;
+using Catch::Contains;
+
+namespace {
+
+UidPoolConfig small_pool(const ScratchDir& scratch, unsigned count) {
+  UidPoolConfig pool;
+  pool.first = 61000;
+  pool.count = count;
+  pool.lock_dir = scratch / "uids";
+  return pool;
+}
+
+}  // namespace
+
+TEST_CASE("A uid range is read from text", "[process][uid_pool]") {
+  UidPoolConfig pool = parse_uid_range("60500-60627");
+  CHECK(pool.first == 60500);
+  CHECK(pool.count == 128);
+  CHECK(parse_uid_range("70000-70000").count == 1);
+  CHECK_THROWS_AS(parse_uid_range("60500"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_uid_range("60627-60500"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_uid_range("0-100"), std::invalid_argument);  // root and system users
+  CHECK_THROWS_AS(parse_uid_range("60500-x"), std::invalid_argument);
+}
+
+TEST_CASE("Leases never share a uid, and a released uid is leased again",
+          "[process][uid_pool]") {
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 3);
+  std::set<uid_t> seen;
+  {
+    UidLease a = lease_uid(pool);
+    UidLease b = lease_uid(pool);
+    UidLease c = lease_uid(pool);
+    seen = {a.uid(), b.uid(), c.uid()};
+    CHECK(seen.size() == 3);
+    CHECK(a.gid() == a.uid());
+    // All taken: the error says how to get more.
+    CHECK_THROWS_WITH(lease_uid(pool), Contains("in use") && Contains("PARLAB_UID_POOL"));
+  }
+  UidLease again = lease_uid(pool);  // the locks went with the leases
+  CHECK(seen.count(again.uid()) == 1);
+}
+
+TEST_CASE("A lease held by another process is skipped", "[process][uid_pool]") {
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 2);
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  pid_t holder = ::fork();
+  REQUIRE(holder >= 0);
+  if (holder == 0) {
+    UidLease held = lease_uid(pool);
+    char byte = 1;
+    (void)::write(ready[1], &byte, 1);
+    ::pause();
+    _exit(0);
+  }
+  char byte = 0;
+  REQUIRE(::read(ready[0], &byte, 1) == 1);
+  UidLease mine = lease_uid(pool);
+  CHECK(mine.uid() == pool.first + 1);
+  CHECK_THROWS(lease_uid(pool));
+  ::kill(holder, SIGKILL);  // a crashed grader: the kernel drops its lock
+  ::waitpid(holder, nullptr, 0);
+  CHECK(lease_uid(pool).uid() == pool.first);
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
+TEST_CASE("A lock folder others can write is refused", "[process][uid_pool]") {
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 1);
+  std::filesystem::create_directories(pool.lock_dir);
+  ::chmod(pool.lock_dir.c_str(), 0777);
+  CHECK_THROWS_WITH(lease_uid(pool), Contains("writable by no one else"));
+}
