@@ -17,6 +17,7 @@
 #include "grading/grading_area.hpp"
 #include "grading/lab_runner.hpp"
 #include "grading/measurement_lock.hpp"
+#include "grading/page_cache_warmup.hpp"
 #include "grading/performance_verdict.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
@@ -339,7 +340,10 @@ TestResult Session::run_performance(const TestSpec& t,
   TaskRun last_candidate;
   TaskRun last_baseline;
 
+  // Every timed run starts from the same cache state: the previous run (the student's,
+  // say) may have evicted the dataset to slow the next one down.
   TimedRun baseline = [&](std::string& err) -> std::optional<TimedSample> {
+    warm_page_cache(data);
     TaskRun run = submission_runs_.run(
         {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, limits(t)},
         run_slug + "-baseline");
@@ -353,6 +357,7 @@ TestResult Session::run_performance(const TestSpec& t,
     return seen;
   };
   TimedRun candidate = [&](std::string& err) -> std::optional<TimedSample> {
+    warm_page_cache(data);
     TaskRun run = submission_runs_.run(
         {executable_, t.task, params, data, t.warmup, t.repeat, limits(t)}, run_slug + "-candidate");
     if (!run.ok()) {
