@@ -30,7 +30,7 @@ TEST_CASE("The sandbox level and isolation round-trip through the JSON result",
   CHECK(old.host.sandbox == "bubblewrap");
 }
 
-TEST_CASE("--sandbox takes auto, require or off", "[cli][sandbox]") {
+TEST_CASE("the sandbox level flag takes auto, require or off", "[cli][sandbox]") {
   CHECK(checked_sandbox_level("require") == "require");
   CHECK_THROWS_AS(checked_sandbox_level("on-ish"), UsageError);
   CHECK_THAT(bubblewrap_fix_hint(), Contains("systempaths=unconfined") && Contains("unmask=ALL") &&
