@@ -14,8 +14,11 @@ namespace {
 constexpr double kMinSlackSeconds = 0.003;
 constexpr double kSlackFractionOfOverhead = 0.10;
 constexpr double kSlackIqrFactor = 2.0;
-// A claimed ratio this far above the cap is a disagreement, not noise.
-constexpr double kDisagreementFactor = 1.15;
+// A claimed ratio this far above the cap is a disagreement, not noise. Credit is capped
+// anyway, so a smaller lie gains nothing; the margin keeps an honest program whose
+// process has a little more untimed work than the baseline's (measured: honest caps
+// came as close as 1.005x the reported ratio) far from the penalty.
+constexpr double kDisagreementFactor = 1.5;
 // A candidate whose whole run fits in the overhead noise: nothing bounds its claim.
 constexpr double kUnboundedRatio = 1e9;
 

@@ -142,6 +142,8 @@ TEST_CASE("observed speed: overhead from the baseline, slack from its noise", "[
   CHECK(o.resolvable);
   CHECK(o.cap >= 2.0);                       // the honest 2x is supported
   CHECK_FALSE(claims_beyond_observation(2.0, o));
+  CHECK_FALSE(claims_beyond_observation(o.cap * 1.4, o));  // within the noise margin
+  CHECK(claims_beyond_observation(o.cap * 1.6, o));
   CHECK(claims_beyond_observation(50.0, o));
   CHECK(o.candidate_cores == Approx(1.5));   // 0.6 s of CPU in 0.4 s
 }

@@ -12,7 +12,7 @@ Measurement steady(double reported, double cap) {
   m.reported_ratio = reported;
   m.observed_cap = cap;
   m.overhead_s = 0.05;
-  m.timing_trusted = !(reported > cap * 1.15);
+  m.timing_trusted = !(reported > cap * 1.5);
   m.median_ratio = std::min(reported, cap);
   return m;
 }
