@@ -22,28 +22,6 @@ std::string sprintf_string(const char* format, Args... args) {
 
 constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 
-// Length of the well-formed UTF-8 sequence at the start of `s`, or 0 if ill-formed.
-std::size_t utf8_sequence_length(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto continuation = [&](std::size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  const unsigned char b0 = byte(0);
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) return continuation(1) ? 2 : 0;
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (!continuation(1) || !continuation(2)) return 0;
-    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
-    if (b0 == 0xED && byte(1) > 0x9F) return 0;  // UTF-16 surrogate
-    return 3;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (b0 == 0xF0 && byte(1) < 0x90) return 0;  // overlong
-    if (b0 == 0xF4 && byte(1) > 0x8F) return 0;  // past U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
 void append_facts_for_mismatch(const Mismatch& m, std::vector<std::string>& facts) {
   // The label comes from the submission's manifest: one escaped line.
   std::string where = untrusted_text::escape_line(m.array) + "[" + std::to_string(m.index) + "]";
@@ -257,7 +235,7 @@ std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   while (!text.empty()) {
-    const std::size_t n = utf8_sequence_length(text);
+    const std::size_t n = untrusted_text::utf8_sequence_length(text);
     if (n == 0) {
       out += kReplacementCharacter;
       text.remove_prefix(1);

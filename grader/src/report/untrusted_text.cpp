@@ -6,28 +6,6 @@
 namespace parlab::grader::untrusted_text {
 namespace {
 
-// Length of the well-formed UTF-8 sequence at the start of `s`, or 0 if ill-formed.
-std::size_t utf8_sequence_length(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto continuation = [&](std::size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  const unsigned char b0 = byte(0);
-  if (b0 < 0x80) return 1;
-  if (b0 >= 0xC2 && b0 <= 0xDF) return continuation(1) ? 2 : 0;
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    if (!continuation(1) || !continuation(2)) return 0;
-    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
-    if (b0 == 0xED && byte(1) > 0x9F) return 0;  // UTF-16 surrogate
-    return 3;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (b0 == 0xF0 && byte(1) < 0x90) return 0;  // overlong
-    if (b0 == 0xF4 && byte(1) > 0x8F) return 0;  // past U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
 std::string hex_escape(const char* format, unsigned value) {
   char buffer[16];
   std::snprintf(buffer, sizeof buffer, format, value);
@@ -102,6 +80,27 @@ std::string xml_legal(std::string_view escaped) {
     out += static_cast<char>(c);
   }
   return out;
+}
+
+std::size_t utf8_sequence_length(std::string_view s) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const auto continuation = [&](std::size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
+  const unsigned char b0 = byte(0);
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xC2 && b0 <= 0xDF) return continuation(1) ? 2 : 0;
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    if (!continuation(1) || !continuation(2)) return 0;
+    if (b0 == 0xE0 && byte(1) < 0xA0) return 0;  // overlong
+    if (b0 == 0xED && byte(1) > 0x9F) return 0;  // UTF-16 surrogate
+    return 3;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
+    if (b0 == 0xF0 && byte(1) < 0x90) return 0;  // overlong
+    if (b0 == 0xF4 && byte(1) > 0x8F) return 0;  // past U+10FFFF
+    return 4;
+  }
+  return 0;
 }
 
 }  // namespace parlab::grader::untrusted_text

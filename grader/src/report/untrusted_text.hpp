@@ -19,6 +19,10 @@ std::string escape_controls(std::string_view text);
 // one line (a table cell, a list item, a label inside a sentence).
 std::string escape_line(std::string_view text);
 
+// Length of the well-formed UTF-8 sequence at the start of `s` (1 to 4), or 0 when it
+// is ill-formed (overlong, a surrogate, past U+10FFFF, truncated). `s` is not empty.
+std::size_t utf8_sequence_length(std::string_view s);
+
 // The longest run of consecutive backticks.
 std::size_t longest_backtick_run(std::string_view text);
 
