@@ -36,6 +36,9 @@ expect_rc partial 130
 expect_in "$W/partial.err" "partial result written" "grade says it wrote the partial result"
 expect_json "$W/partial.json" interrupted '"interrupted by'
 expect_json "$W/partial.json" name '"serial statistics"'
+# Its run area (a tmpfs when root) went with it: mounted in its own mount namespace.
+leaked=$(grep -c " $W/" /proc/mounts)
+[ "$leaked" -eq 0 ] && pass "no mount outlives the stopped grading" || fail "$leaked mounts left under $W"
 # No run folder of the stopped grading survives its next grading of the same folder.
 "$GRADE" lab01 --reference --no-perf --work-dir "$W/work" >"$W/again.out" 2>&1
 left=$(find "$W/work" -path '*/gradings/g-*' -maxdepth 4 -type d | wc -l)

@@ -13,6 +13,7 @@
 #include "cli/interrupt_guard.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
+#include "process/run_area.hpp"
 #include "process/sandboxed_runner.hpp"
 #include "report/reporter.hpp"
 #include "spec/lab_spec.hpp"
@@ -124,6 +125,9 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
   std::cerr << "grade: grading " << lab_id << " "
             << resolve_submission(options, labtc).string() << " ...\n";
+  // This grading's tmpfs run area must not outlive it, even after kill -9 (before any
+  // thread starts, as unshare(CLONE_NEWNS) requires).
+  process::give_this_process_private_mounts();
   // A stopped grading leaves a partial --json result (before any thread starts).
   std::optional<fs::path> json_file;
   if (vm.count("json")) json_file = fs::path(vm["json"].as<std::string>());

@@ -1,6 +1,7 @@
 #include "process/run_area.hpp"
 
 #include <linux/magic.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/statfs.h>
 #include <sys/stat.h>
@@ -67,6 +68,14 @@ RunArea::~RunArea() {
 std::string RunArea::describe() const {
   if (mounted_) return "disk quota " + format_bytes(quota_bytes_) + " (tmpfs)";
   return "no disk quota (" + problem_ + ")";
+}
+
+bool give_this_process_private_mounts() {
+  if (::geteuid() != 0) return false;
+  if (::unshare(CLONE_NEWNS) != 0) return false;
+  // Without this, mounts made here would still propagate to the shared namespace.
+  if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return false;
+  return true;
 }
 
 std::optional<std::uint64_t> full_tmpfs_quota(const fs::path& dir) {

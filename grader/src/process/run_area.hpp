@@ -36,6 +36,14 @@ class RunArea {
   std::string problem_;
 };
 
+// Moves this process into a mount namespace of its own (root only; a no-op that
+// returns false elsewhere), with every mount private: the run areas it mounts then
+// disappear with it, even when it is killed with SIGKILL, instead of staying mounted
+// (and holding up to their quota of memory) until a later grading sweeps them. Its
+// children (bubblewrap, the programs) inherit the namespace and see the mounts. Call
+// it before any thread starts.
+bool give_this_process_private_mounts();
+
 // The size of the tmpfs `dir` lies on when it is (nearly) full, for a run that
 // ended there; empty when it is not a tmpfs or has room left.
 std::optional<std::uint64_t> full_tmpfs_quota(const std::filesystem::path& dir);
