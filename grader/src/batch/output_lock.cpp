@@ -1,4 +1,5 @@
 #include "batch/output_lock.hpp"
+#include "util/clock_text.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -25,17 +26,10 @@ process::UniqueFd open_lock_file(const fs::path& file) {
   return fd;
 }
 
-std::string now_text() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 std::string this_process() {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  return "pid " + std::to_string(::getpid()) + " on " + host + " since " + now_text();
+  return "pid " + std::to_string(::getpid()) + " on " + host + " since " + now_iso8601();
 }
 
 void describe_holder(int fd, const std::string& text) {

@@ -1,4 +1,5 @@
 #include "batch/student_record.hpp"
+#include "util/clock_text.hpp"
 
 #include <ctime>
 #include <fstream>
@@ -29,13 +30,6 @@ std::string read_text(const fs::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string now_iso8601() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 std::string status_text(const StudentRecord& r) {

@@ -1,5 +1,7 @@
 #include "cli/interrupt_guard.hpp"
 
+#include "score/scoring.hpp"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -61,6 +63,7 @@ void InterruptGuard::wait_for_signals() {
                               "; the score counts only the tests listed");
       partial.score = 0;
       for (const TestResult& t : partial.tests) partial.score += t.points;
+      partial.score = round_points(partial.score);
       try {
         write_partial_(partial);
         std::cerr << "; partial result written";

@@ -41,8 +41,7 @@ ChildJson ChildRunFiles::read_json(const std::string& name, std::uint64_t max_by
     }
     text = harness::read_file_at(dir.get(), name, max_bytes);
   } catch (const UnsafeFileError& e) {
-    out.missing = std::string(e.what()).find("is missing") != std::string::npos;
-    out.problem = e.what();
+    out.problem = e.what();  // a link, a FIFO, too large, or no output folder at all
     return out;
   }
   try {

@@ -1,4 +1,5 @@
 #include "grading/grade_session.hpp"
+#include "util/clock_text.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -50,13 +51,6 @@ std::string tail(const std::string& text, bool truncated) {
   std::string t = text.size() > kTailBytes ? "..." + text.substr(text.size() - kTailBytes) : text;
   if (truncated) t += "\n[output truncated]";
   return t;
-}
-
-std::string now_iso8601() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 TimedSample observed_sample(const TaskRun& run) {
