@@ -17,7 +17,7 @@ constexpr double kSlackIqrFactor = 2.0;
 // A claimed ratio this far above the cap is a disagreement, not noise. Credit is capped
 // anyway, so a smaller lie gains nothing; the margin keeps an honest program whose
 // process has a little more untimed work than the baseline's (measured: honest caps
-// came as close as 1.005x the reported ratio) far from the penalty.
+// from 0.995x to over 2x the reported ratio) far from the penalty.
 constexpr double kDisagreementFactor = 1.5;
 // A candidate whose whole run fits in the overhead noise: nothing bounds its claim.
 constexpr double kUnboundedRatio = 1e9;
