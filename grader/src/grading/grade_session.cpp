@@ -533,8 +533,13 @@ void Session::publish(const GradeResult& partial) const {
 
 GradeResult Session::finish(GradeResult& result, std::chrono::steady_clock::time_point t0) {
   result.score = 0;
-  for (const TestResult& r : result.tests) result.score += r.points;
+  result.graded_max_score = 0;
+  for (const TestResult& r : result.tests) {
+    result.score += r.points;
+    if (counts_in_graded_total(r.status)) result.graded_max_score += r.max_points;
+  }
   result.score = round_points(result.score);
+  result.graded_max_score = round_points(result.graded_max_score);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.child_seconds = submission_runs_.child_seconds() + reference_runs_.child_seconds();
   write_file_atomically(work_ / "result.json", result_json_text(result));
@@ -688,6 +693,9 @@ int exit_code_for(const GradeResult& result) {
   // A failure the student can act on comes first; then GPU tests that could not run.
   for (const TestResult& t : result.tests) {
     if (t.status == TestStatus::failed || t.status == TestStatus::partial) return kExitSomeFailed;
+  }
+  for (const TestResult& t : result.tests) {
+    if (t.status == TestStatus::inconclusive) return kExitInconclusive;
   }
   if (result.device.mode == "none") return kExitEnvironment;
   return kExitAllPassed;
