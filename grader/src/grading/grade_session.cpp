@@ -54,7 +54,19 @@ std::string tail(const std::string& text, bool truncated) {
 }
 
 TimedSample observed_sample(const TaskRun& run) {
-  return {median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
+  TimedSample s{median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
+  const process::TreeUsage& tree = run.run.tree;
+  if (tree.observed) {
+    s.process_spread = tree.process_spread();
+    s.thread_spread = tree.thread_spread();
+    s.processes = tree.processes;
+    s.threads = tree.threads;
+  }
+  if (run.run.others_cpu_seconds >= 0 && run.run.wall_seconds > 0) {
+    s.others_cores = (run.run.others_cpu_seconds + std::max(run.run.steal_seconds, 0.0)) /
+                     run.run.wall_seconds;
+  }
+  return s;
 }
 
 // Everything one grading needs while it runs.
@@ -92,7 +104,11 @@ class Session {
   void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
-  std::optional<std::string> not_measured_reason(const TestSpec& t,
+  struct NotMeasured {
+    TestStatus status;  // not_graded (this machine or mode) or skipped (the student's failure)
+    std::string reason;
+  };
+  std::optional<NotMeasured> not_measured_reason(const TestSpec& t,
                                                  const std::map<std::string, TestResult>& done) const;
   bool measures_any(const std::map<std::string, TestResult>& done) const;
   void publish(const GradeResult& partial) const;
@@ -277,18 +293,26 @@ TestResult Session::run_correctness(const TestSpec& t) {
   return r;
 }
 
-// Why a performance test is not measured here, or nothing when it is.
-std::optional<std::string> Session::not_measured_reason(
+// Why a performance test is not measured here, or nothing when it is. What this
+// machine or mode cannot measure is not graded (left out of the graded total); what the
+// submission's own failure prevents is skipped (its points lost).
+std::optional<Session::NotMeasured> Session::not_measured_reason(
     const TestSpec& t, const std::map<std::string, TestResult>& done) const {
   const PerformanceSpec& p = *t.performance;
-  if (!options_.performance) return "not measured: performance tests disabled (--no-perf)";
+  if (!options_.performance) {
+    return NotMeasured{TestStatus::not_graded,
+                       "not graded here: performance tests disabled (--no-perf)"};
+  }
   if (device_.mode == "sim" && t.device == "gpu") {
-    return "not measured: the simulation backend checks correctness, not speed (" +
-           device_.detail + "); grade on a machine with an NVIDIA GPU to measure it";
+    return NotMeasured{TestStatus::not_graded,
+                       "not graded here: the simulation backend checks correctness, not speed (" +
+                           device_.detail + "); grade on a machine with an NVIDIA GPU to measure it"};
   }
   if (cores_ < p.min_cores) {
-    return "not measured: needs at least " + std::to_string(p.min_cores) +
-           " cores, this machine grants " + std::to_string(cores_);
+    return NotMeasured{TestStatus::not_graded,
+                       "not graded here: needs at least " + std::to_string(p.min_cores) +
+                           " cores, this machine grants " + std::to_string(cores_) +
+                           " (affinity and CPU quota)"};
   }
   std::vector<std::string> gates = t.requires_tests;
   if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
@@ -299,8 +323,8 @@ std::optional<std::string> Session::not_measured_reason(
   for (const std::string& g : gates) {
     auto it = done.find(g);
     if (it != done.end() && it->second.status != TestStatus::passed) {
-      return "not measured: correctness test '" + g +
-             "' did not pass; speed only counts for correct code";
+      return NotMeasured{TestStatus::skipped, "not measured: correctness test '" + g +
+                                                  "' did not pass; speed only counts for correct code"};
     }
   }
   return std::nullopt;
@@ -317,10 +341,10 @@ bool Session::measures_any(const std::map<std::string, TestResult>& done) const 
 TestResult Session::run_performance(const TestSpec& t,
                                     const std::map<std::string, TestResult>& done) {
   TestResult r = base_result(t);
-  r.status = TestStatus::skipped;
   const PerformanceSpec& p = *t.performance;
-  if (auto reason = not_measured_reason(t, done)) {
-    r.message = *reason;
+  if (auto why = not_measured_reason(t, done)) {
+    r.status = why->status;
+    r.message = why->reason;
     return r;
   }
 
@@ -331,6 +355,9 @@ TestResult Session::run_performance(const TestSpec& t,
   fs::path base_exe = baseline_executable(p);
   const bool baseline_is_student = p.baseline_program == "submission";
   const std::string run_slug = slug(t.name);
+  // CPU work is watched while it runs: its spread over processes and threads, and the
+  // machine's other load (GPU runs' CPU side says nothing about the kernels).
+  const bool observe = t.device == "cpu";
   TaskRun last_candidate;
   TaskRun last_baseline;
 
@@ -339,7 +366,7 @@ TestResult Session::run_performance(const TestSpec& t,
   TimedRun baseline = [&](std::string& err) -> std::optional<TimedSample> {
     warm_page_cache(data);
     TaskRun run = submission_runs_.run(
-        {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, limits(t)},
+        {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, limits(t), observe},
         run_slug + "-baseline");
     if (!run.ok()) {
       err = run.message;
@@ -353,7 +380,8 @@ TestResult Session::run_performance(const TestSpec& t,
   TimedRun candidate = [&](std::string& err) -> std::optional<TimedSample> {
     warm_page_cache(data);
     TaskRun run = submission_runs_.run(
-        {executable_, t.task, params, data, t.warmup, t.repeat, limits(t)}, run_slug + "-candidate");
+        {executable_, t.task, params, data, t.warmup, t.repeat, limits(t), observe},
+        run_slug + "-candidate");
     if (!run.ok()) {
       err = run.message;
       last_candidate = std::move(run);
@@ -412,10 +440,13 @@ TestResult Session::run_performance(const TestSpec& t,
   m.full_at = th.full_at;
   m.zero_at = th.zero_at;
   m.cores = th.parallelism;
+  // A parallel test needs the work spread; with a single core nothing can be asked.
+  if (!p.parallel.empty() && cores_ >= 2) m.required_cores = p.min_spread;
   r.outcome = RunOutcome::ok;
   r.phases = gpu_phases(t, last_candidate);
   r.roofline = roofline(t, last_candidate, m.candidate_median_s);
-  PerformanceVerdict verdict = performance_verdict(m, th, t.points);
+  PerformanceVerdict verdict =
+      performance_verdict(m, th, t.points, {observe ? p.parallel : "", observe ? cores_ : 0});
   r.status = verdict.status;
   r.points = verdict.points;
   r.message = verdict.message;
@@ -474,8 +505,8 @@ bool Session::has_cpu_tests() const {
 
 TestResult Session::skipped_without_gpu(const TestSpec& t) const {
   TestResult r = base_result(t);
-  r.status = TestStatus::skipped;
-  r.message = "skipped: no GPU tests run (" + device_.detail + ")";
+  r.status = TestStatus::not_graded;
+  r.message = "not graded here: no GPU tests run (" + device_.detail + ")";
   return r;
 }
 
