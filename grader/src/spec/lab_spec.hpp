@@ -62,6 +62,10 @@ struct PerformanceSpec {
   // A pair during which other programs kept more than this many cores busy is set
   // aside as disturbed and re-measured; too few quiet pairs make the test inconclusive.
   double max_other_load = 0.35;
+  // A reference task timed a few times after the pairs, with the test's params and one
+  // worker, so the report can also show the speedup over serial code (information
+  // only; empty: none).
+  std::string serial_task;
 };
 
 struct TestSpec {

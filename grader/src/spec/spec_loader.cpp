@@ -68,7 +68,8 @@ ComparatorSpec read_comparator(TomlReader& r) {
 PerformanceSpec read_performance(TomlReader& r) {
   r.expect_keys({"baseline", "baseline_params", "full_at", "zero_at", "scale_with_cores",
                  "min_cores", "warmup_pairs", "min_pairs", "max_pairs", "max_spread",
-                 "budget_seconds", "parallel", "min_spread", "max_other_load"});
+                 "budget_seconds", "parallel", "min_spread", "max_other_load",
+                 "serial_task"});
   PerformanceSpec p;
   std::string baseline = r.required_string("baseline");
   auto colon = baseline.find(':');
@@ -111,6 +112,7 @@ PerformanceSpec read_performance(TomlReader& r) {
   if (!(p.min_spread >= 1)) r.fail(r.node("min_spread"), "min_spread must be >= 1 (1: serial)");
   p.max_other_load = r.optional_number("max_other_load").value_or(p.max_other_load);
   if (!(p.max_other_load > 0)) r.fail(r.node("max_other_load"), "max_other_load must be > 0 cores");
+  p.serial_task = r.optional_string("serial_task").value_or("");
   return p;
 }
 

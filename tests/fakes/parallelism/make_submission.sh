@@ -27,6 +27,17 @@ case "$kind" in
       "$refs/lab02-kernel-regression/regression_cpu.cpp" >"$dir/regression_cpu.cpp"
     [ "$(grep -c 'run_workers(1,' "$dir/regression_cpu.cpp")" = 2 ]
     ;;
+  lab02_half_speed)
+    cp "$refs/lab02-kernel-regression/regression_gpu.cu" "$dir/"
+    # Every prediction block is computed twice; the second result is the one kept (the
+    # empty asm marks the first as used, so the compiler cannot drop it as dead).
+    perl -pe '
+      s/\{ predict_into\(p, inv_2h2, b, block, out\); \}/{ predict_into(p, inv_2h2, b, block, out); predict_into(p, inv_2h2, b, block, out); }/;
+      s/^(\s+)(predict_block\(p, inverse_two_h2\(bandwidths\[item \/ blocks\]\), q0, count, pred\);)$/$1$2\n$1asm volatile("" : : "r"(pred) : "memory");\n$1$2/;
+    ' "$refs/lab02-kernel-regression/regression_cpu.cpp" >"$dir/regression_cpu.cpp"
+    [ "$(grep -c 'predict_into(p, inv_2h2, b, block, out); predict_into' "$dir/regression_cpu.cpp")" = 1 ]
+    [ "$(grep -c 'predict_block(p, inverse_two_h2(bandwidths' "$dir/regression_cpu.cpp")" = 2 ]
+    ;;
   *)
     echo "make_submission.sh: unknown kind '$kind'" >&2
     exit 2
