@@ -19,6 +19,7 @@
 #include "grading/lab_runner.hpp"
 #include "grading/measurement_lock.hpp"
 #include "grading/page_cache_warmup.hpp"
+#include "grading/performance_gate.hpp"
 #include "grading/performance_test.hpp"
 #include "grading/run_feedback.hpp"
 #include "measure/statistics.hpp"
@@ -83,10 +84,6 @@ class Session {
   void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
-  struct NotMeasured {
-    TestStatus status;  // not_graded (this machine or mode) or skipped (the student's failure)
-    std::string reason;
-  };
   std::optional<NotMeasured> not_measured_reason(const TestSpec& t,
                                                  const std::map<std::string, TestResult>& done) const;
   bool measures_any(const std::map<std::string, TestResult>& done) const;
@@ -265,41 +262,9 @@ TestResult Session::run_correctness(const TestSpec& t) {
   return r;
 }
 
-// Why a performance test is not measured here, or nothing when it is. What this
-// machine or mode cannot measure is not graded (left out of the graded total); what the
-// submission's own failure prevents is skipped (its points lost).
-std::optional<Session::NotMeasured> Session::not_measured_reason(
+std::optional<NotMeasured> Session::not_measured_reason(
     const TestSpec& t, const std::map<std::string, TestResult>& done) const {
-  const PerformanceSpec& p = *t.performance;
-  if (!options_.performance) {
-    return NotMeasured{TestStatus::not_graded,
-                       "not graded here: performance tests disabled (--no-perf)"};
-  }
-  if (mode_ == DeviceMode::sim && t.device == "gpu") {
-    return NotMeasured{TestStatus::not_graded,
-                       "not graded here: the simulation backend checks correctness, not speed (" +
-                           device_.detail + "); grade on a machine with an NVIDIA GPU to measure it"};
-  }
-  if (cores_ < p.min_cores) {
-    return NotMeasured{TestStatus::not_graded,
-                       "not graded here: needs at least " + std::to_string(p.min_cores) +
-                           " cores, this machine grants " + std::to_string(cores_) +
-                           " (affinity and CPU quota)"};
-  }
-  std::vector<std::string> gates = t.requires_tests;
-  if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
-    for (const TestSpec& other : lab_.tests) {
-      if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
-    }
-  }
-  for (const std::string& g : gates) {
-    auto it = done.find(g);
-    if (it != done.end() && it->second.status != TestStatus::passed) {
-      return NotMeasured{TestStatus::skipped, "not measured: correctness test '" + g +
-                                                  "' did not pass; speed only counts for correct code"};
-    }
-  }
-  return std::nullopt;
+  return performance_gate(t, lab_, {options_.performance, mode_, device_.detail, cores_}, done);
 }
 
 // Gradings that measure nothing never take the exclusive lock.
