@@ -226,6 +226,7 @@ GradeResult sample_build_failed_result() {
     not_run.message = "not run: the build failed";
     r.tests.push_back(not_run);
     r.max_score += t.max_points;
+    r.graded_max_score += t.max_points;
   }
   return r;
 }
