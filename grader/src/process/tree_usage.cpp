@@ -65,6 +65,12 @@ double spread(double total, double busiest) { return busiest > 0 ? total / busie
 }  // namespace
 
 double TreeUsage::process_spread() const { return spread(cpu_seconds, busiest_process_s); }
+
+double TreeUsage::coverage(double tree_cpu_seconds) const {
+  // Without a total measured apart, what the samples missed cannot be known.
+  if (!(tree_cpu_seconds > 0)) return 0;
+  return cpu_seconds / tree_cpu_seconds;
+}
 double TreeUsage::thread_spread() const { return spread(cpu_seconds, busiest_thread_s); }
 
 TreeSampler::TreeSampler(pid_t root, fs::path procs_file)
@@ -72,7 +78,7 @@ TreeSampler::TreeSampler(pid_t root, fs::path procs_file)
   if (ticks_per_second_ <= 0) ticks_per_second_ = 100;
 }
 
-std::vector<pid_t> TreeSampler::tree_pids() const {
+std::vector<pid_t> TreeSampler::tree_pids() {
   std::vector<pid_t> pids;
   if (!procs_file_.empty()) {
     if (std::optional<std::string> text = read_small(procs_file_)) {
@@ -82,25 +88,28 @@ std::vector<pid_t> TreeSampler::tree_pids() const {
       return pids;
     }
   }
-  // No cgroup: every process whose ancestry reaches the root.
-  std::map<pid_t, pid_t> parent_of;
+  // No cgroup: every process whose parent is in the tree. Each process is classified
+  // once, when first listed (its parent came first: pids grow), so a look reads /proc's
+  // listing and the stat of new processes only.
   std::error_code error;
+  std::vector<pid_t> listed;
   for (const auto& entry : fs::directory_iterator("/proc", error)) {
-    std::optional<pid_t> pid = pid_named(entry.path().filename().string());
-    if (!pid) continue;
-    if (std::optional<TaskStat> s = read_stat(entry.path() / "stat")) parent_of[*pid] = s->ppid;
+    if (std::optional<pid_t> pid = pid_named(entry.path().filename().string())) listed.push_back(*pid);
   }
-  for (const auto& [pid, ppid] : parent_of) {
-    pid_t at = pid;
-    for (int depth = 0; depth < 64 && at > 1; ++depth) {
-      if (at == root_) {
-        pids.push_back(pid);
-        break;
+  std::sort(listed.begin(), listed.end());
+  for (pid_t pid : listed) {
+    auto known = in_tree_.find(pid);
+    if (known == in_tree_.end()) {
+      bool member = pid == root_;
+      if (!member) {
+        if (std::optional<TaskStat> s = read_stat(fs::path("/proc") / std::to_string(pid) / "stat")) {
+          auto parent = in_tree_.find(s->ppid);
+          member = s->ppid == root_ || (parent != in_tree_.end() && parent->second);
+        }
       }
-      auto up = parent_of.find(at);
-      if (up == parent_of.end()) break;
-      at = up->second;
+      known = in_tree_.emplace(pid, member).first;
     }
+    if (known->second) pids.push_back(pid);
   }
   return pids;
 }
@@ -124,7 +133,12 @@ void TreeSampler::sample_process(pid_t pid) {
 }
 
 void TreeSampler::sample() {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  if (start < next_allowed_) return;
   for (pid_t pid : tree_pids()) sample_process(pid);
+  ++samples_;
+  next_allowed_ = Clock::now() + (Clock::now() - start) * 9;
 }
 
 TreeUsage TreeSampler::usage() const {
@@ -143,6 +157,7 @@ TreeUsage TreeSampler::usage() const {
     busiest_thread = std::max(busiest_thread, ticks);
   }
   u.observed = !process_ticks_.empty();
+  u.samples = samples_;
   u.cpu_seconds = static_cast<double>(total) * tick;
   u.busiest_process_s = static_cast<double>(busiest_process) * tick;
   u.busiest_thread_s = static_cast<double>(busiest_thread) * tick;
