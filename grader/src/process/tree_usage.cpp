@@ -53,6 +53,16 @@ std::optional<TaskStat> read_stat(const fs::path& path) {
   return s;
 }
 
+// /proc/<pid>/task/<tid>/schedstat: "run_ns wait_ns timeslices".
+std::optional<double> read_run_seconds(const fs::path& path) {
+  std::optional<std::string> text = read_small(path);
+  if (!text) return std::nullopt;
+  unsigned long long ns = 0;
+  const char* begin = text->data();
+  if (std::from_chars(begin, begin + text->size(), ns).ec != std::errc{}) return std::nullopt;
+  return static_cast<double>(ns) / 1e9;
+}
+
 std::optional<pid_t> pid_named(const std::string& name) {
   pid_t pid = 0;
   const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
@@ -118,18 +128,24 @@ void TreeSampler::sample_process(pid_t pid) {
   const fs::path dir = fs::path("/proc") / std::to_string(pid);
   std::optional<TaskStat> process = read_stat(dir / "stat");
   if (!process) return;  // gone since it was listed
-  // The process's own stat includes its threads that already ended.
-  auto& ticks = process_ticks_[{pid, process->start}];
-  ticks = std::max(ticks, process->cpu_ticks);
+  const double tick = 1.0 / static_cast<double>(ticks_per_second_);
+  // Each thread's run time in nanoseconds (schedstat), else its clock ticks (10 ms: too
+  // coarse for a worker that lives 50 ms).
+  double threads_total = 0;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(dir / "task", error)) {
     std::optional<pid_t> tid = pid_named(entry.path().filename().string());
     if (!tid) continue;
-    if (std::optional<TaskStat> thread = read_stat(entry.path() / "stat")) {
-      auto& t = thread_ticks_[{*tid, thread->start}];
-      t = std::max(t, thread->cpu_ticks);
-    }
+    std::optional<TaskStat> thread = read_stat(entry.path() / "stat");
+    if (!thread) continue;
+    const std::optional<double> run_s = read_run_seconds(entry.path() / "schedstat");
+    double& t = thread_seconds_[{*tid, thread->start}];
+    t = std::max(t, run_s ? *run_s : static_cast<double>(thread->cpu_ticks) * tick);
+    threads_total += t;
   }
+  // The process's own stat also counts its threads that already ended.
+  double& p = process_seconds_[{pid, process->start}];
+  p = std::max({p, threads_total, static_cast<double>(process->cpu_ticks) * tick});
 }
 
 void TreeSampler::sample() {
@@ -143,24 +159,19 @@ void TreeSampler::sample() {
 
 TreeUsage TreeSampler::usage() const {
   TreeUsage u;
-  const double tick = 1.0 / static_cast<double>(ticks_per_second_);
-  unsigned long long total = 0, busiest_process = 0, busiest_thread = 0;
-  for (const auto& [key, ticks] : process_ticks_) {
-    if (ticks == 0) continue;
+  for (const auto& [key, seconds] : process_seconds_) {
+    if (!(seconds > 0)) continue;
     ++u.processes;
-    total += ticks;
-    busiest_process = std::max(busiest_process, ticks);
+    u.cpu_seconds += seconds;
+    u.busiest_process_s = std::max(u.busiest_process_s, seconds);
   }
-  for (const auto& [key, ticks] : thread_ticks_) {
-    if (ticks == 0) continue;
+  for (const auto& [key, seconds] : thread_seconds_) {
+    if (!(seconds > 0)) continue;
     ++u.threads;
-    busiest_thread = std::max(busiest_thread, ticks);
+    u.busiest_thread_s = std::max(u.busiest_thread_s, seconds);
   }
-  u.observed = !process_ticks_.empty();
+  u.observed = !process_seconds_.empty();
   u.samples = samples_;
-  u.cpu_seconds = static_cast<double>(total) * tick;
-  u.busiest_process_s = static_cast<double>(busiest_process) * tick;
-  u.busiest_thread_s = static_cast<double>(busiest_thread) * tick;
   return u;
 }
 

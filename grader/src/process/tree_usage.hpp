@@ -56,11 +56,11 @@ class TreeSampler {
   long ticks_per_second_;
   int samples_ = 0;
   std::chrono::steady_clock::time_point next_allowed_{};
-  // Keyed by (id, start time): an id reused during the run is another task. CPU time
-  // only grows, so the largest value seen is the task's latest.
+  // CPU seconds keyed by (id, start time): an id reused during the run is another task.
+  // CPU time only grows, so the largest value seen is the task's latest.
   using TaskKey = std::pair<pid_t, unsigned long long>;
-  std::map<TaskKey, unsigned long long> process_ticks_;
-  std::map<TaskKey, unsigned long long> thread_ticks_;
+  std::map<TaskKey, double> process_seconds_;
+  std::map<TaskKey, double> thread_seconds_;
   std::map<pid_t, bool> in_tree_;  // without a cgroup: each process listed so far, in the tree?
 };
 
