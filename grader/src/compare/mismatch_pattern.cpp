@@ -1,6 +1,7 @@
 #include "compare/mismatch_pattern.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "compare/comparator.hpp"
@@ -12,9 +13,19 @@ namespace {
 constexpr std::int64_t kTileSizes[] = {8, 16, 32};
 constexpr std::int64_t kBlockSizes[] = {32, 64, 128, 256, 512, 1024};
 
+// The drivers poison outputs with every byte 0xFF (a NaN) before the call: a value
+// with all bits set in its own type was never written; a NaN computed by 0/0 differs.
+bool is_poison(double v, harness::DType dtype) {
+  if (!std::isnan(v)) return false;
+  if (dtype == harness::DType::f32) {
+    return std::bit_cast<std::uint32_t>(static_cast<float>(v)) == 0xFFFFFFFFu;
+  }
+  return std::bit_cast<std::uint64_t>(v) == ~std::uint64_t{0};
+}
+
 struct Facts {
   std::vector<std::uint64_t> bad;  // indices that differ
-  bool all_nan = true, any_nan = false, all_above = true, all_below = true, all_close = true;
+  bool all_poison = true, any_computed_nan = false, all_above = true, all_below = true, all_close = true;
 };
 
 Facts collect(const harness::NamedArray& e, const harness::NamedArray& g,
@@ -26,8 +37,9 @@ Facts collect(const harness::NamedArray& e, const harness::NamedArray& g,
     if (values_match(want, have, spec, e.dtype, exact)) continue;
     f.bad.push_back(i);
     const bool nan = std::isnan(have);
-    f.any_nan |= nan;
-    f.all_nan &= nan;
+    const bool poison = is_poison(have, g.dtype);  // the type the program wrote
+    f.all_poison &= poison;
+    f.any_computed_nan |= nan && !poison;
     f.all_above &= !nan && have > want;
     f.all_below &= !nan && have < want;
     const double bound = spec.kind == ComparatorSpec::Kind::ulp
@@ -76,7 +88,7 @@ std::string tail_detail(const Facts& f, std::int64_t count) {
 }  // namespace
 
 const std::vector<std::string>& mismatch_kinds() {
-  static const std::vector<std::string> kinds = {"missing", "size", "nan_block", "nan",
+  static const std::vector<std::string> kinds = {"missing", "size", "unwritten", "nan",
                                                  "edge", "tail", "close", "too_large",
                                                  "too_small", "any"};
   return kinds;
@@ -96,19 +108,28 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   const auto count = static_cast<std::int64_t>(e.values.size());
   const bool matrix = columns > 0 && count % columns == 0 && count / columns > 0;
   const std::uint64_t first = f.bad.front(), last = f.bad.back();
-  if (f.all_nan && last - first + 1 == f.bad.size() && f.bad.size() < e.values.size()) {
-    p.kinds.push_back("nan_block");
-    p.detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" +
-               std::to_string(f.bad.size()) + ") are NaN, one contiguous block: never written";
-    if (matrix) {
-      p.detail += " (" + row_col_text(first, columns) + " to " + row_col_text(last, columns) + ")";
+  if (f.all_poison) {
+    p.kinds.push_back("unwritten");
+    if (f.bad.size() == e.values.size()) {
+      p.detail = "all " + std::to_string(f.bad.size()) +
+                 " elements still hold the NaN poison: none was written";
+    } else if (last - first + 1 == f.bad.size()) {
+      p.detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" +
+                 std::to_string(f.bad.size()) +
+                 ") still hold the NaN poison, one contiguous block: never written";
+      if (matrix) {
+        p.detail += " (" + row_col_text(first, columns) + " to " + row_col_text(last, columns) + ")";
+      }
+    } else {
+      p.detail = std::to_string(f.bad.size()) +
+                 " elements still hold the NaN poison the output arrived with: never written";
     }
   }
-  if (f.any_nan) {
+  if (f.any_computed_nan) {
     p.kinds.push_back("nan");
     if (p.detail.empty()) {
-      p.detail = "NaN usually means an element was never written (outputs are poisoned with "
-                 "NaN) or 0/0";
+      p.detail = "NaN computed by the program (0/0, inf - inf, sqrt of a negative), not the "
+                 "poison of an unwritten element";
     }
   }
   if (matrix) {

@@ -15,8 +15,9 @@ namespace parlab::grader {
 // The kinds, most specific first (a hint is looked up in this order, "any" last):
 //   missing    the array is not in the output
 //   size       it has the wrong number of elements
-//   nan_block  every mismatch is NaN and they form one contiguous run (never written)
-//   nan        some mismatch is NaN (the poison, or 0/0)
+//   unwritten  every mismatch still holds the poison (all bits set: never written);
+//              the detail gives the range when they form one block
+//   nan        some mismatch is a NaN the program computed (0/0), not the poison
 //   edge       matrix: only the last partial tile (rows or columns past a multiple of
 //              8, 16 or 32) differs
 //   tail       vector: only the elements past a multiple of a block size differ

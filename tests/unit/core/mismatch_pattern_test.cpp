@@ -1,5 +1,7 @@
 // The comparator names what the mismatches have in common and gives the lab's hint.
+#include <bit>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -35,17 +37,25 @@ bool has(const MismatchPattern& p, const std::string& kind) {
 }
 }  // namespace
 
-TEST_CASE("a contiguous run of NaN is a block never written, with its range", "[compare]") {
+TEST_CASE("the poison left in a block is 'unwritten' with its range; 0/0 is 'nan'",
+          "[compare]") {
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
   std::vector<double> want(100, 1.0), got(100, 1.0);
-  for (int i = 75; i < 100; ++i) got[i] = kNaN;
+  for (int i = 75; i < 100; ++i) got[i] = poison;
   const auto p = classify_mismatches(array("y", want), array("y", got), tolerant(), false, 0);
-  CHECK(p.kinds.front() == "nan_block");
-  CHECK(has(p, "nan"));
+  CHECK(p.kinds.front() == "unwritten");
+  CHECK_FALSE(has(p, "nan"));
   CHECK_THAT(p.detail, Contains("elements 75..99 (25)"));
-  got[10] = kNaN;  // scattered: no longer one block
+  got[10] = kNaN;  // a computed NaN: 0/0 somewhere
   const auto q = classify_mismatches(array("y", want), array("y", got), tolerant(), false, 0);
-  CHECK_FALSE(has(q, "nan_block"));
+  CHECK_FALSE(has(q, "unwritten"));
   CHECK(q.kinds.front() == "nan");
+  // A float output keeps its poison through the widening to double.
+  NamedArray f = array("f", {1.0, 1.0});  // expected in f64, got in f32 (GPU labs)
+  NamedArray g = f;
+  g.dtype = DType::f32;
+  g.values[1] = static_cast<double>(std::bit_cast<float>(0xFFFFFFFFu));
+  CHECK(classify_mismatches(f, g, tolerant(), false, 0).kinds.front() == "unwritten");
 }
 
 TEST_CASE("a matrix wrong only past the last full tile is 'edge'", "[compare]") {
