@@ -15,7 +15,9 @@ constexpr std::int64_t kBlockSizes[] = {32, 64, 128, 256, 512, 1024};
 
 // The drivers poison outputs with every byte 0xFF (a NaN) before the call: a value
 // with all bits set in its own type was never written; a NaN computed by 0/0 differs.
+// (For integers the same bytes read -1.)
 bool is_poison(double v, harness::DType dtype) {
+  if (dtype == harness::DType::i32 || dtype == harness::DType::i64) return v == -1.0;
   if (!std::isnan(v)) return false;
   if (dtype == harness::DType::f32) {
     return std::bit_cast<std::uint32_t>(static_cast<float>(v)) == 0xFFFFFFFFu;
@@ -52,12 +54,14 @@ Facts collect(const harness::NamedArray& e, const harness::NamedArray& g,
 }
 
 // Matrix: the smallest tile T for which every mismatch lies in the rows or columns
-// past the last multiple of T (the partial tile), with at least one full tile.
+// past the last multiple of T (the partial tile), with at least one full tile in
+// each direction.
 std::string edge_detail(const Facts& f, std::int64_t rows, std::int64_t columns) {
   for (std::int64_t t : kTileSizes) {
     const std::int64_t row_edge = rows % t ? rows - rows % t : rows;
     const std::int64_t col_edge = columns % t ? columns - columns % t : columns;
-    if ((row_edge == rows && col_edge == columns) || (row_edge == 0 && col_edge == 0)) continue;
+    // Some partial tile, and at least one full tile in each direction to compare with.
+    if ((row_edge == rows && col_edge == columns) || row_edge == 0 || col_edge == 0) continue;
     const bool inside = std::all_of(f.bad.begin(), f.bad.end(), [&](std::uint64_t i) {
       const auto r = static_cast<std::int64_t>(i) / columns;
       const auto c = static_cast<std::int64_t>(i) % columns;
@@ -110,19 +114,19 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   const std::uint64_t first = f.bad.front(), last = f.bad.back();
   if (f.all_poison) {
     p.kinds.push_back("unwritten");
+    const std::string why = " never written (outputs are poisoned with NaN before the call, "
+                            "-1 for integers, and these still hold it)";
+    const std::string n = std::to_string(f.bad.size());
     if (f.bad.size() == e.values.size()) {
-      p.detail = "all " + std::to_string(f.bad.size()) +
-                 " elements still hold the NaN poison: none was written";
+      p.detail = "all " + n + " elements were" + why;
     } else if (last - first + 1 == f.bad.size()) {
-      p.detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" +
-                 std::to_string(f.bad.size()) +
-                 ") still hold the NaN poison, one contiguous block: never written";
+      p.detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" + n +
+                 ", one contiguous block) were" + why;
       if (matrix) {
-        p.detail += " (" + row_col_text(first, columns) + " to " + row_col_text(last, columns) + ")";
+        p.detail += ", " + row_col_text(first, columns) + " to " + row_col_text(last, columns);
       }
     } else {
-      p.detail = std::to_string(f.bad.size()) +
-                 " elements still hold the NaN poison the output arrived with: never written";
+      p.detail = n + " elements were" + why;
     }
   }
   if (f.any_computed_nan) {
@@ -135,7 +139,7 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   if (matrix) {
     if (std::string d = edge_detail(f, count / columns, columns); !d.empty()) {
       p.kinds.push_back("edge");
-      if (p.detail.empty()) p.detail = d;
+      p.detail += (p.detail.empty() ? "" : "; ") + d;  // where, even when unwritten
     }
   } else if (std::string d = tail_detail(f, count); !d.empty()) {
     p.kinds.push_back("tail");

@@ -45,7 +45,7 @@ TEST_CASE("the poison left in a block is 'unwritten' with its range; 0/0 is 'nan
   const auto p = classify_mismatches(array("y", want), array("y", got), tolerant(), false, 0);
   CHECK(p.kinds.front() == "unwritten");
   CHECK_FALSE(has(p, "nan"));
-  CHECK_THAT(p.detail, Contains("elements 75..99 (25)"));
+  CHECK_THAT(p.detail, Contains("elements 75..99 (25, one contiguous block) were never written"));
   got[10] = kNaN;  // a computed NaN: 0/0 somewhere
   const auto q = classify_mismatches(array("y", want), array("y", got), tolerant(), false, 0);
   CHECK_FALSE(has(q, "unwritten"));
@@ -65,6 +65,12 @@ TEST_CASE("a matrix wrong only past the last full tile is 'edge'", "[compare]") 
   const auto p = classify_mismatches(array("c", want), array("c", got), tolerant(), false, cols);
   CHECK(has(p, "edge"));
   CHECK_THAT(p.detail, Contains("columns >= 16"));
+  // A matrix narrower than every tile has no full tile to compare with: not 'edge'.
+  std::vector<double> narrow(20 * 7, 1.0), narrow_got = narrow;
+  narrow_got[19 * 7] = 0;
+  CHECK_FALSE(has(classify_mismatches(array("c", narrow), array("c", narrow_got), tolerant(),
+                                      false, 7),
+                  "edge"));
   got[0] = 0;  // a wrong element inside the full tiles
   const auto q = classify_mismatches(array("c", want), array("c", got), tolerant(), false, cols);
   CHECK_FALSE(has(q, "edge"));
