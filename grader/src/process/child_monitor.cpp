@@ -22,7 +22,9 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kStatusTextCap = 4096;
 // Without a pidfd, how often to look for the child's exit.
 constexpr auto kPollTick = std::chrono::milliseconds(50);
-constexpr auto kStuckSampleEvery = std::chrono::milliseconds(500);
+// How often the process tree is read for a deadlock (stuck_tree.hpp); the first read
+// comes this long after the start.
+constexpr auto kStuckSampleEvery = std::chrono::milliseconds(1000);
 // After the exit, how long a pipe may stay open (a process that left the group
 // can hold it) before the grader stops reading.
 constexpr auto kDrainGrace = std::chrono::milliseconds(500);

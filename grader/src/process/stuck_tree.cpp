@@ -300,7 +300,7 @@ std::string describe_stuck_tree(const std::vector<ProcessState>& tree) {
 }
 
 StuckWatch::StuckWatch(pid_t root, Clock::duration every, Clock::duration quiet)
-    : root_(root), every_(every), quiet_(quiet) {}
+    : root_(root), every_(every), quiet_(quiet), next_sample_(Clock::now() + every) {}
 
 std::optional<std::string> StuckWatch::check(Clock::time_point now) {
   if (now < next_sample_) return std::nullopt;

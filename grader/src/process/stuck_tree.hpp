@@ -54,7 +54,8 @@ bool all_blocked(const std::vector<ProcessState>& tree);
 std::string describe_stuck_tree(const std::vector<ProcessState>& tree);
 
 // Samples the tree now and then; says when it has been all blocked, with no CPU time
-// used, for `quiet` in a row.
+// used, for `quiet` in a row. The first sample waits `every` after construction, so
+// short runs (every measured run of a performance test, usually) are never sampled.
 class StuckWatch {
  public:
   using Clock = std::chrono::steady_clock;
