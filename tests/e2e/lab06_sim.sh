@@ -10,7 +10,7 @@ run_grade ref lab06 --reference --device sim --work-dir "$W/work" --json "$W/ref
 expect_rc ref 0
 expect_in "$W/ref.out" "Total: 60(\.0+)? / 100" "reference gets every correctness point in sim"
 expect_not_in "$W/ref.out" " failed " "no reference test fails"
-expect_in "$W/ref.out" "pipeline overlaps copies with kernels +skipped" "overlap is not measured in sim"
+expect_in "$W/ref.out" "pipeline overlaps copies with kernels +(skipped|not_graded)" "overlap is not measured in sim"
 expect_in "$W/ref.out" "streams run one after the other, so overlap cannot be shown" "the banner says why"
 
 run_grade list list
