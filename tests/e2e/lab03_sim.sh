@@ -23,4 +23,17 @@ expect_in "$W/skel.out" "c\[0\]: expected [-0-9.e]+, got -?nan" "vector_add: unw
 expect_in "$W/skel.out" "never written \(outputs are poisoned" "poison explained"
 expect_in "$W/skel.out" "iterations\[0\]: expected [0-9]+, got 0" "heat_solve: step count named"
 expect_not_in "$W/skel.out" " passed " "no skeleton test passes"
+# A solver that reports one step fewer than it ran: the iteration count differs, with
+# the hint for too few steps.
+SUB="$W/steps_off_by_one"
+mkdir -p "$SUB"
+cp "$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu" "$SUB/"
+sed -i -e 's/^  return steps;$/  return steps - 1;/' "$SUB/kernels.cu"
+if cmp -s "$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu" "$SUB/kernels.cu"; then
+  fail "the fake did not change the step count"; fi
+run_grade steps lab03 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/steps.json"
+expect_rc steps 1
+expect_in "$W/steps.out" "heat_solve, to a tolerance +failed" "the off-by-one solve fails"
+expect_in "$W/steps.out" "iterations\[0\]: expected [0-9]+, got [0-9]+.*Hint: fewer steps than the reference" \
+  "with the iteration-count hint"
 finish

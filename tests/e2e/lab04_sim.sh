@@ -53,6 +53,8 @@ expect_rc per_element 1
 expect_in "$W/per_element.out" "sum: spikes \(order of summation\) +failed" "the spikes test fails"
 expect_in "$W/per_element.out" "sum: prime size, mixed signs +passed" "a benign sum test passes"
 expect_in "$W/per_element.out" "sum: block size \+ 1, mixed signs +passed" "another benign sum test passes"
+expect_in "$W/per_element.out" "Every difference is within 100x the tolerance\. Hint: off by rounding only, but past the tolerance: sum each block in a tree" \
+  "the rounding-only mismatch is named, with the tree-sum hint"
 # (No exact total: on the hidden fresh data, 123457 elements, the one-by-one sum's
 # error is a random walk that reaches the tolerance now and then.)
 finish

@@ -276,6 +276,8 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   TerminationContext context;
   context.killed_for = end.killed_for;
   context.killed_after_seconds = end.killed_after_seconds;
+  context.stuck_diagnosis = end.stuck_diagnosis;
+  context.stopped_as_deadlock = end.stopped_as_deadlock;
   context.oom_killer_ran =
       oom_kills_before && oom_kills_after && *oom_kills_after > *oom_kills_before;
   context.cpu_seconds_used = end.cpu_seconds;
