@@ -14,6 +14,12 @@ namespace parlab::grader {
 struct ReportOptions {
   bool color = false;    // ANSI colors (console only)
   bool verbose = false;  // details for passed tests too, build command and log, host model
+  // Where the full report of this grading was saved (the console's last lines name it);
+  // empty: not said.
+  std::string full_report;
+  // Gradescope: performance tests whose speed ratio goes on the leaderboard (the
+  // lab's [gradescope] leaderboard); empty: no leaderboard.
+  std::vector<std::string> leaderboard;
 };
 
 class Reporter {
