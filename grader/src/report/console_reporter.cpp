@@ -239,47 +239,6 @@ std::string build(const BuildResult& b, const ReportOptions& options, const Pain
   return out;
 }
 
-// What to do next, in one line: the first thing that costs points.
-std::string next_step(const GradeResult& r) {
-  if (!r.build.ok) {
-    for (const Diagnostic& d : r.build.diagnostics) {
-      if (d.severity != "error") continue;
-      std::string where = std::filesystem::path(d.file).filename().string();
-      if (d.line > 0) where += ":" + std::to_string(d.line);
-      return "fix the build error in " + untrusted_text::escape_line(where) +
-             " (above), then run grade " + r.lab_id + " again";
-    }
-    return "fix the build (compiler output above), then run grade " + r.lab_id + " again";
-  }
-  for (const char* kind : {"correctness", "performance"}) {
-    for (const TestResult& t : r.tests) {
-      if (t.kind == kind && t.status == TestStatus::failed && t.outcome != RunOutcome::not_run) {
-        return "fix " + display_name(t) + " first (details above)";
-      }
-    }
-  }
-  for (const TestResult& t : r.tests) {
-    if (t.status == TestStatus::partial && t.measurement) {
-      return "speed up " + display_name(t) + ": " + format_number(t.measurement->median_ratio, 3) +
-             "x now, full credit at " + format_number(t.measurement->full_at, 3) + "x";
-    }
-  }
-  for (const TestResult& t : r.tests) {
-    if (t.status == TestStatus::inconclusive) return "re-run on a quieter machine: " + rerun_command(r);
-  }
-  for (const TestResult& t : r.tests) {
-    if (t.status == TestStatus::not_graded) {
-      return "nothing to fix here; the tests not graded here need " +
-             std::string(not_graded_reason(r, t) == "need a GPU" ? "a machine with a GPU"
-                                                                 : "another machine or mode");
-    }
-  }
-  for (const TestResult& t : r.tests) {
-    if (t.status != TestStatus::passed) return "see the tests above that did not pass";
-  }
-  return "nothing: every test passed";
-}
-
 std::string verdict(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
   std::string out = "\n" + std::string(kWidth, '=') + "\n";
   if (!options.full_report.empty()) {

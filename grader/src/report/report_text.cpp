@@ -6,6 +6,7 @@
 #include "util/number_format.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <cmath>
 #include <cstdint>
@@ -417,6 +418,46 @@ std::string short_reason(const GradeResult& r, const TestResult& t) {
       return first_line_fitted(message, 200);
   }
   return message;
+}
+
+std::string next_step(const GradeResult& r) {
+  if (!r.build.ok) {
+    for (const Diagnostic& d : r.build.diagnostics) {
+      if (d.severity != "error") continue;
+      std::string where = std::filesystem::path(d.file).filename().string();
+      if (d.line > 0) where += ":" + std::to_string(d.line);
+      return "fix the build error in " + untrusted_text::escape_line(where) +
+             " (above), then run grade " + r.lab_id + " again";
+    }
+    return "fix the build (compiler output above), then run grade " + r.lab_id + " again";
+  }
+  for (const char* kind : {"correctness", "performance"}) {
+    for (const TestResult& t : r.tests) {
+      if (t.kind == kind && t.status == TestStatus::failed && t.outcome != RunOutcome::not_run) {
+        return "fix " + display_name(t) + " first (details above)";
+      }
+    }
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::partial && t.measurement) {
+      return "speed up " + display_name(t) + ": " + format_number(t.measurement->median_ratio, 3) +
+             "x now, full credit at " + format_number(t.measurement->full_at, 3) + "x";
+    }
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::inconclusive) return "re-run on a quieter machine: " + rerun_command(r);
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::not_graded) {
+      return "nothing to fix here; the tests not graded here need " +
+             std::string(not_graded_reason(r, t) == "need a GPU" ? "a machine with a GPU"
+                                                                 : "another machine or mode");
+    }
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status != TestStatus::passed) return "see the tests above that did not pass";
+  }
+  return "nothing: every test passed";
 }
 
 std::string wrap(std::string_view text, std::size_t width, std::string_view prefix) {

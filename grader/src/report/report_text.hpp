@@ -33,6 +33,9 @@ std::vector<std::string> left_out_sentences(const GradeResult& r);
 std::string rerun_command(const GradeResult& r);
 // A measured test's row text: "1.42x (none at 1.1x, full at 2x)".
 std::string ratio_against_band(const Measurement& m);
+// What to do next, in one line: the first thing that costs points ("fix the build
+// error in kernels.cu", "fix X first", "speed up Y: 1.2x now, full credit at 2x").
+std::string next_step(const GradeResult& r);
 // The one short reason of a test's table row (empty for a plain pass).
 std::string short_reason(const GradeResult& r, const TestResult& t);
 

@@ -34,11 +34,12 @@ std::unique_ptr<Reporter> make_json_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_gradescope_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_junit_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_markdown_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_html_reporter(const ReportOptions& options);
 
 // Throws std::invalid_argument listing the valid names for an unknown format.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
 
-// "console", "json", "gradescope", "junit", "markdown", in that order.
+// "console", "json", "gradescope", "junit", "markdown", "html", in that order.
 std::vector<std::string_view> reporter_names();
 
 // The conventional file name for a format's output, e.g. "results.json" for
