@@ -28,7 +28,11 @@ bool is_source_diagnostic(const std::string& line) {
 }  // namespace
 
 std::string child_failure(const ChildRun& run) {
-  if (run.exit_code == kExitAllPassed || run.exit_code == kExitSomeFailed) return "";
+  // Exit 5 (a measurement inconclusive) is a finished grading too, with its result.
+  if (run.exit_code == kExitAllPassed || run.exit_code == kExitSomeFailed ||
+      run.exit_code == kExitInconclusive) {
+    return "";
+  }
   return run.describe();
 }
 
