@@ -39,7 +39,8 @@ browse() {
 
 # --- a real grading, written with --html --------------------------------------------
 run_grade ref lab01 --reference --html "$W/ref.html" --json "$W/ref.json" --work-dir "$W/work"
-case "$(rc_of ref)" in 0|5) pass "reference grading finished (exit $(rc_of ref))" ;; *) expect_rc ref 0 ;; esac
+# The page is under test, not the score: a busy machine may cost the reference speed points.
+case "$(rc_of ref)" in 0|1|5) pass "reference grading finished (exit $(rc_of ref))" ;; *) expect_rc ref 0 ;; esac
 browse "$W/ref.html" lab01_reference
 score=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["score"])' "$W/ref.json")
 score=$(python3 -c 'import sys; v=float(sys.argv[1]); print(int(v) if v == int(v) else v)' "$score")
@@ -75,7 +76,7 @@ browse "$W/out/summary.html" summary
 expect_in "$W/summary.dom.html" 'data-students="4"' "summary: 4 students"
 expect_in "$W/summary.dom.html" '<span data-count="build_failed">1</span>' "summary: 1 did not build"
 expect_in "$W/summary.dom.html" '<svg class="histogram"' "summary: score histogram"
-expect_in "$W/summary.dom.html" 'data-test="serial statistics".*data-rate="0.667"' "summary: pass rate of a correctness test (2 of 3)"
+expect_in "$W/summary.dom.html" 'data-test="serial statistics".*2 / 4.*data-rate="0.5"' "summary: pass rate of a correctness test (2 of 4)"
 expect_in "$W/summary.dom.html" 'fast_[ab] [0-9.]+x' "summary: slowest/fastest submissions with their ratio"
 
 if [ "${PARLAB_UPDATE_SCREENSHOTS:-0}" = 1 ]; then
