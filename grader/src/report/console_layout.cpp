@@ -6,11 +6,11 @@ namespace parlab::grader::console_layout {
 
 std::string status_word(TestStatus s) {
   switch (s) {
-    case TestStatus::passed: return "pass";
+    case TestStatus::passed: return "passed";
     case TestStatus::partial: return "partial";
-    case TestStatus::failed: return "FAIL";
+    case TestStatus::failed: return "failed";
     case TestStatus::skipped: return "skipped";
-    case TestStatus::inconclusive: return "re-run";
+    case TestStatus::inconclusive: return "inconclusive";
     case TestStatus::not_graded: return "not graded";
   }
   return to_string(s);

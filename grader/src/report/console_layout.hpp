@@ -10,9 +10,8 @@
 namespace parlab::grader::console_layout {
 
 inline constexpr std::size_t kWidth = 100;       // every line fits a 100-column terminal
-inline constexpr std::size_t kStatusWidth = 10;  // "not graded"
 
-// "pass", "partial", "FAIL", "skipped", "re-run", "not graded".
+// The result's own words ("passed", "failed", "inconclusive", ...), "not graded" spaced.
 std::string status_word(TestStatus s);
 const char* status_color(TestStatus s);
 

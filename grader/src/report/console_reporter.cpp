@@ -24,7 +24,7 @@ using console_layout::Paint;
 using console_layout::fit_line;
 
 // Wrapped to the width, lines after the first indented under the label.
-std::string hanging(const std::string& label, const std::string& text, std::size_t label_width = 8) {
+std::string hanging(const std::string& label, const std::string& text, std::size_t label_width = 7) {
   const std::string pad(label_width, ' ');
   std::string out = wrap(text, kWidth, pad);
   std::string first = label;
@@ -127,32 +127,31 @@ std::vector<Row> rows_of(const GradeResult& r) {
   return rows;
 }
 
+// "  name  status  points  reason": the name first, as a student scans for it; the
+// status word is the result's own (passed, failed, ...), colored on a terminal.
 std::string table(const GradeResult& r, const Paint& paint) {
   const std::vector<Row> rows = rows_of(r);
   std::size_t points_width = 0;
   std::size_t name_width = 0;
+  std::size_t status_width = 0;
   for (const Row& row : rows) {
     points_width = std::max(points_width, display_width(row.points));
     name_width = std::max(name_width, display_width(row.name));
+    status_width = std::max(status_width, display_width(console_layout::status_word(row.status)));
   }
-  const std::size_t status_width = console_layout::kStatusWidth;
   // A test's name is how it is found in the details: cut only past 44 columns; the
   // reason gets the rest of the line.
   name_width = std::min<std::size_t>(name_width, 44);
-  const std::size_t used = 2 + status_width + 1 + points_width + 2 + name_width + 2;
+  const std::size_t used = 2 + name_width + 2 + status_width + 2 + points_width + 2;
   std::string out;
   for (const Row& row : rows) {
-    const std::string status = console_layout::status_word(row.status);
-    std::string line = "  " + paint(status, console_layout::status_color(row.status)) +
-                       std::string(status_width - display_width(status) + 1, ' ') +
-                       std::string(points_width - display_width(row.points), ' ') + row.points +
-                       "  ";
     const std::string name = first_line_fitted(row.name, name_width);
-    line += name;
-    if (!row.reason.empty()) {
-      line += std::string(name_width - display_width(name) + 2, ' ') +
-              first_line_fitted(row.reason, kWidth - used);
-    }
+    const std::string status = console_layout::status_word(row.status);
+    std::string line = "  " + name + std::string(name_width - display_width(name) + 2, ' ') +
+                       paint(status, console_layout::status_color(row.status)) +
+                       std::string(status_width - display_width(status) + 2, ' ') +
+                       std::string(points_width - display_width(row.points), ' ') + row.points;
+    if (!row.reason.empty()) line += "  " + first_line_fitted(row.reason, kWidth - used);
     out += line + "\n";
   }
   return out;
