@@ -15,8 +15,9 @@ expect_in "$W/ref.out" "memory wall \(CPU\)[^|]* passed" "streaming CPU referenc
 expect_in "$W/ref.out" "memory wall \(GPU\)[^|]* passed" "fused GPU reference passes the device budget (sim)"
 expect_in "$W/ref.out" "tiny bandwidth \(log-sum-exp\) +passed" "log-sum-exp case passes"
 expect_in "$W/ref.out" "parallel speedup +(passed|partial|inconclusive) " "CPU performance measured in sim mode"
-expect_in "$W/ref.out" "the speed of reference:predict_serial" "speedup reported against the serial reference"
-expect_in "$W/ref.out" "GPU vs the GPU reference +skipped" "GPU performance skipped in sim"
+expect_in "$W/ref.json" "the speed of reference:predict_serial" "speedup reported against the serial reference"
+# GPU tests skipped for one reason share a row (issue 16): the name may be in it.
+expect_in "$W/ref.out" "(GPU vs the GPU reference +skipped|tests +skipped .*not measured: the simulation backend)" "GPU performance skipped in sim"
 expect_in "$W/ref.out" "not measured: the simulation backend" "with the reason"
 
 run_grade skel lab02 --device sim --no-perf --work-dir "$W/work" --json "$W/skel.json"

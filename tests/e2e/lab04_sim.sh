@@ -13,7 +13,7 @@ start=$(date +%s)
 run_grade ref lab04 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
 echo "note: reference correctness suite in sim took $(( $(date +%s) - start )) s"
 expect_rc ref 0
-expect_in "$W/ref.out" "Total: 60(\.0+)? / 100" "reference gets every correctness point"
+expect_in "$W/ref.out" "Total: 60(\.0+)? / (100|60 graded here)" "reference gets every correctness point"
 expect_in "$W/ref.out" "sum: spikes \(order of summation\)" "report names the spikes test"
 expect_in "$W/ref.out" "[Ss]imulat" "report says the kernels ran in the simulator"
 expect_not_in "$W/ref.out" "FAIL" "no failing test"

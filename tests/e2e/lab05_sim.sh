@@ -12,7 +12,7 @@ start=$(date +%s)
 run_grade ref lab05 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
 echo "note: reference correctness suite in sim took $(( $(date +%s) - start )) s"
 expect_rc ref 0
-expect_in "$W/ref.out" "Total: 60(\.0+)? / 100" "reference gets every correctness point"
+expect_in "$W/ref.out" "Total: 60(\.0+)? / (100|60 graded here)" "reference gets every correctness point"
 expect_in "$W/ref.out" "tiled: 17 x 17 x 17 \(tile \+ 1\) +passed" "tile + 1 passes"
 expect_in "$W/ref.out" "simulation backend checks correctness, not speed" "perf skip says why"
 expect_not_in "$W/ref.out" "failed" "no failing test"

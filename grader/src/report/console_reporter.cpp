@@ -191,12 +191,18 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
     const TestDetails d = test_details(t, options.verbose);
     // A pass is shown for its GPU lesson only (roofline, transfers vs kernels).
     const bool gpu_lesson_only = !options.verbose && t.status == TestStatus::passed;
-    if (!t.message.empty() && !message_repeats_mismatch(t) && !gpu_lesson_only) {
+    // The comparator's message names the first mismatch and teaches (what NaN means):
+    // kept, and the facts that repeat it dropped.
+    const bool repeats = message_repeats_mismatch(t);
+    if (!t.message.empty() && !gpu_lesson_only) {
       out += wrap(untrusted_text::escape_controls(t.message), kWidth, "    ");
     }
     for (const std::string& fact : d.facts) {
       if (gpu_lesson_only && fact.rfind("Roofline", 0) != 0 && fact.rfind("Hint", 0) != 0 &&
           fact.rfind("GPU time", 0) != 0) {
+        continue;
+      }
+      if (repeats && (fact.rfind("First mismatch", 0) == 0 || fact.ends_with("elements differ"))) {
         continue;
       }
       out += wrap(fact, kWidth, "    ");
