@@ -77,7 +77,14 @@ expect_in "$W/summary.dom.html" 'data-students="4"' "summary: 4 students"
 expect_in "$W/summary.dom.html" '<span data-count="build_failed">1</span>' "summary: 1 did not build"
 expect_in "$W/summary.dom.html" '<svg class="histogram"' "summary: score histogram"
 expect_in "$W/summary.dom.html" 'data-test="serial statistics".*2 / 4.*data-rate="0.5"' "summary: pass rate of a correctness test (2 of 4)"
-expect_in "$W/summary.dom.html" 'fast_[ab] [0-9.]+x' "summary: slowest/fastest submissions with their ratio"
+# Slowest/fastest list only judged measurements: a busy machine may leave none.
+judged=$(python3 -c 'import json,sys; print(sum(len(t.get("fastest", [])) for t in json.load(open(sys.argv[1]))["tests"]))' "$W/out/summary.json")
+if [ "$judged" -gt 0 ]; then
+  expect_in "$W/summary.dom.html" 'fast_[ab] [0-9.]+x' "summary: slowest/fastest submissions with their ratio"
+else
+  echo "note: no performance measurement was judged (machine busy): no slowest/fastest to check"
+  expect_in "$W/summary.dom.html" 'data-test="parallel speedup"' "summary: the performance test has its row"
+fi
 
 if [ "${PARLAB_UPDATE_SCREENSHOTS:-0}" = 1 ]; then
   mkdir -p "$PARLAB_SOURCE_DIR/docs/images"

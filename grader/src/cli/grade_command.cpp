@@ -147,6 +147,7 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   }
 
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
+  report_options.leaderboard = lab.leaderboard;  // Gradescope's, where the lab declares one
   // Where the full report is kept: the --json file, else the grading's own result.json
   // (grade_session writes it under the work root, keyed like this).
   report_options.full_report =

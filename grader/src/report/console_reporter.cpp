@@ -70,6 +70,7 @@ struct Row {
   std::string points;
   std::string name;
   std::string reason;
+  bool group = false;  // several tests folded: the name lists them, the reason is said whole
 };
 
 // Tests that were never run for one shared reason (the build failed, no GPU here,
@@ -122,7 +123,7 @@ std::vector<Row> rows_of(const GradeResult& r) {
       names += (names.empty() ? "" : ", ") + display_name(*t);
     }
     rows.push_back({g.status, format_points(points) + " / " + format_points(max_points),
-                    std::to_string(g.tests.size()) + " tests", g.reason + ": " + names});
+                    std::to_string(g.tests.size()) + " tests: " + names, g.reason, true});
   }
   return rows;
 }
@@ -136,12 +137,12 @@ std::string table(const GradeResult& r, const Paint& paint) {
   std::size_t status_width = 0;
   for (const Row& row : rows) {
     points_width = std::max(points_width, display_width(row.points));
-    name_width = std::max(name_width, display_width(row.name));
+    if (!row.group) name_width = std::max(name_width, display_width(row.name));
     status_width = std::max(status_width, display_width(console_layout::status_word(row.status)));
   }
   // A test's name is how it is found in the details: cut only past 44 columns; the
   // reason gets the rest of the line.
-  name_width = std::min<std::size_t>(name_width, 44);
+  name_width = std::clamp<std::size_t>(name_width, 24, 44);
   const std::size_t used = 2 + name_width + 2 + status_width + 2 + points_width + 2;
   std::string out;
   for (const Row& row : rows) {
@@ -151,8 +152,13 @@ std::string table(const GradeResult& r, const Paint& paint) {
                        paint(status, console_layout::status_color(row.status)) +
                        std::string(status_width - display_width(status) + 2, ' ') +
                        std::string(points_width - display_width(row.points), ' ') + row.points;
-    if (!row.reason.empty()) line += "  " + first_line_fitted(row.reason, kWidth - used);
+    const bool reason_fits = display_width(row.reason) <= kWidth - used;
+    if (!row.reason.empty() && (reason_fits || !row.group)) {
+      line += "  " + first_line_fitted(row.reason, kWidth - used);
+    }
     out += line + "\n";
+    // A folded row's reason stands for all its tests: said whole, under the row.
+    if (row.group && !reason_fits) out += wrap(row.reason, kWidth, "      ");
   }
   return out;
 }

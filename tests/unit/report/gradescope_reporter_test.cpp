@@ -92,3 +92,15 @@ TEST_CASE("gradescope output teaches the failure and shows build errors", "[repo
              Contains("Build FAILED") &&
                  Contains("file_stats.cpp:42:7: error: 'count' was not declared in this scope"));
 }
+
+TEST_CASE("gradescope leaderboard: the ratios of the tests the lab names", "[report][gradescope]") {
+  GradeResult r = sample_grade_result();
+  CHECK_FALSE(gradescope_json(r).contains("leaderboard"));
+  ReportOptions options;
+  options.leaderboard = {"speedup_parallel", "speedup_processes"};  // the second is inconclusive
+  const nlohmann::json doc = nlohmann::json::parse(make_reporter("gradescope", options)->render(r));
+  REQUIRE(doc.at("leaderboard").size() == 1);
+  CHECK(doc.at("leaderboard").at(0).at("name") == "speedup_parallel");
+  CHECK(doc.at("leaderboard").at(0).at("value") == Approx(1.42));
+  CHECK(doc.at("leaderboard").at(0).at("order") == "desc");
+}
