@@ -52,7 +52,9 @@ int run_report_command(const std::vector<std::string>& args) {
   }
   std::unique_ptr<Reporter> reporter;
   try {
-    reporter = make_reporter(vm["format"].as<std::string>(), ReportOptions{});
+    ReportOptions options;
+    options.full_report = path;  // the console's verdict names the file it came from
+    reporter = make_reporter(vm["format"].as<std::string>(), options);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

@@ -27,7 +27,7 @@ h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 10px}h3{font-si
 .total{font-size:28px;font-weight:700}.left-out{color:#5b6475}.next{margin-top:6px}
 table{border-collapse:collapse;width:100%;background:#fff;border-radius:8px;overflow:hidden;box-shadow:0 1px 3px #0002}
 th,td{text-align:left;padding:7px 10px;border-bottom:1px solid #e7e9ee;vertical-align:top}
-th{background:#eef1f6;font-size:13px}td.points,th.points{text-align:right;white-space:nowrap}
+th{background:#eef1f6;font-size:13px}td.points,th.points{text-align:right;white-space:nowrap}td[data-rate]{white-space:nowrap}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
 .pass{background:#dcfce7;color:#166534}.partial{background:#fef9c3;color:#854d0e}.fail{background:#fee2e2;color:#991b1b}
 .skipped{background:#e0f2fe;color:#075985}.rerun{background:#ffedd5;color:#9a3412}.notgraded{background:#eceef2;color:#4b5563}
