@@ -28,11 +28,11 @@ bool is_source_diagnostic(const std::string& line) {
 }  // namespace
 
 std::string child_failure(const ChildRun& run) {
-  // Exit 5 (a measurement inconclusive) is a finished grading too, with its result.
+  // Exit 5: a finished grading with an inconclusive performance test (machine busy);
+  // its result stands, and the batch may measure again (student_grader).
   if (run.exit_code == kExitAllPassed || run.exit_code == kExitSomeFailed ||
-      run.exit_code == kExitInconclusive) {
+      run.exit_code == kExitInconclusive)
     return "";
-  }
   return run.describe();
 }
 

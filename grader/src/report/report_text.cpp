@@ -63,6 +63,11 @@ void append_facts_for_measurement(const Measurement& m, std::vector<std::string>
       observed += ", " + std::to_string(m.candidate_processes) +
                   (m.candidate_processes == 1 ? " process" : " processes");
     }
+    if (m.candidate_threads > 0) {
+      observed += ", " + std::to_string(m.candidate_threads) +
+                  (m.candidate_threads == 1 ? " thread" : " threads");
+    }
+    if (m.work_spread > 0) observed += ", work spread over " + format_number(m.work_spread, 2);
     if (m.required_cores > 0) observed += " (this test needs " + format_number(m.required_cores, 2) + ")";
     facts.push_back(observed);
   }
@@ -390,7 +395,8 @@ std::string ratio_against_band(const Measurement& m) {
 std::string short_reason(const GradeResult& r, const TestResult& t) {
   const std::string message = untrusted_text::escape_controls(t.message);
   switch (t.status) {
-    case TestStatus::not_graded: return not_graded_reason(r, t);
+    case TestStatus::not_graded:  // the grader's own sentence ("not graded here: ...")
+      return message.empty() ? not_graded_reason(r, t) : untrusted_text::escape_line(message);
     case TestStatus::inconclusive: {
       if (t.measurement && !t.measurement->interference.empty()) {
         return "machine busy: re-run (" + untrusted_text::escape_line(t.measurement->interference) + ")";

@@ -87,7 +87,9 @@ struct Measurement {
   // candidate's tree (0: not counted) and the cores a run of this test must keep busy
   // (0: no requirement).
   int candidate_processes = 0;
-  double required_cores = 0;
+  int candidate_threads = 0;
+  double work_spread = 0;        // CPU time over the busiest process's (thread's) (0: not seen)
+  double required_cores = 0;     // the work_spread the test requires (0: no requirement)
   // The median ratio's 95 % confidence interval (order statistics of the pairs).
   double ratio_low = 0;
   double ratio_high = 0;

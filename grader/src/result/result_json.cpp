@@ -63,6 +63,8 @@ json measurement_to_json(const Measurement& m) {
                      {"candidate_cores", number_to_json(m.candidate_cores)},
                      {"timing_trusted", m.timing_trusted},
                      {"candidate_processes", m.candidate_processes},
+                     {"candidate_threads", m.candidate_threads},
+                     {"work_spread", number_to_json(m.work_spread)},
                      {"required_cores", number_to_json(m.required_cores)}};
   return out;
 }
@@ -271,6 +273,8 @@ Measurement measurement_from(const FieldReader& f) {
     m.candidate_cores = o.number("candidate_cores");
     m.timing_trusted = o.boolean("timing_trusted");
     if (o.has_value("candidate_processes")) m.candidate_processes = o.integer("candidate_processes");
+    if (o.has_value("candidate_threads")) m.candidate_threads = o.integer("candidate_threads");
+    if (o.has_value("work_spread")) m.work_spread = o.number("work_spread");
     if (o.has_value("required_cores")) m.required_cores = o.number("required_cores");
   }
   if (f.has_value("ratio_interval")) {
