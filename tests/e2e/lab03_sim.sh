@@ -18,7 +18,7 @@ expect_in "$W/ref.out" "simulation mode" "sim banner shown"
 run_grade skel lab03 --device sim --work-dir "$W/work" --json "$W/skel.json"
 expect_rc skel 1
 expect_json "$W/skel.json" score "0(\.0+)?,"
-expect_in "$W/skel.out" "Total: 0(\.0+)? / 100" "skeleton scores 0"
+expect_in "$W/skel.out" "Total: 0(\.0+)? / (100|60 graded here)" "skeleton scores 0"
 expect_in "$W/skel.out" "c\[0\]: expected [-0-9.e]+, got (-?nan|NaN)" "vector_add: unwritten output shows as NaN"
 expect_in "$W/skel.out" "never written \(outputs are poisoned" "poison explained"
 expect_in "$W/skel.out" "iterations\[0\]: expected [0-9]+, got 0" "heat_solve: step count named"

@@ -21,7 +21,7 @@ expect_not_in "$W/ref.out" "failed" "no failing test"
 run_grade skel lab05 --device sim --work-dir "$W/work" --json "$W/skel.json"
 expect_rc skel 1
 expect_json "$W/skel.json" score "0(\.0+)?,"
-expect_in "$W/skel.out" "Total: 0(\.0+)? / 100" "skeleton total is 0 / 100"
+expect_in "$W/skel.out" "Total: 0(\.0+)? / (100|60 graded here)" "skeleton total is 0 / 100"
 expect_in "$W/skel.out" "never written \(outputs are poisoned with NaN\)" "NaN explained"
 
 # 3. Full tiles only: the loop over K stops before the last partial tile.

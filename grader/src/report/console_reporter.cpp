@@ -185,12 +185,32 @@ std::string tail_block(const std::string& title, const std::string& tail) {
   return out;
 }
 
+// Without -v, details for this many tests at most: a skeleton's 27 failures would
+// bury the verdict; the rest are in the full report.
+constexpr std::size_t kMostDetails = 5;
+
 std::string details(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
   std::string out;
+  std::size_t shown = 0;
+  std::size_t held_back = 0;
+  std::size_t repeated = 0;
+  std::vector<std::string> messages_said;  // each message once: tests failing alike
   for (const TestResult& t : r.tests) {
     if (!deserves_details(t, options.verbose)) continue;
     // Not-run tests folded in the table say nothing more here.
     if (!options.verbose && foldable(t)) continue;
+    if (!options.verbose && !t.message.empty() && !t.mismatch) {
+      if (std::find(messages_said.begin(), messages_said.end(), t.message) != messages_said.end()) {
+        ++repeated;
+        continue;
+      }
+      messages_said.push_back(t.message);
+    }
+    if (!options.verbose && shown == kMostDetails) {
+      ++held_back;
+      continue;
+    }
+    ++shown;
     out += "\n" + paint(display_name(t), Paint::bold) + ": " +
            paint(console_layout::status_word(t.status), console_layout::status_color(t.status)) +
            ", " + points_cell(t) + "\n";
@@ -218,6 +238,16 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
     }
     if (!d.stdout_tail.empty()) out += tail_block("stdout (last lines):", d.stdout_tail);
     if (!d.stderr_tail.empty()) out += tail_block("stderr (last lines):", d.stderr_tail);
+  }
+  if (repeated > 0) {
+    out += "\n" + wrap(std::to_string(repeated) + (repeated == 1 ? " more test" : " more tests") +
+                            " failed with a message shown above", kWidth, "");
+  }
+  if (held_back > 0) {
+    out += "\n" + wrap("... and " + std::to_string(held_back) + " more " +
+                            (held_back == 1 ? "test" : "tests") +
+                            " with details in the full report (or run with -v)",
+                        kWidth, "");
   }
   return out.empty() ? out : "\n" + paint("Details", Paint::bold) + out;
 }
