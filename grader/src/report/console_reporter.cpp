@@ -187,24 +187,35 @@ std::string tail_block(const std::string& title, const std::string& tail) {
 
 // Without -v, details for this many tests at most: a skeleton's 27 failures would
 // bury the verdict; the rest are in the full report.
-constexpr std::size_t kMostDetails = 5;
+constexpr std::size_t kMostDetails = 8;
+
+// Tests "failing alike" share this key: the same message, or a first mismatch in the
+// output array of the same task (vector_add's c[0] in four tests is one lesson).
+std::string alike_key(const TestResult& t) {
+  // The test name's first word stands for its task ("matrix_scale, 1 x 1").
+  if (t.mismatch && !is_hidden(t)) {
+    return "array:" + t.name.substr(0, t.name.find_first_of(", ")) + "/" + t.mismatch->array;
+  }
+  return "message:" + t.message;
+}
 
 std::string details(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
   std::string out;
   std::size_t shown = 0;
   std::size_t held_back = 0;
   std::size_t repeated = 0;
-  std::vector<std::string> messages_said;  // each message once: tests failing alike
+  std::vector<std::string> said;  // alike_key of the tests detailed: each lesson once
   for (const TestResult& t : r.tests) {
     if (!deserves_details(t, options.verbose)) continue;
     // Not-run tests folded in the table say nothing more here.
     if (!options.verbose && foldable(t)) continue;
-    if (!options.verbose && !t.message.empty() && !t.mismatch) {
-      if (std::find(messages_said.begin(), messages_said.end(), t.message) != messages_said.end()) {
+    if (!options.verbose && t.status == TestStatus::failed && !t.message.empty()) {
+      const std::string key = alike_key(t);
+      if (std::find(said.begin(), said.end(), key) != said.end()) {
         ++repeated;
         continue;
       }
-      messages_said.push_back(t.message);
+      said.push_back(key);
     }
     if (!options.verbose && shown == kMostDetails) {
       ++held_back;
@@ -241,7 +252,8 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
   }
   if (repeated > 0) {
     out += "\n" + wrap(std::to_string(repeated) + (repeated == 1 ? " more test" : " more tests") +
-                            " failed with a message shown above", kWidth, "");
+                            " failed alike (the same message, or the same task's output array, as a test above)",
+                        kWidth, "");
   }
   if (held_back > 0) {
     out += "\n" + wrap("... and " + std::to_string(held_back) + " more " +
