@@ -194,7 +194,8 @@ int run_batch(const BatchOptions& o) {
             << (c.missing ? ", " + std::to_string(c.missing) + " on the roster without a submission" : "")
             << (c.regrade_left ? ", " + std::to_string(c.regrade_left) + " not yet re-graded by the --regrade under way" : "")
             << "\ngrade: batch: gradebook " << layout.gradebook().string() << ", summary "
-            << layout.summary_markdown().string() << "\n";
+            << layout.summary_markdown().string() << " (in a browser: "
+            << layout.summary_html().string() << ")\n";
   // With --only, the others still pending is expected, not a failure of this run.
   return (c.errors || c.regrade_left || (c.pending && o.only.empty())) ? kExitSomeFailed : kExitAllPassed;
 }
