@@ -15,8 +15,10 @@ expect_in "$W/ref.out" "memory wall \(CPU\)[^|]* passed" "streaming CPU referenc
 expect_in "$W/ref.out" "memory wall \(GPU\)[^|]* passed" "fused GPU reference passes the device budget (sim)"
 expect_in "$W/ref.out" "tiny bandwidth \(log-sum-exp\) +passed" "log-sum-exp case passes"
 expect_in "$W/ref.out" "parallel speedup +(passed|partial|inconclusive) " "CPU performance measured in sim mode"
-expect_in "$W/ref.out" "the speed of reference:predict_parallel" "speedup reported against the parallel reference, same workers"
-expect_in "$W/ref.out" "GPU vs the GPU reference +not.graded" "GPU performance not graded in sim"
+# The console shows a passed test's ratio, not its sentence: the sentence is in the result.
+expect_in "$W/ref.json" "the speed of reference:predict_parallel" "speedup reported against the parallel reference, same workers"
+# GPU tests not graded for one reason share a row (issue 16): the name may be in it.
+expect_in "$W/ref.out" "(GPU vs the GPU reference +not graded|tests: .* +not graded )" "GPU performance not graded in sim"
 expect_in "$W/ref.out" "not graded here: the simulation backend" "with the reason"
 
 run_grade skel lab02 --device sim --no-perf --work-dir "$W/work" --json "$W/skel.json"

@@ -11,6 +11,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "util/number_format.hpp"
+
 namespace parlab::grader {
 namespace {
 
@@ -23,12 +25,6 @@ std::int64_t ordered_bits(Float x) {
   constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
   auto magnitude = static_cast<std::int64_t>(bits & ~sign);
   return (bits & sign) ? -magnitude : magnitude;
-}
-
-std::string format_value(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
 }
 
 const harness::NamedArray* find(const std::vector<harness::NamedArray>& arrays,
@@ -136,8 +132,10 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
       first->compared = e.values.size();
       std::string where = first->array + "[" + std::to_string(first->index) + "]";
       if (!first->label.empty()) where += " (" + first->label + ")";
-      out.message = where + ": expected " + format_value(first->expected) + ", got " +
-                    format_value(first->got) + " (" + first->tolerance + "); " +
+      // Digits enough to tell the two apart, NaN spelled one way (util/number_format).
+      const NumberPair values = format_number_pair(first->expected, first->got);
+      out.message = where + ": expected " + values.first + ", got " + values.second + " (" +
+                    first->tolerance + "); " +
                     std::to_string(bad) + " of " + std::to_string(e.values.size()) +
                     " elements differ";
       const MismatchPattern pattern = classify_mismatches(e, *g, spec, exact, feedback.columns);

@@ -117,6 +117,8 @@ struct LabSpec {
   std::string title;
   std::string kind;            // "cpu" | "gpu"
   std::vector<std::string> sources;  // files a submission must contain
+  // Performance tests whose speed ratio goes on Gradescope's leaderboard (may be empty).
+  std::vector<std::string> leaderboard;
   std::vector<DatasetSpec> datasets;
   std::vector<TestSpec> tests;
   std::vector<OutputSpec> outputs;

@@ -350,7 +350,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   const toml::table* lab_table = top.optional_table("lab");
   if (!lab_table) top.fail(nullptr, "missing [lab] table");
   TomlReader l(*lab_table, file, "[lab]");
-  l.expect_keys({"id", "title", "kind", "sources"});
+  l.expect_keys({"id", "title", "kind", "sources", "leaderboard"});
   lab.id = l.required_string("id");
   lab.title = l.required_string("title");
   lab.kind = l.optional_string("kind").value_or("cpu");
@@ -359,6 +359,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   }
   lab.sources = l.string_list("sources");
   if (lab.sources.empty()) l.fail(nullptr, "'sources' must list the files a submission edits");
+  lab.leaderboard = l.string_list("leaderboard");
 
   ResourceLimits limits;
   if (const toml::table* t = top.optional_table("limits")) {
@@ -389,6 +390,13 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   }
   check_references(lab);
   resolve_outputs(lab);
+  for (const std::string& name : lab.leaderboard) {
+    const auto t = std::find_if(lab.tests.begin(), lab.tests.end(),
+                                [&](const TestSpec& s) { return s.name == name; });
+    if (t == lab.tests.end() || t->kind != "performance") {
+      l.fail(l.node("leaderboard"), "leaderboard: '" + name + "' is not a performance test of this lab");
+    }
+  }
   return lab;
 }
 
