@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <deque>
+#include <fstream>
 
 namespace fs = std::filesystem;
 
@@ -45,12 +46,28 @@ Registry& registry() {
 
 const char* keep(const std::string& text) { return registry().texts.emplace_back(text).c_str(); }
 
+// Mounting in a child needs CAP_SYS_ADMIN: root on a machine has it, root in a
+// container usually does not (without --privileged or --cap-add SYS_ADMIN).
+bool can_mount() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("CapEff:", 0) != 0) continue;
+    const unsigned long long caps = std::stoull(line.substr(7), nullptr, 16);
+    return (caps >> 21) & 1ULL;  // CAP_SYS_ADMIN
+  }
+  return false;
+}
+
 std::size_t depth(const char* path) { return static_cast<std::size_t>(std::count(path, path + std::char_traits<char>::length(path), '/')); }
 
 }  // namespace
 
 std::optional<std::string> add_reach_bridge(const fs::path& blocked, const fs::path& entry) {
   if (::geteuid() != 0) return "the grader is not root, so it cannot give children a view";
+  if (!can_mount())
+    return "the grader may not mount (no CAP_SYS_ADMIN: a container without --privileged or "
+           "--cap-add SYS_ADMIN), so it cannot give children a view";
   ReachPlan& plan = registry().plan;
   const std::string blocked_text = blocked.lexically_normal().string();
   const std::string entry_text = entry.lexically_normal().string();
