@@ -10,6 +10,10 @@
 # Usage, from the repository root, as root with podman:
 #   bash bench/quick_start.sh [--tests] [--jobs N]
 # --jobs N caps the container to N CPUs (default 2, the issue's "2 cores").
+# The container is --privileged: root on a real machine (CAP_SYS_ADMIN: cgroups, the
+# run area, the bridge for a clone in /root). PARLAB_PODMAN_FLAGS adds host-specific
+# flags (a VM with low rlimits and hybrid cgroups needed
+# "--runtime runc --ulimit nofile=20000:20000 --ulimit nproc=4096:4096").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_tests=0
@@ -50,7 +54,8 @@ if [ "${WITH_TESTS:-0}" = 1 ]; then
 fi
 INSIDE
 echo "# parlab quick start: $(date -u +%Y-%m-%dT%H:%MZ), host $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), container --cpus $jobs, host load $(cut -d' ' -f1-3 /proc/loadavg)"
-podman run --rm --pull=never --network=host --cpus "$jobs" --security-opt unmask=ALL \
+# shellcheck disable=SC2086
+podman run --rm --pull=never --network=host --cpus "$jobs" --privileged ${PARLAB_PODMAN_FLAGS:-} \
   -e WITH_TESTS="$with_tests" -v "$scratch:/bench" docker.io/library/debian:12 bash /bench/inside.sh
 mkdir -p /tmp/parlab-quickstart-logs && cp "$scratch"/*.log /tmp/parlab-quickstart-logs/ 2>/dev/null || true
 echo "logs: /tmp/parlab-quickstart-logs"

@@ -1,11 +1,12 @@
 # Shared by export_student_kit.sh and export_gradescope.sh (sourced, not a test).
 # build_kit DIR: configures and builds an unpacked kit as its README says. Both tests
-# build a whole kit; with ccache installed they share one cache (CCACHE_BASEDIR makes
-# the kit's absolute paths irrelevant), so the second build is mostly cache hits.
+# build a whole kit; with ccache installed they use the user's cache (CCACHE_DIR or
+# ccache's default) with CCACHE_BASEDIR at the kit, so paths are relative and the second
+# kit, or a kit after a build that used ccache the same way (.ci/run), mostly hits.
 kit_build_env() {
   if command -v ccache >/dev/null; then
     export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
-    export CCACHE_DIR="${PARLAB_KIT_CCACHE:-$(dirname "$E2E_WORK")/kit-ccache}" CCACHE_BASEDIR="$1" CCACHE_NOHASHDIR=1
+    export CCACHE_BASEDIR="$1" CCACHE_NOHASHDIR=1
   fi
 }
 build_kit() {
