@@ -19,6 +19,7 @@ packages=(
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
   python3                         # e2e tests and bench scripts read result JSON with it
+  procps                          # ps and pgrep in e2e tests (minbase lacks them; slurm-wlm pulls them in today)
   ccache                          # the export e2e tests build two kits from one compiler cache
 )
 
