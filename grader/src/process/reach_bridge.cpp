@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <deque>
 #include <fstream>
+#include <string_view>
 
 namespace fs = std::filesystem;
 
@@ -59,7 +60,10 @@ bool can_mount() {
   return false;
 }
 
-std::size_t depth(const char* path) { return static_cast<std::size_t>(std::count(path, path + std::char_traits<char>::length(path), '/')); }
+std::size_t depth(const char* path) {
+  const std::string_view text(path);
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '/'));
+}
 
 }  // namespace
 
@@ -92,17 +96,6 @@ std::optional<std::string> add_reach_bridge(const fs::path& blocked, const fs::p
 }
 
 const ReachPlan& reach_plan() { return registry().plan; }
-
-std::string describe_reach_bridges() {
-  const ReachPlan& plan = reach_plan();
-  std::string text;
-  for (int i = 0; i < plan.bridge_count; ++i) {
-    if (!text.empty()) text += "; ";
-    text += std::string(plan.bridges[i].blocked) + " (not enterable by others) bridged for the sandbox's user: only";
-    for (int e = 0; e < plan.bridges[i].entry_count; ++e) text += std::string(" ") + plan.bridges[i].entries[e];
-  }
-  return text;
-}
 
 bool apply_reach_plan(const ReachPlan& plan) noexcept {
   if (plan.bridge_count == 0) return true;

@@ -43,10 +43,6 @@ std::optional<std::string> add_reach_bridge(const std::filesystem::path& blocked
 // The registered bridges; stable storage, read by the child after fork().
 const ReachPlan& reach_plan();
 
-// "bridged /root for the sandbox's user (its entry /root/parlab)", for notes; empty
-// when there is no bridge.
-std::string describe_reach_bridges();
-
 // In the forked child, as root: a private mount namespace with every bridge applied.
 // Async-signal-safe; false with errno set on failure.
 bool apply_reach_plan(const ReachPlan& plan) noexcept;
