@@ -21,6 +21,8 @@ packages=(
   python3                         # e2e tests and bench scripts read result JSON with it
   procps                          # ps and pgrep in e2e tests (minbase lacks them; slurm-wlm pulls them in today)
   ccache                          # the export e2e tests build two kits from one compiler cache
+  chromium                        # e2e html_reports: renders the HTML reports headless, screenshots
+  fonts-dejavu-core               # a font for those screenshots (the pages name no web font)
 )
 
 missing=()

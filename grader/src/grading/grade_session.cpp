@@ -326,7 +326,7 @@ void Session::choose_device(GradeResult& result) {
     result.notes.push_back(
         "simulation mode (" + device_.detail + "): your CUDA code ran on the CPU in parlab's "
         "simulator. It checks correctness, not speed: performance tests of GPU code are "
-        "skipped. It cannot prove the absence of data races or of code that relies on the "
+        "skipped, and streams run one after the other, so overlap cannot be shown. It cannot prove the absence of data races or of code that relies on the "
         "threads of a warp running in lockstep; a run on a real GPU remains the reference.");
     std::map<std::string, std::string> env = {
         {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics (docs/simulation.md)
