@@ -11,7 +11,7 @@ mkdir -m 700 "$W/private"
 for level in auto off; do
   run_grade "ref-$level" lab01 --reference --no-perf --sandbox "$level" --work-dir "$W/private/work-$level" --json "$W/$level.json"
   expect_rc "ref-$level" 0
-  expect_in "$W/ref-$level.out" "Total: 60(\.0+)? / 100" "--sandbox $level: the reference's correctness tests pass under a private parent"
+  expect_in "$W/ref-$level.out" "Total: 60(\.0+)? / (60 graded|100)" "--sandbox $level: the reference's correctness tests pass under a private parent"
 done
 expect_in "$W/ref-auto.out" "sandbox: bubblewrap" "the bridge works under bubblewrap too"
 [ "$(stat -c %a "$W/private")" = 700 ] && pass "the private parent keeps its mode" || fail "mode of $W/private changed"
