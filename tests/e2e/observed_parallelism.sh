@@ -2,7 +2,9 @@
 # Fast without the parallelism a test asks for (tests/fakes/parallelism/README.md): a
 # serial lab01 pool, a lab01 pool of threads (the lab asks for processes) and a
 # single-threaded lab02 get none of the parallel tests' points, told what the grader
-# saw ("your run kept 1.00 of 2 cores busy ... 1 process, 1 thread"), whatever the load.
+# saw ("your run kept 1.00 of 2 cores busy ... 1 process, 1 thread"). On a quiet machine
+# the tests fail ("not parallel"); a machine the grader saw busy makes them inconclusive
+# (never points): both are accepted, each with its own message.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes/parallelism"
@@ -23,6 +25,20 @@ print(sum(tests[n]["points"] for n in sys.argv[2:]),
 PY
 }
 
+# Each parallel test failed, or was inconclusive with "machine busy" said.
+check_statuses() {  # RUN-NAME "STATUS STATUS"
+  local ok=1 s
+  for s in $2; do
+    case "$s" in
+      failed) ;;
+      inconclusive) grep -q "machine busy" "$W/$1.out" || ok=0 ;;
+      *) ok=0 ;;
+    esac
+  done
+  [ "$ok" = 1 ] && pass "$1: each parallel test failed or inconclusive-busy ($2)" ||
+    fail "$1: statuses $2"
+}
+
 for kind in lab01_serial lab01_threads; do
   bash "$FAKES/make_submission.sh" "$kind" "$W/$kind"
   run_grade "$kind" lab01 "$W/$kind" --work-dir "$W/work" --json "$W/$kind.json"
@@ -30,21 +46,24 @@ for kind in lab01_serial lab01_threads; do
   read -r points statuses < <(points_of "$W/$kind.json" "parallel speedup" \
                                          "dynamic beats static on skewed sizes")
   [[ "$points" =~ ^0(\.0+)?$ ]] && pass "$kind: no parallel points" || fail "$kind: earned $points parallel points"
-  [ "$statuses" = "failed failed" ] && pass "$kind: both failed" || fail "$kind: statuses $statuses"
+  check_statuses "$kind" "$statuses"
   expect_in "$W/$kind.out" "your run kept [0-9.]+ of $cores cores busy" "$kind: observed cores said"
-  expect_in "$W/$kind.out" "not parallel: this test needs the work spread over at least 1.5 processes" \
-    "$kind: the rule said"
+  if [[ "$statuses" == *failed* ]]; then
+    expect_in "$W/$kind.out" "not parallel: this test needs the work spread over at least 1.5 processes" \
+      "$kind: the rule said"
+  fi
   expect_json "$W/$kind.json" required_cores "1.5"
 done
 expect_in "$W/lab01_serial.out" "\(1 process, 1 thread\)" "serial: one process, one thread seen"
-expect_in "$W/lab01_threads.out" "threads do not count: this lab asks for worker processes" \
+grep -q "machine busy" "$W/lab01_threads.out" ||
+  expect_in "$W/lab01_threads.out" "threads do not count: this lab asks for worker processes" \
   "threads: told the lab asks for processes"
 
 bash "$FAKES/make_submission.sh" lab02_single_thread "$W/lab02_single"
 run_grade lab02_single lab02 "$W/lab02_single" --device sim --work-dir "$W/work" --json "$W/lab02.json"
 read -r points statuses < <(points_of "$W/lab02.json" "parallel speedup" "grid search speedup")
 [[ "$points" =~ ^0(\.0+)?$ ]] && pass "lab02 single thread: no parallel points" || fail "lab02: earned $points"
-[ "$statuses" = "failed failed" ] && pass "lab02: both failed" || fail "lab02: statuses $statuses"
+check_statuses lab02_single "$statuses"
 expect_in "$W/lab02_single.out" "spread over 1.0[0-9] threads \(1 process, 1 thread\)" \
   "lab02: one thread seen"
 expect_in "$W/lab02_single.out" "(GPU vs the GPU reference +not.graded|tests: GPU vs .* +not graded )" "its GPU tests are not graded in sim (one folded row)"

@@ -108,7 +108,16 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     return v;
   }
   if (parallelism_missing(m, rule)) {
-    // Seen directly, whatever the load: time-slicing slows every worker alike.
+    if (!m.interference.empty()) {
+      // Another program on the cores slows one worker more than the other, and a dynamic
+      // queue then hands the faster one more of the work: the spread says nothing here.
+      v.status = TestStatus::inconclusive;
+      v.points = 0;
+      v.message += "; inconclusive: machine busy (" + m.interference +
+                   "), so how the work was shared cannot be judged; nothing is counted "
+                   "against you: close other programs and re-run";
+      return v;
+    }
     v.status = TestStatus::failed;
     v.points = 0;
     v.message += not_parallel_sentence(m, rule);

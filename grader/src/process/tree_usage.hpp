@@ -3,9 +3,9 @@
 // (docs/scoring.md, "Observed parallelism"). The harness's timings are claims; this is
 // not: the grader samples the CPU time of every process and thread of the run's tree
 // from /proc while it runs. A serial program has all its CPU time in one thread; a
-// pool of P busy workers spreads it over P. Unlike CPU time over wall time, the spread
-// does not fall when another program takes a core: time-slicing slows every worker
-// alike.
+// pool of P busy workers spreads it over P. On a busy machine a dynamic queue hands
+// more work to the less disturbed worker, so the verdict does not judge the spread there
+// (grading/performance_verdict).
 #include <sys/types.h>
 
 #include <chrono>

@@ -131,3 +131,14 @@ TEST_CASE("the parallel rule never rescues forged timing", "[verdict][parallel]"
   CHECK(v.points == 0);
   CHECK(v.message.find("timing not trusted") != std::string::npos);
 }
+
+TEST_CASE("on a busy machine a low spread is inconclusive, not a failure", "[verdict][parallel][load]") {
+  // Measured: with one core busy, the reference's dynamic queue gave the less disturbed
+  // worker two thirds of the work (spread 1.37).
+  Measurement m = parallel_run(1.37, 2, 2);
+  m.interference = "other programs kept 0.83 cores busy";
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("how the work was shared cannot be judged") != std::string::npos);
+}
