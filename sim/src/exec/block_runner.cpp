@@ -12,6 +12,7 @@
 #include "parlab_sim/builtins.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
+#include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -39,6 +40,13 @@ bool same_site(const std::source_location& a, const std::source_location& b) {
   begin_report(text, "uncaught C++ exception").add(":\n  ").add(what);
   text.add("\n  (CUDA kernels cannot throw; the exception left the kernel function)");
   finish_report(text, kExitKernelFault);
+}
+
+std::string hex_text(unsigned value) {
+  static const char* digits = "0123456789abcdef";
+  std::string text = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) text += digits[(value >> shift) & 0xfu];
+  return text;
 }
 
 void add_site(ReportText& text, const std::source_location& site) {
@@ -80,6 +88,7 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
     warps_[w].reset(present == kWarpSize ? ~0u : (1u << present) - 1u);
   }
   static_shared_bytes_ = 0;
+  shared_variables_.clear();
   block_serial_ = g_last_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
 
   t_block_runner = this;
@@ -267,6 +276,50 @@ void BlockRunner::report_warp_misuse(unsigned warp_index, const Lane* self,
   finish_report(text, kExitDeadlock);
 }
 
+void BlockRunner::report_exited_before_barrier() const {
+  const Lane* exited = nullptr;
+  for (const Lane& lane : lanes_) {
+    if (lane.state == LaneState::exited) {
+      exited = &lane;
+      break;
+    }
+  }
+  if (exited == nullptr) return;
+  const std::string site =
+      std::string(barrier_site_.file_name()) + ":" + std::to_string(barrier_site_.line());
+  const uint3 t = exited->thread_idx;
+  std::string message =
+      "early exit before a barrier: in kernel " + std::string(kernel_name()) + ", " +
+      std::to_string(lane_count_ - at_barrier_) + " of the " + std::to_string(lane_count_) +
+      " threads of block (" + std::to_string(block_idx_.x) + "," + std::to_string(block_idx_.y) +
+      "," + std::to_string(block_idx_.z) + ") (thread (" + std::to_string(t.x) + "," +
+      std::to_string(t.y) + "," + std::to_string(t.z) + ") for one) had returned before the " +
+      "__syncthreads() at " + site + " that the others waited at. Every thread of a block must "
+      "reach every __syncthreads(): an early `return`, or a barrier inside an `if` that not "
+      "every thread takes, is undefined behaviour (older GPUs hang; newer ones may let the "
+      "barrier pass without them). Keep every thread running through the barriers and guard "
+      "only its loads and stores.";
+  report_finding(kFindingExitedBeforeBarrier, site, message);
+}
+
+void BlockRunner::report_absent_lane_read(unsigned warp_index, unsigned lanes) const {
+  const unsigned lane = static_cast<unsigned>(std::countr_zero(lanes));
+  const WarpRequest& request = warps_[warp_index].request(lane);
+  const std::string site =
+      std::string(request.site.file_name()) + ":" + std::to_string(request.site.line());
+  const unsigned exited = warps_[warp_index].exited();
+  std::string message =
+      std::string(warp_op_name(request.op)) + " at " + site + " reads a lane that is not taking "
+      "part: in kernel " + kernel_name() + ", lane " + std::to_string(lane) + " of warp " +
+      std::to_string(warp_index) + " of block (" + std::to_string(block_idx_.x) + "," +
+      std::to_string(block_idx_.y) + "," + std::to_string(block_idx_.z) + ") (mask " +
+      hex_text(request.mask) + (exited != 0 ? ", lanes exited or absent " + hex_text(exited) : "") +
+      ") gets a value from a lane outside the mask or already exited. On a GPU that value is "
+      "undefined (here the lane got its own value back): every lane a shuffle reads must be in "
+      "the mask and still running.";
+  report_finding(kFindingInactiveLaneRead, site, message);
+}
+
 BarrierResult BlockRunner::barrier(Lane& self, std::source_location site, int predicate) {
   if (at_barrier_ == 0) {
     barrier_site_ = site;
@@ -291,6 +344,7 @@ bool BlockRunner::barrier_complete() const {
 }
 
 void BlockRunner::release_barrier(const Lane* self) {
+  if (at_barrier_ < lane_count_) report_exited_before_barrier();
   barrier_result_ = BarrierResult{barrier_count_, static_cast<int>(at_barrier_)};
   at_barrier_ = 0;
   for (Lane& lane : lanes_) {
@@ -307,6 +361,7 @@ std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& reques
   const WarpCompletion done = warp.try_complete(request.mask);
   if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
   if (done.group != 0) {
+    if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
     wake_group(warp_index, done.group, &self);
     return warp.result(lane);
   }
@@ -330,6 +385,7 @@ void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
     const unsigned mask = waiting.mask;
     const WarpCompletion done = warp.try_complete(mask);
     if (!done.mismatch.empty()) report_warp_misuse(warp_index, nullptr, waiting, done.mismatch);
+    if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
     if (done.group != 0) wake_group(warp_index, done.group, self);
     pending &= ~mask;
   }

@@ -3,6 +3,7 @@
 // kernel they stop the program with a report, since CUDA rejects them at compile time.
 #include <atomic>
 #include <chrono>
+#include <cstring>
 
 #include "exec/execution_state.hpp"
 #include "fault/fatal_report.hpp"
@@ -46,6 +47,19 @@ void yield_to_other_threads() {
 void count_static_shared_of_new_block(std::size_t bytes, std::uint64_t& counted_in_block) {
   counted_in_block = t_block_serial;
   if (t_lane != nullptr) t_block_runner->add_static_shared(bytes);
+}
+
+void enter_static_shared_of_new_block(std::initializer_list<SharedVariable> variables,
+                                      std::uint64_t& counted_in_block) {
+  counted_in_block = t_block_serial;
+  if (t_lane == nullptr) return;  // host code touching a __shared__ variable: no block
+  std::size_t bytes = 0;
+  for (const SharedVariable& variable : variables) bytes += variable.bytes;
+  t_block_runner->add_static_shared(bytes);
+  for (const SharedVariable& variable : variables) {
+    std::memset(variable.address, 0xff, variable.bytes);
+    t_block_runner->add_shared_variable(variable);
+  }
 }
 
 }  // namespace parlab_sim::detail

@@ -195,9 +195,11 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
       if (names.empty()) {
         errors.push_back(location(file, t[i].line) + ": cannot find the name declared by this __shared__ declaration");
       } else {
-        std::string bytes;
-        for (const std::string& name : names) bytes += (bytes.empty() ? "sizeof(" : " + sizeof(") + name + ")";
-        edits.push_back(Edit{t[end].end, t[end].end, " PARLAB_SIM_STATIC_SHARED(" + bytes + ");"});
+        std::string variables;
+        for (const std::string& name : names) {
+          variables += (variables.empty() ? "PARLAB_SIM_SHARED_VAR(" : ", PARLAB_SIM_SHARED_VAR(") + name + ")";
+        }
+        edits.push_back(Edit{t[end].end, t[end].end, " PARLAB_SIM_STATIC_SHARED_VARS(" + variables + ");"});
       }
     }
     i = end;

@@ -132,13 +132,13 @@ TEST_CASE("a file-scope extern __shared__ becomes a macro", "[sim][rewrite]") {
 TEST_CASE("static __shared__ declarations in functions are counted", "[sim][rewrite]") {
   CHECK(rewrite("__global__ void k() { __shared__ float a[16][16], b[16]; a[0][0] = 1; }") ==
         "__global__ void k() { __shared__ float a[16][16], b[16]; "
-        "PARLAB_SIM_STATIC_SHARED(sizeof(a) + sizeof(b)); a[0][0] = 1; }");
+        "PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(a), PARLAB_SIM_SHARED_VAR(b)); a[0][0] = 1; }");
   CHECK(rewrite("__device__ void f() { static __shared__ Pair<int, 2> p __align__(8); }") ==
         "__device__ void f() { " + std::string(6, ' ') + " __shared__ Pair<int, 2> p __align__(8); "
-        "PARLAB_SIM_STATIC_SHARED(sizeof(p)); }");
+        "PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(p)); }");
   CHECK(rewrite("__global__ void k() __launch_bounds__(256) { __shared__ unsigned int n; }") ==
         "__global__ void k() __launch_bounds__(256) { __shared__ unsigned int n; "
-        "PARLAB_SIM_STATIC_SHARED(sizeof(n)); }");
+        "PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(n)); }");
   CHECK(rewrite("namespace lab { __shared__ float file_scope[8]; }") ==
         "namespace lab { __shared__ float file_scope[8]; }");
 }
