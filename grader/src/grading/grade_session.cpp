@@ -20,6 +20,7 @@
 #include "grading/measurement_lock.hpp"
 #include "grading/page_cache_warmup.hpp"
 #include "grading/performance_verdict.hpp"
+#include "grading/sim_mode.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
@@ -440,9 +441,7 @@ void Session::choose_device(GradeResult& result) {
         "simulator. It checks correctness, not speed: performance tests of GPU code are "
         "skipped. It cannot prove the absence of data races or of code that relies on the "
         "threads of a warp running in lockstep; a run on a real GPU remains the reference.");
-    std::map<std::string, std::string> env = {
-        {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics (docs/simulation.md)
-        {"PARLAB_SIM_WORKERS", std::to_string(cores_)}};
+    const std::map<std::string, std::string> env = sim_child_environment(cores_);
     submission_runs_.set_extra_env(env);
     reference_runs_.set_extra_env(env);
   } else {
@@ -651,6 +650,8 @@ GradeResult Session::run() {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
+    if (device_.mode == "sim" && runs_here(t))
+      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name));
     publish_done();
   }
   if (measures_any(done)) machine_lock.take_exclusive();

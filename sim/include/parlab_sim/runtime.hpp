@@ -26,6 +26,7 @@
 #include "parlab_sim/atomics.hpp"
 #include "parlab_sim/math.hpp"
 #include "parlab_sim/shared_memory.hpp"
+#include "parlab_sim/source_names.hpp"
 #include "parlab_sim/launch.hpp"
 #include "parlab_sim/exit_codes.hpp"
 

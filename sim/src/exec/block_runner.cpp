@@ -12,6 +12,7 @@
 #include "parlab_sim/builtins.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
+#include "parlab_sim/source_names.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
@@ -50,7 +51,7 @@ std::string hex_text(unsigned value) {
 }
 
 void add_site(ReportText& text, const std::source_location& site) {
-  text.add(site.file_name()).add(':').add_decimal(site.line());
+  text.add(source_display_name(site.file_name())).add(':').add_decimal(site.line());
 }
 
 }  // namespace
@@ -286,7 +287,8 @@ void BlockRunner::report_exited_before_barrier() const {
   }
   if (exited == nullptr) return;
   const std::string site =
-      std::string(barrier_site_.file_name()) + ":" + std::to_string(barrier_site_.line());
+      std::string(source_display_name(barrier_site_.file_name())) + ":" +
+      std::to_string(barrier_site_.line());
   const uint3 t = exited->thread_idx;
   std::string message =
       "early exit before a barrier: in kernel " + std::string(kernel_name()) + ", " +
@@ -306,7 +308,8 @@ void BlockRunner::report_absent_lane_read(unsigned warp_index, unsigned lanes) c
   const unsigned lane = static_cast<unsigned>(std::countr_zero(lanes));
   const WarpRequest& request = warps_[warp_index].request(lane);
   const std::string site =
-      std::string(request.site.file_name()) + ":" + std::to_string(request.site.line());
+      std::string(source_display_name(request.site.file_name())) + ":" +
+      std::to_string(request.site.line());
   const unsigned exited = warps_[warp_index].exited();
   std::string message =
       std::string(warp_op_name(request.op)) + " at " + site + " reads a lane that is not taking "

@@ -16,7 +16,13 @@ RewriteResult rewrite_cuda_source(std::string_view source, std::string_view file
   RewriteResult result;
   rewrite::rewrite_launches(view, file_name, edits, result.errors);
   rewrite::rewrite_shared_declarations(view, file_name, edits, result.errors);
-  result.text = "#line 1 " + rewrite::quoted(file_name) + "\n" +
+  // The file's folder is a source root: run-time reports name files relative to it.
+  const std::size_t slash = file_name.rfind('/');
+  const std::string root_line =
+      slash == std::string_view::npos
+          ? std::string()
+          : "PARLAB_SIM_SOURCE_ROOT(" + rewrite::quoted(file_name.substr(0, slash + 1)) + ")\n";
+  result.text = root_line + "#line 1 " + rewrite::quoted(file_name) + "\n" +
                 rewrite::apply_edits(source, std::move(edits));
   return result;
 }

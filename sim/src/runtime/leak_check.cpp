@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "parlab_sim/source_names.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
@@ -54,7 +55,8 @@ void report_leaked_allocations() {
     for (const auto& [begin, site] : all.sites) {
       ++count;
       bytes += site.bytes;
-      ++per_site[std::string(site.where.file_name()) + ":" + std::to_string(site.where.line())];
+      ++per_site[std::string(source_display_name(site.where.file_name())) + ":" +
+                 std::to_string(site.where.line())];
     }
   }
   if (count == 0) return;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "parlab_sim/rewrite.hpp"
+#include "parlab_sim/source_names.hpp"
 
 namespace {
 
@@ -156,4 +157,22 @@ TEST_CASE("launches the rewriter cannot read are reported with their line", "[si
   REQUIRE(result.errors.size() == 2);
   CHECK(result.errors[0] == "lab.cu:2: kernel launch without an argument list: expected ( after >>>");
   CHECK(result.errors[1] == "lab.cu:3: kernel launch <<< without a matching >>>");
+}
+
+TEST_CASE("a file in a folder registers the folder as a source root before its #line",
+          "[sim][rewrite]") {
+  const parlab_sim::RewriteResult result =
+      parlab_sim::rewrite_cuda_source("int x;\n", "/build/src/lab.cu");
+  CHECK(result.text == "PARLAB_SIM_SOURCE_ROOT(\"/build/src/\")\n#line 1 \"/build/src/lab.cu\"\nint x;\n");
+}
+
+TEST_CASE("run-time reports name files relative to a registered source root", "[sim][rewrite]") {
+  using parlab_sim::detail::register_source_root;
+  using parlab_sim::detail::source_display_name;
+  CHECK(std::string(source_display_name("/stage-x/lab.cu")) == "/stage-x/lab.cu");
+  register_source_root("/stage-x/");
+  register_source_root("/stage-x/");  // twice is once
+  CHECK(std::string(source_display_name("/stage-x/lab.cu")) == "lab.cu");
+  CHECK(std::string(source_display_name("/stage-x/kernels/reduce.cuh")) == "kernels/reduce.cuh");
+  CHECK(std::string(source_display_name("/other/lab.cu")) == "/other/lab.cu");
 }

@@ -1,0 +1,70 @@
+#include "grading/sim_mode.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "grading/child_run_files.hpp"
+
+namespace parlab::grader {
+namespace {
+
+constexpr std::size_t kMaxFindings = 16;
+constexpr std::size_t kMaxMessage = 1200;
+constexpr std::uint64_t kFindingsFileCap = 256 << 10;
+
+std::string text_field(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::map<std::string, std::string> sim_child_environment(int cores) {
+  return {
+      {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics, reported as findings
+      {"PARLAB_SIM_WORKERS", std::to_string(cores)},
+      {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
+  };
+}
+
+std::vector<SimFinding> parse_sim_findings(const std::string& text) {
+  std::vector<SimFinding> findings;
+  std::istringstream lines(text);
+  std::string line;
+  while (findings.size() < kMaxFindings && std::getline(lines, line)) {
+    const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
+    if (!object.is_object()) continue;
+    SimFinding finding{text_field(object, "kind"), text_field(object, "message")};
+    if (finding.kind.empty() || finding.kind.size() > 64 || finding.message.empty()) continue;
+    if (finding.message.size() > kMaxMessage) finding.message = finding.message.substr(0, kMaxMessage) + "...";
+    findings.push_back(std::move(finding));
+  }
+  return findings;
+}
+
+void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
+                      const std::string& run_name) {
+  const ChildRunFiles files(runs_root, run_name);
+  const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
+  if (!text) return;
+  const std::vector<SimFinding> findings = parse_sim_findings(*text);
+  if (findings.empty()) return;
+  bool race = false;
+  std::string listed;
+  for (const SimFinding& finding : findings) {
+    race = race || finding.kind == "data_race";
+    listed += "\n  - " + finding.message;
+  }
+  if (race && result.status == TestStatus::passed) {
+    result.status = TestStatus::failed;
+    result.points = 0;
+    result.message = "right answer here, but the kernel has a data race: a GPU may compute "
+                     "another answer on any run";
+  }
+  result.message += race ? "\nthe simulator found:" 
+                         : "\nthe simulator found (points unchanged; a GPU may still fail this "
+                           "code):";
+  result.message += listed;
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Sim mode teaches instead of hiding (issue 15): fakes under tests/fakes/ graded with
+# --device sim get the verdict and the message a teacher would give.
+#   - an early return before __syncthreads(): right answer, points kept, the finding
+#     names the barrier's line in the student's file;
+#   - shared-memory counters never zeroed: poisoned shared memory makes it fail;
+#   - device memory never freed: points kept, the finding names the cudaMalloc line.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
+REF4="$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions"
+
+# A lab04 submission: the reference's files with one replaced by a fake.
+lab04_fake() {  # NAME FAKE_FILE
+  local dir="$W/$1"
+  mkdir -p "$dir"
+  cp "$REF4/max_reduce.cu" "$REF4/sum_reduce.cu" "$REF4/histogram.cu" "$dir/"
+  cp "$2" "$dir/"
+  echo "$dir"
+}
+
+# 1. Early return before the barrier: passes, with the finding and its line.
+SUB=$(lab04_fake early_return "$FAKES/lab04/early_return_max/max_reduce.cu")
+run_grade early lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/early.json"
+expect_rc early 0
+expect_in "$W/early.out" "Total: 60(\.0+)? / 100" "the forbidden pattern keeps its points"
+expect_in "$W/early.out" "early exit before a barrier" "the early exit is reported"
+expect_in "$W/early.json" "__syncthreads\(\) at max_reduce.cu:32" "the finding names the barrier's line"
+expect_in "$W/early.json" "points unchanged" "the feedback says the points are kept"
+expect_not_in "$W/early.json" "/stage/|/build/" "no build-folder path in the finding"
+
+# 2. Shared counters never zeroed: poisoned shared memory, wrong counts.
+SUB=$(lab04_fake not_zeroed "$FAKES/lab04/histogram_not_zeroed/histogram.cu")
+run_grade zero lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/zero.json"
+expect_rc zero 1
+expect_in "$W/zero.out" "histogram: prime size, 256 bins +failed" "unzeroed shared counters fail"
+expect_in "$W/zero.out" "max_block: prime size +passed" "the untouched kernels pass"
+
+# 3. A leak: points kept, the cudaMalloc line named.
+SUB="$W/leak"
+mkdir -p "$SUB"
+cp "$FAKES/lab05/leak/matmul.cu" "$SUB/"
+run_grade leak lab05 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/leak.json"
+expect_rc leak 0
+expect_in "$W/leak.out" "Total: 60(\.0+)? / 100" "a leak keeps its points"
+expect_in "$W/leak.json" "device memory leak: [0-9]+ cudaMalloc allocations? \([0-9]+ bytes\) never freed with cudaFree, made at matmul.cu:58" "the leak names the cudaMalloc line"
+
+# 4. The reference has no findings.
+run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
+expect_rc ref 0
+expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"
+finish
