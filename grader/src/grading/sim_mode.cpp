@@ -10,6 +10,7 @@ namespace {
 
 constexpr std::size_t kMaxFindings = 16;
 constexpr std::size_t kMaxMessage = 1200;
+constexpr std::size_t kMaxSummary = 200;
 constexpr std::uint64_t kFindingsFileCap = 256 << 10;
 
 std::string text_field(const nlohmann::json& object, const char* key) {
@@ -34,8 +35,10 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
   while (findings.size() < kMaxFindings && std::getline(lines, line)) {
     const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
     if (!object.is_object()) continue;
-    SimFinding finding{text_field(object, "kind"), text_field(object, "message")};
+    SimFinding finding{text_field(object, "kind"), text_field(object, "summary"),
+                       text_field(object, "message")};
     if (finding.kind.empty() || finding.kind.size() > 64 || finding.message.empty()) continue;
+    if (finding.summary.size() > kMaxSummary) finding.summary = finding.summary.substr(0, kMaxSummary) + "...";
     if (finding.message.size() > kMaxMessage) finding.message = finding.message.substr(0, kMaxMessage) + "...";
     findings.push_back(std::move(finding));
   }
@@ -50,9 +53,12 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
   const std::vector<SimFinding> findings = parse_sim_findings(*text);
   if (findings.empty()) return;
   bool race = false;
+  std::string summaries;
   std::string listed;
   for (const SimFinding& finding : findings) {
     race = race || finding.kind == "data_race";
+    const std::string& headline = finding.summary.empty() ? finding.kind : finding.summary;
+    summaries += (summaries.empty() ? "" : "; ") + headline;
     listed += "\n  - " + finding.message;
   }
   if (race && result.status == TestStatus::passed) {
@@ -61,7 +67,12 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
     result.message = "right answer here, but the kernel has a data race: a GPU may compute "
                      "another answer on any run";
   }
-  result.message += race ? "\nthe simulator found:" 
+  // The first line is what a one-line report shows: keep it short, details below.
+  const std::size_t first_line = result.message.find('\n');
+  const std::string head = result.message.substr(0, first_line);
+  const std::string rest = first_line == std::string::npos ? "" : result.message.substr(first_line);
+  result.message = head + " (simulator: " + summaries + ")" + rest;
+  result.message += race ? "\nthe simulator found:"
                          : "\nthe simulator found (points unchanged; a GPU may still fail this "
                            "code):";
   result.message += listed;

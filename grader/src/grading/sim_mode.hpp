@@ -23,6 +23,7 @@ std::map<std::string, std::string> sim_child_environment(int cores);
 
 struct SimFinding {
   std::string kind;     // "exited_before_barrier", "data_race", ... (sim/src/report)
+  std::string summary;  // one short line with the place (may be empty)
   std::string message;  // the simulator's text (untrusted; reporters escape it)
 };
 
@@ -30,8 +31,9 @@ struct SimFinding {
 // each message capped.
 std::vector<SimFinding> parse_sim_findings(const std::string& text);
 
-// Adds the findings of run `run_name` to `result`: a data race fails the test (a GPU
-// may compute another answer on any run); the others leave its points as they are.
+// Adds the findings of run `run_name` to `result`: the summaries on the message's first
+// line (what a console shows), the explanations below it. A data race fails the test
+// (a GPU may compute another answer on any run); the others leave its points as they are.
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                       const std::string& run_name);
 

@@ -301,7 +301,8 @@ void BlockRunner::report_exited_before_barrier() const {
       "every thread takes, is undefined behaviour (older GPUs hang; newer ones may let the "
       "barrier pass without them). Keep every thread running through the barriers and guard "
       "only its loads and stores.";
-  report_finding(kFindingExitedBeforeBarrier, site, message);
+  report_finding(kFindingExitedBeforeBarrier, site,
+                 "early exit before the __syncthreads() at " + site, message);
 }
 
 void BlockRunner::report_absent_lane_read(unsigned warp_index, unsigned lanes) const {
@@ -320,7 +321,9 @@ void BlockRunner::report_absent_lane_read(unsigned warp_index, unsigned lanes) c
       ") gets a value from a lane outside the mask or already exited. On a GPU that value is "
       "undefined (here the lane got its own value back): every lane a shuffle reads must be in "
       "the mask and still running.";
-  report_finding(kFindingInactiveLaneRead, site, message);
+  report_finding(kFindingInactiveLaneRead, site,
+                 std::string(warp_op_name(request.op)) + " from an inactive lane at " + site,
+                 message);
 }
 
 BarrierResult BlockRunner::barrier(Lane& self, std::source_location site, int predicate) {

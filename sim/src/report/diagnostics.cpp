@@ -57,18 +57,20 @@ void write_all(int fd, const std::string& text) {
 }
 
 // Appended line by line, so findings made before a crash are kept.
-void append_to_file(const char* kind, const std::string& message) {
+void append_to_file(const char* kind, const std::string& summary, const std::string& message) {
   const char* path = std::getenv("PARLAB_SIM_DIAGNOSTICS");
   if (path == nullptr || *path == '\0') return;
   const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return;
-  write_all(fd, "{\"kind\":" + json_string(kind) + ",\"message\":" + json_string(message) + "}\n");
+  write_all(fd, "{\"kind\":" + json_string(kind) + ",\"summary\":" + json_string(summary) +
+                    ",\"message\":" + json_string(message) + "}\n");
   ::close(fd);
 }
 
 }  // namespace
 
-void report_finding(const char* kind, std::string_view key, const std::string& message) {
+void report_finding(const char* kind, std::string_view key, const std::string& summary,
+                    const std::string& message) {
   Findings& all = findings();
   std::lock_guard lock(all.mutex);
   if (all.seen.size() >= kMaxFindings) return;
@@ -76,7 +78,7 @@ void report_finding(const char* kind, std::string_view key, const std::string& m
   all.text += std::string(kind) + ": " + message + "\n";
   std::fflush(stdout);
   write_all(STDERR_FILENO, "parlab-sim: warning: " + message + "\n");
-  append_to_file(kind, message);
+  append_to_file(kind, summary, message);
 }
 
 std::string findings_text() {

@@ -5,7 +5,7 @@
 //
 // Each distinct finding (kind + key, usually the source line) is reported once: on
 // stderr as "parlab-sim: warning: ...", and, when PARLAB_SIM_DIAGNOSTICS names a file,
-// appended to it as one JSON line {"kind": ..., "message": ...}. The grader reads that
+// appended to it as one JSON line {"kind": ..., "summary": ..., "message": ...}. The grader reads that
 // file back (untrusted, capped) and shows the findings in the test's feedback.
 #include <string>
 #include <string_view>
@@ -20,7 +20,10 @@ inline constexpr const char* kFindingDataRace = "data_race";
 
 // Records a finding unless one with the same kind and key was already recorded (or the
 // cap on findings is reached). Thread-safe; never called from a signal handler.
-void report_finding(const char* kind, std::string_view key, const std::string& message);
+// `summary` is one short line with the place ("early exit before the __syncthreads()
+// at lab.cu:31"); `message` explains it.
+void report_finding(const char* kind, std::string_view key, const std::string& summary,
+                    const std::string& message);
 
 // Findings recorded so far (for tests), as "kind: message" lines.
 std::string findings_text();

@@ -65,7 +65,7 @@ void report_leaked_allocations() {
     if (!sites.empty()) sites += ", ";
     sites += where + " (" + std::to_string(n) + "x)";
   }
-  report_finding(kFindingDeviceMemoryLeak, sites,
+  report_finding(kFindingDeviceMemoryLeak, sites, "device memory never freed, allocated at " + sites,
                  "device memory leak: " + std::to_string(count) + " cudaMalloc allocation" +
                      (count == 1 ? "" : "s") + " (" + std::to_string(bytes) +
                      " bytes) never freed with cudaFree, made at " + sites +

@@ -118,7 +118,9 @@ TEST_CASE("an early return before __syncthreads is a finding with the barrier's 
   CHECK_THAT(outcome.stderr_text, Contains("thread (50,0,0)"));
   const std::string json = file.text();
   INFO(json);
-  CHECK_THAT(json, Contains("{\"kind\":\"exited_before_barrier\",\"message\":\"early exit"));
+  CHECK_THAT(json, Contains("{\"kind\":\"exited_before_barrier\",\"summary\":\"early exit before "
+                            "the __syncthreads() at "));
+  CHECK_THAT(json, Contains(line + "\",\"message\":\"early exit"));
   CHECK(std::count(json.begin(), json.end(), '\n') == 1);
 }
 
