@@ -13,6 +13,8 @@ namespace parlab_sim {
 namespace detail {
 // Set by the block scheduler for the block running on this OS thread.
 extern thread_local constinit std::byte* t_dynamic_shared;
+// The name of the running block's extern __shared__ array, for race reports.
+extern thread_local constinit const char* t_dynamic_shared_name;
 // Identifies the block run on this OS thread; 0 while no block runs.
 extern thread_local constinit std::uint64_t t_block_serial;
 
@@ -52,6 +54,11 @@ inline void enter_static_shared(std::uint64_t& counted_in_block,
 // Start of the running block's dynamic shared memory: the size given at launch, 16-byte
 // aligned, with its end against a guard page. Null outside a kernel.
 inline void* dynamic_shared_memory() { return detail::t_dynamic_shared; }
+// The rewriter's form: also remembers the array's name for reports.
+inline void* dynamic_shared_memory(const char* name) {
+  detail::t_dynamic_shared_name = name;
+  return detail::t_dynamic_shared;
+}
 
 }  // namespace parlab_sim
 

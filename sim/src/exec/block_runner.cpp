@@ -13,6 +13,7 @@
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/source_names.hpp"
+#include "race/race_check.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
@@ -90,6 +91,9 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   }
   static_shared_bytes_ = 0;
   shared_variables_.clear();
+  barriers_passed_ = 0;
+  if (g_race_check_enabled) race_shadow_.reset(warp_count);
+  t_dynamic_shared_name = nullptr;
   block_serial_ = g_last_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
 
   t_block_runner = this;
@@ -326,6 +330,11 @@ void BlockRunner::report_absent_lane_read(unsigned warp_index, unsigned lanes) c
                  message);
 }
 
+std::string BlockRunner::last_barrier_site() const {
+  return std::string(source_display_name(last_barrier_.file_name())) + ":" +
+         std::to_string(last_barrier_.line());
+}
+
 BarrierResult BlockRunner::barrier(Lane& self, std::source_location site, int predicate) {
   if (at_barrier_ == 0) {
     barrier_site_ = site;
@@ -351,6 +360,9 @@ bool BlockRunner::barrier_complete() const {
 
 void BlockRunner::release_barrier(const Lane* self) {
   if (at_barrier_ < lane_count_) report_exited_before_barrier();
+  ++barriers_passed_;
+  last_barrier_ = barrier_site_;
+  if (g_race_check_enabled) race_shadow_.on_barrier();
   barrier_result_ = BarrierResult{barrier_count_, static_cast<int>(at_barrier_)};
   at_barrier_ = 0;
   for (Lane& lane : lanes_) {
@@ -367,6 +379,7 @@ std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& reques
   const WarpCompletion done = warp.try_complete(request.mask);
   if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
   if (done.group != 0) {
+    if (g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
     if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
     wake_group(warp_index, done.group, &self);
     return warp.result(lane);
@@ -392,6 +405,7 @@ void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
     const WarpCompletion done = warp.try_complete(mask);
     if (!done.mismatch.empty()) report_warp_misuse(warp_index, nullptr, waiting, done.mismatch);
     if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
+    if (done.group != 0 && g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
     if (done.group != 0) wake_group(warp_index, done.group, self);
     pending &= ~mask;
   }

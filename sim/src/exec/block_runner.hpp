@@ -19,6 +19,7 @@
 #include "exec/fiber_stack.hpp"
 #include "exec/grid_job.hpp"
 #include "exec/warp_state.hpp"
+#include "race/block_shadow.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/vector_types.hpp"
 
@@ -77,6 +78,13 @@ class BlockRunner {
   const char* kernel_name() const;
   const GridJob* job() const { return job_; }
   const DynamicSharedBuffer& dynamic_shared() const { return dynamic_shared_; }
+  const char* dynamic_shared_name() const { return t_dynamic_shared_name; }
+  uint3 block_index() const { return block_idx_; }
+
+  // For the race check (race/race_check.cpp).
+  BlockShadow& race_shadow() { return race_shadow_; }
+  unsigned barriers_passed() const { return barriers_passed_; }
+  std::string last_barrier_site() const;
   std::size_t static_shared_bytes() const { return static_shared_bytes_; }
 
  private:
@@ -132,6 +140,9 @@ class BlockRunner {
   DynamicSharedBuffer dynamic_shared_;
   std::size_t static_shared_bytes_ = 0;
   std::vector<SharedVariable> shared_variables_;
+  BlockShadow race_shadow_;
+  unsigned barriers_passed_ = 0;
+  std::source_location last_barrier_;
   std::uint64_t block_serial_ = 0;
 };
 

@@ -169,7 +169,7 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
       const std::string name(t.text(end - 3));
       const std::string type = type_text(t, begin, end - 3);
       const std::string buffer =
-          "static_cast<" + type + "*>(::parlab_sim::dynamic_shared_memory())";
+          "static_cast<" + type + "*>(::parlab_sim::dynamic_shared_memory(\"" + name + "\"))";
       const std::string_view original = t.span(begin, end);
       if (!in_function) {
         file_scope_dynamic_names.insert(name);

@@ -109,14 +109,14 @@ TEST_CASE("a launch inside a macro definition stays inside it", "[sim][rewrite]"
 TEST_CASE("extern __shared__ becomes the block's dynamic shared memory", "[sim][rewrite]") {
   CHECK(rewrite("__global__ void k() {\n  extern __shared__ float s[];\n}\n") ==
         "__global__ void k() {\n  float* const s = "
-        "static_cast<float*>(::parlab_sim::dynamic_shared_memory());\n}\n");
+        "static_cast<float*>(::parlab_sim::dynamic_shared_memory(\"s\"));\n}\n");
   CHECK(rewrite("template <class T> __global__ void k(T* x) { extern __shared__ __align__(16) "
                 "unsigned char raw[]; }") ==
         "template <class T> __global__ void k(T* x) { unsigned char* const raw = "
-        "static_cast<unsigned char*>(::parlab_sim::dynamic_shared_memory()); }");
+        "static_cast<unsigned char*>(::parlab_sim::dynamic_shared_memory(\"raw\")); }");
   CHECK(rewrite("__global__ void k() { extern volatile __shared__ T data[]; }") ==
         "__global__ void k() { volatile T* const data = "
-        "static_cast<volatile T*>(::parlab_sim::dynamic_shared_memory()); }");
+        "static_cast<volatile T*>(::parlab_sim::dynamic_shared_memory(\"data\")); }");
 }
 
 TEST_CASE("a file-scope extern __shared__ becomes a macro", "[sim][rewrite]") {
@@ -124,7 +124,7 @@ TEST_CASE("a file-scope extern __shared__ becomes a macro", "[sim][rewrite]") {
       "extern __shared__ int buffer[];\n"
       "__global__ void k() { extern __shared__ int buffer[]; buffer[0] = 1; }\n";
   const std::string out = rewrite(source);
-  CHECK(out.find("#define buffer (static_cast<int*>(::parlab_sim::dynamic_shared_memory()))\n"
+  CHECK(out.find("#define buffer (static_cast<int*>(::parlab_sim::dynamic_shared_memory(\"buffer\")))\n"
                  "#line 1 \"lab.cu\"\n") != std::string::npos);
   const std::string blanked(std::string("extern __shared__ int buffer[];").size(), ' ');
   CHECK(out.find("{ " + blanked + " buffer[0] = 1; }") != std::string::npos);
