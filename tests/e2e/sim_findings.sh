@@ -4,7 +4,8 @@
 #   - an early return before __syncthreads(): right answer, points kept, the finding
 #     names the barrier's line in the student's file;
 #   - shared-memory counters never zeroed: poisoned shared memory makes it fail;
-#   - device memory never freed: points kept, the finding names the cudaMalloc line.
+#   - device memory never freed: points kept, the finding names the cudaMalloc line;
+#   - a plain ++ on shared counters: a data race, the test fails (the race check).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -48,7 +49,19 @@ expect_in "$W/leak.json" "device memory leak: [0-9]+ cudaMalloc allocations? \([
 expect_in "$W/leak.json" "simulator: device memory never freed, allocated at matmul.cu:58" "the summary names the leak"
 expect_in "$W/leak.out" "all outputs match \(simulator: device memory" "the console shows the leak"
 
-# 4. The reference has no findings.
+# 4. A plain ++ on shared histogram counters: right counts in the simulator, but a
+#    race: the test fails with both lines and the barrier named.
+SUB=$(lab04_fake race "$FAKES/lab04/histogram_race/histogram.cu")
+run_grade race lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/race.json"
+expect_rc race 1
+expect_in "$W/race.out" "histogram: prime size, 256 bins +failed" "the racy histogram fails"
+expect_in "$W/race.json" "right answer here, but the kernel has a data race" "the failure says why"
+expect_in "$W/race.json" "data race on shared array .local. \(extern __shared__, byte [0-9]+\) in kernel histogram_kernel" "the race names the array"
+expect_in "$W/race.json" "at histogram.cu:24, thread \([0-9]+,0,0\) (reads|writes) it at histogram.cu:24" "the race names both lines"
+expect_in "$W/race.json" "the last __syncthreads\(\) passed was at histogram.cu:21" "the race names the last barrier"
+expect_in "$W/race.out" "max_block: prime size +passed" "the untouched kernels pass"
+
+# 5. The reference has no findings.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"

@@ -77,6 +77,10 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }
 
+// The race check's instrumentation: g++ calls a hook before every load and store.
+const char* const kSimCheckFlags[] = {"-fsanitize=thread",
+                                      "--param=tsan-instrument-func-entry-exit=0", "-g1"};
+
 CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
                      const fs::path& exe) {
   const LabToolchain& labtc = tc.lab(lab.id);
@@ -98,19 +102,32 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     if (p.extension() == ".cu") out += ".cpp";
     plan.steps.push_back({tc.sim.rewrite_tool, {p.string(), out.string()}});
   }
-  CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
-  link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-  link.args.insert(link.args.end(), {"-include", tc.sim.prelude});
-  for (const fs::path& dir : tc.sim.include_dirs) link.args.push_back("-I" + dir.string());
-  link.args.insert(link.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
-                                     "-I" + labtc.dir.string(),
-                                     "-I" + tc.harness_include.string(),
-                                     "-fdiagnostics-color=never", "-o", exe.string()});
+  // Each source is compiled on its own with the race check's instrumentation (the hooks
+  // are parlab_sim's; the link must not name -fsanitize, which would add libtsan), then
+  // linked. docs/simulation.md, "Race check".
+  std::vector<std::string> objects;
   for (const std::string& src : lab.sources) {
     fs::path staged = stage / src;
-    link.args.push_back(has_extension(staged, {".cu"}) ? (out_dir / src).string() + ".cpp"
-                                                       : staged.string());
+    const fs::path source = has_extension(staged, {".cu"}) ? fs::path((out_dir / src).string() + ".cpp")
+                                                           : staged;
+    const fs::path object = (out_dir / src).string() + ".o";
+    CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
+    compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+    compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
+    compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
+    for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
+    compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
+                                             "-I" + labtc.dir.string(),
+                                             "-I" + tc.harness_include.string(),
+                                             "-fdiagnostics-color=never", "-c", source.string(),
+                                             "-o", object.string()});
+    plan.steps.push_back(std::move(compile));
+    objects.push_back(object.string());
   }
+  CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
+  link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+  link.args.insert(link.args.end(), {"-o", exe.string()});
+  link.args.insert(link.args.end(), objects.begin(), objects.end());
   link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string(),
                                      tc.sim.library.string()});
   for (const std::string& l : tc.sim.link) link.args.push_back(l);

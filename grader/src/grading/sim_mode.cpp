@@ -25,6 +25,7 @@ std::map<std::string, std::string> sim_child_environment(int cores) {
       {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics, reported as findings
       {"PARLAB_SIM_WORKERS", std::to_string(cores)},
       {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
+      {"PARLAB_SIM_RACE_CHECK", "1"},  // the sim build is the check build (compile_steps)
   };
 }
 
