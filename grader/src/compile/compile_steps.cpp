@@ -1,6 +1,7 @@
 #include "compile/compile_steps.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "cli/errors.hpp"
 
@@ -81,6 +82,13 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
 const char* const kSimCheckFlags[] = {"-fsanitize=thread",
                                       "--param=tsan-instrument-func-entry-exit=0", "-g1"};
 
+// PARLAB_SIM_CHECK=0 (benchmarks: bench/sim_check_cost.sh) builds without the race
+// check's instrumentation; grading/sim_mode then leaves the check off too.
+bool sim_check_build() {
+  const char* value = std::getenv("PARLAB_SIM_CHECK");
+  return value == nullptr || std::string(value) != "0";
+}
+
 CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
                      const fs::path& exe) {
   const LabToolchain& labtc = tc.lab(lab.id);
@@ -113,7 +121,9 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     const fs::path object = (out_dir / src).string() + ".o";
     CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
     compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-    compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
+    if (sim_check_build()) {
+      compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
+    }
     compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
     for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
     compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),

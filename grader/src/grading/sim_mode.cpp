@@ -1,5 +1,6 @@
 #include "grading/sim_mode.hpp"
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -21,11 +22,14 @@ std::string text_field(const nlohmann::json& object, const char* key) {
 }  // namespace
 
 std::map<std::string, std::string> sim_child_environment(int cores) {
+  // PARLAB_SIM_CHECK=0: a build without the race check's instrumentation (compile_steps).
+  const char* check = std::getenv("PARLAB_SIM_CHECK");
+  const bool race_check = check == nullptr || std::string(check) != "0";
   return {
       {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics, reported as findings
       {"PARLAB_SIM_WORKERS", std::to_string(cores)},
       {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
-      {"PARLAB_SIM_RACE_CHECK", "1"},  // the sim build is the check build (compile_steps)
+      {"PARLAB_SIM_RACE_CHECK", race_check ? "1" : "0"},  // the sim build is the check build
   };
 }
 
