@@ -5,7 +5,8 @@
 #     names the barrier's line in the student's file;
 #   - shared-memory counters never zeroed: poisoned shared memory makes it fail;
 #   - device memory never freed: points kept, the finding names the cudaMalloc line;
-#   - a plain ++ on shared counters: a data race, the test fails (the race check).
+#   - a plain ++ on shared counters: a data race, the test fails (the race check);
+#   - Thrust: a "not supported by the simulator" compile error.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -61,7 +62,12 @@ expect_in "$W/race.json" "at histogram.cu:24, thread \([0-9]+,0,0\) (reads|write
 expect_in "$W/race.json" "the last __syncthreads\(\) passed was at histogram.cu:21" "the race names the last barrier"
 expect_in "$W/race.out" "max_block: prime size +passed" "the untouched kernels pass"
 
-# 5. The reference has no findings.
+# 5. Thrust: a clear "not supported by the simulator" compile error.
+run_grade thrust lab05 "$FAKES/lab05/thrust" --device sim --no-perf --work-dir "$W/work"
+expect_rc thrust 1
+expect_in "$W/thrust.out" "Thrust \(<thrust/device_vector.h>\) is not supported by the simulator" "Thrust is refused by name"
+
+# 6. The reference has no findings.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"

@@ -9,6 +9,7 @@
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/runtime.hpp"
+#include "parlab_sim/source_names.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -38,6 +39,17 @@ std::uint64_t collective(const char* function, const WarpRequest& request) {
 
 std::uint64_t warp_collective(const WarpRequest& request) {
   return collective(warp_op_name(request.op), request);
+}
+
+void grid_sync_not_supported(std::source_location site) {
+  ReportText text;
+  begin_report(text, "grid-wide sync not supported by the simulator").add(":\n  ");
+  text.add("cooperative_groups::this_grid().sync() at ").add(source_display_name(site.file_name()));
+  text.add(':').add_decimal(site.line());
+  text.add(" needs every block of the grid running at once, which the simulator\n  cannot do "
+           "(it runs a few blocks at a time). Split the kernel into two launches, or grade on "
+           "a GPU.");
+  finish_report(text, kExitKernelFault);
 }
 
 void yield_to_other_threads() {

@@ -176,3 +176,13 @@ TEST_CASE("run-time reports name files relative to a registered source root", "[
   CHECK(std::string(source_display_name("/stage-x/kernels/reduce.cuh")) == "kernels/reduce.cuh");
   CHECK(std::string(source_display_name("/other/lab.cu")) == "/other/lab.cu");
 }
+
+TEST_CASE("inline PTX gets a 'not supported by the simulator' error with its line",
+          "[sim][rewrite]") {
+  const parlab_sim::RewriteResult result = parlab_sim::rewrite_cuda_source(
+      "__device__ unsigned lane() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n"
+      "  return id;\n}\nint asm_count = 0;  // an identifier is fine\n", "lab.cu");
+  REQUIRE(result.errors.size() == 1);
+  CHECK_THAT(result.errors[0], Catch::Matchers::StartsWith("lab.cu:3: inline PTX (asm) is not "
+                                                           "supported by the simulator"));
+}
