@@ -6,7 +6,8 @@
 #   - shared-memory counters never zeroed: poisoned shared memory makes it fail;
 #   - device memory never freed: points kept, the finding names the cudaMalloc line;
 #   - a plain ++ on shared counters: a data race, the test fails (the race check);
-#   - Thrust: a "not supported by the simulator" compile error.
+#   - Thrust: a "not supported by the simulator" compile error;
+#   - std::min in a kernel: nvcc's error, where nvcc is installed.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -67,7 +68,17 @@ run_grade thrust lab05 "$FAKES/lab05/thrust" --device sim --no-perf --work-dir "
 expect_rc thrust 1
 expect_in "$W/thrust.out" "Thrust \(<thrust/device_vector.h>\) is not supported by the simulator" "Thrust is refused by name"
 
-# 6. The reference has no findings.
+# 6. Code nvcc rejects (std::min in a kernel) fails in sim mode too where nvcc is
+#    installed, with nvcc's message naming the student's file and line.
+if grep -q '"nvcc": "/' "$(dirname "$GRADE")/toolchain.json"; then
+  run_grade nvcc lab05 "$FAKES/lab05/nvcc_rejects" --device sim --no-perf --work-dir "$W/work"
+  expect_rc nvcc 1
+  expect_in "$W/nvcc.out" "nvcc_rejects/matmul.cu\(22\): error: calling a constexpr __host__ function" "nvcc's message, on the student's line"
+else
+  echo "note: no nvcc in this build: the nvcc check is not exercised"
+fi
+
+# 7. The reference has no findings.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"

@@ -89,6 +89,12 @@ bool sim_check_build() {
   return value == nullptr || std::string(value) != "0";
 }
 
+// PARLAB_SIM_NVCC_CHECK=0 skips the nvcc check of a sim build (docs/simulation.md).
+bool nvcc_check_wanted() {
+  const char* value = std::getenv("PARLAB_SIM_NVCC_CHECK");
+  return value == nullptr || std::string(value) != "0";
+}
+
 CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
                      const fs::path& exe) {
   const LabToolchain& labtc = tc.lab(lab.id);
@@ -109,6 +115,18 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     fs::path out = out_dir / p.filename();
     if (p.extension() == ".cu") out += ".cpp";
     plan.steps.push_back({tc.sim.rewrite_tool, {p.string(), out.string()}});
+  }
+  // Where nvcc is installed (even without a GPU), it checks the CUDA sources first, so
+  // code a GPU build rejects (a helper without __device__, std::max in a kernel) fails
+  // here too, with nvcc's message. Compile only: nothing of it is linked or run.
+  if (!tc.nvcc.empty() && nvcc_check_wanted()) {
+    for (const std::string& src : lab.sources) {
+      if (!has_extension(stage / src, {".cu"})) continue;
+      plan.steps.push_back({tc.nvcc, {"-std=c++20", "-arch=sm_80", "-I" + stage.string(),
+                                      "-I" + labtc.dir.string(), "-I" + tc.harness_include.string(),
+                                      "-c", (stage / src).string(), "-o", "/dev/null"}});
+    }
+    plan.inputs.push_back(tc.nvcc);
   }
   // Each source is compiled on its own with the race check's instrumentation (the hooks
   // are parlab_sim's; the link must not name -fsanitize, which would add libtsan), then
@@ -146,8 +164,8 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   plan.read_only = public_view(labtc, tc, {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
                                            tc.sim.rewrite_tool});
   for (const fs::path& dir : tc.sim.include_dirs) plan.read_only.push_back(dir);
-  plan.inputs = {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library, tc.sim.rewrite_tool,
-                 tc.cxx};
+  plan.inputs.insert(plan.inputs.end(), {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
+                                         tc.sim.rewrite_tool, tc.cxx});
   return plan;
 }
 

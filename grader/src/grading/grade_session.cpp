@@ -436,11 +436,7 @@ void Session::choose_device(GradeResult& result) {
     expected_exe_ = labtc_.cpu_reference_exe;
   } else if (device_.mode == "sim") {
     expected_exe_ = labtc_.cpu_reference_exe;
-    result.notes.push_back(
-        "simulation mode (" + device_.detail + "): your CUDA code ran on the CPU in parlab's "
-        "simulator. It checks correctness, not speed: performance tests of GPU code are "
-        "skipped. It cannot prove the absence of data races or of code that relies on the "
-        "threads of a warp running in lockstep; a run on a real GPU remains the reference.");
+    result.notes.push_back(sim_mode_note(device_.detail));
     const std::map<std::string, std::string> env = sim_child_environment(cores_);
     submission_runs_.set_extra_env(env);
     reference_runs_.set_extra_env(env);

@@ -21,6 +21,15 @@ std::string text_field(const nlohmann::json& object, const char* key) {
 
 }  // namespace
 
+std::string sim_mode_note(const std::string& why_sim) {
+  return "simulation mode (" + why_sim + "): your CUDA code ran on the CPU in parlab's "
+         "simulator. It checks correctness, not speed: performance tests of GPU code are "
+         "skipped. It also checks for data races between barriers (a race fails the test), "
+         "early exits before a barrier, shuffles from inactive lanes and device memory never "
+         "freed (reported with the line, points kept); where nvcc is installed, your code "
+         "must compile with it too. A run on a real GPU remains the reference.";
+}
+
 std::map<std::string, std::string> sim_child_environment(int cores) {
   // PARLAB_SIM_CHECK=0: a build without the race check's instrumentation (compile_steps).
   const char* check = std::getenv("PARLAB_SIM_CHECK");

@@ -17,6 +17,9 @@ namespace parlab::grader {
 // appends its findings: inside the output folder ChildRunFiles reads.
 inline constexpr const char* kSimFindingsFile = "sim-findings.jsonl";
 
+// The report's note on what sim mode checks and what it cannot.
+std::string sim_mode_note(const std::string& why_sim);
+
 // PARLAB_SIM_* settings for every sim-mode child: Volta+ barrier semantics (exited
 // threads reported as findings, not deadlocks), `cores` workers, findings file.
 std::map<std::string, std::string> sim_child_environment(int cores);

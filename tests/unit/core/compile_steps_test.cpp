@@ -84,6 +84,23 @@ TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each sourc
         plan.read_only.end());
 }
 
+TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (compile only)",
+          "[build]") {
+  Fixture f;
+  f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
+  REQUIRE(plan.steps.size() == 5);
+  const CompileStep& check = plan.steps[2];  // after the rewrites, before g++
+  CHECK(check.program == "/usr/local/cuda/bin/nvcc");
+  CHECK(contains(check.args, (f.stage / "kernels.cu").string()));
+  CHECK(contains(check.args, "-c"));
+  CHECK(contains(check.args, "/dev/null"));
+  CHECK(std::find(plan.inputs.begin(), plan.inputs.end(), f.tc.nvcc) != plan.inputs.end());
+  setenv("PARLAB_SIM_NVCC_CHECK", "0", 1);
+  CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 4);
+  unsetenv("PARLAB_SIM_NVCC_CHECK");
+}
+
 TEST_CASE("CUDA build: nvcc for this machine's GPU; a clear error without nvcc", "[build]") {
   Fixture f;
   CHECK_THROWS_WITH(plan_compile(BuildTarget::cuda, f.lab, f.tc, f.stage, f.root / "exe"),
