@@ -39,6 +39,7 @@ std::map<std::string, std::string> sim_child_environment(int cores) {
       {"PARLAB_SIM_WORKERS", std::to_string(cores)},
       {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
       {"PARLAB_SIM_RACE_CHECK", race_check ? "1" : "0"},  // the sim build is the check build
+      {"PARLAB_SIM_COUNTERS", race_check ? "1" : "0"},    // memory-access hints
   };
 }
 

@@ -19,6 +19,7 @@
 #include "exec/fiber_stack.hpp"
 #include "exec/grid_job.hpp"
 #include "exec/warp_state.hpp"
+#include "counters/access_counters.hpp"
 #include "race/block_shadow.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/vector_types.hpp"
@@ -83,6 +84,7 @@ class BlockRunner {
 
   // For the race check (race/race_check.cpp).
   BlockShadow& race_shadow() { return race_shadow_; }
+  BlockCounters& counters() { return counters_; }
   unsigned barriers_passed() const { return barriers_passed_; }
   std::string last_barrier_site() const;
   std::size_t static_shared_bytes() const { return static_shared_bytes_; }
@@ -141,6 +143,7 @@ class BlockRunner {
   std::size_t static_shared_bytes_ = 0;
   std::vector<SharedVariable> shared_variables_;
   BlockShadow race_shadow_;
+  BlockCounters counters_;
   unsigned barriers_passed_ = 0;
   std::source_location last_barrier_;
   std::uint64_t block_serial_ = 0;

@@ -16,10 +16,20 @@
 
 namespace parlab_sim::detail {
 
-bool g_race_check_enabled = [] {
-  const char* value = std::getenv("PARLAB_SIM_RACE_CHECK");
+namespace {
+
+bool environment_says_one(const char* name) {
+  const char* value = std::getenv(name);
   return value != nullptr && std::strcmp(value, "1") == 0;
-}();
+}
+
+}  // namespace
+
+bool g_race_check_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK");
+bool g_access_hooks_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK") ||
+                              environment_says_one("PARLAB_SIM_COUNTERS") ||
+                              std::getenv("PARLAB_SIM_COUNTERS") != nullptr &&
+                                  std::strcmp(std::getenv("PARLAB_SIM_COUNTERS"), "2") == 0;
 
 namespace {
 
@@ -155,6 +165,11 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
   const auto where = reinterpret_cast<std::uintptr_t>(const_cast<const void*>(address));
   const Region region = classify(where, *runner);
   if (region.kind == RegionKind::none) return;  // the thread's own stack, host memory
+  if (runner->counters().sampled() && !atomic) {
+    runner->counters().record(pc, lane->linear, where, bytes == 0 ? 1 : bytes,
+                              region.kind != RegionKind::device, write);
+  }
+  if (!g_race_check_enabled) return;
   const RaceConflict conflict =
       runner->race_shadow().access(where, bytes, write, atomic, lane->linear, pc);
   if (conflict.word != 0) report_race(conflict, region, *runner);

@@ -13,8 +13,10 @@ namespace parlab_sim::detail {
 
 // Set once from PARLAB_SIM_RACE_CHECK at start-up.
 extern bool g_race_check_enabled;
+// The race check or the memory-access counters (PARLAB_SIM_COUNTERS=1) want accesses.
+extern bool g_access_hooks_enabled;
 
-// Called by the hooks (only when enabled).
+// Called by the hooks (only when g_access_hooks_enabled).
 void race_check_access(const volatile void* address, std::size_t bytes, bool write, bool atomic,
                        const void* pc);
 

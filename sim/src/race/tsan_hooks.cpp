@@ -7,7 +7,7 @@
 
 #include "race/race_check.hpp"
 
-using parlab_sim::detail::g_race_check_enabled;
+using parlab_sim::detail::g_access_hooks_enabled;
 using parlab_sim::detail::race_check_access;
 
 #define PARLAB_PC __builtin_return_address(0)
@@ -15,10 +15,10 @@ using parlab_sim::detail::race_check_access;
 namespace {
 
 inline void plain(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
-  if (__builtin_expect(g_race_check_enabled, 0)) race_check_access(address, bytes, write, false, pc);
+  if (__builtin_expect(g_access_hooks_enabled, 0)) race_check_access(address, bytes, write, false, pc);
 }
 inline void atomic(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
-  if (__builtin_expect(g_race_check_enabled, 0)) race_check_access(address, bytes, write, true, pc);
+  if (__builtin_expect(g_access_hooks_enabled, 0)) race_check_access(address, bytes, write, true, pc);
 }
 
 }  // namespace

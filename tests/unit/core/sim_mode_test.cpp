@@ -38,6 +38,7 @@ TEST_CASE("sim children get Volta barrier semantics, workers and the findings fi
   CHECK(env.at("PARLAB_SIM_WORKERS") == "3");
   CHECK(env.at("PARLAB_SIM_DIAGNOSTICS") == "out/sim-findings.jsonl");
   CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "1");
+  CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
 }
 
 TEST_CASE("findings lines are parsed, malformed ones skipped, counts and sizes capped",
