@@ -7,7 +7,8 @@
 #   - device memory never freed: points kept, the finding names the cudaMalloc line;
 #   - a plain ++ on shared counters: a data race, the test fails (the race check);
 #   - Thrust: a "not supported by the simulator" compile error;
-#   - std::min in a kernel: nvcc's error, where nvcc is installed.
+#   - std::min in a kernel: nvcc's error, where nvcc is installed;
+#   - lab03 matrix_scale down a column: the memory-access counters' hint, points kept.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -78,7 +79,15 @@ else
   echo "note: no nvcc in this build: the nvcc check is not exercised"
 fi
 
-# 7. The reference has no findings.
+# 7. lab03's matrix_scale with threads down a column: right answers, points kept, and
+#    the memory-access counters' hint on the line.
+run_grade uncoalesced lab03 "$FAKES/lab03/uncoalesced_scale" --device sim --no-perf \
+  --work-dir "$W/work" --json "$W/uncoalesced.json"
+expect_rc uncoalesced 0
+expect_in "$W/uncoalesced.json" "uncoalesced loads at kernels.cu:45" "the hint names the load's line"
+expect_in "$W/uncoalesced.json" "need 32 sectors per request; 4 is ideal: consecutive threads should access consecutive addresses" "the hint says what is ideal and why"
+
+# 8. The reference has no findings.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"

@@ -124,7 +124,7 @@ void report_launch_counters(const char* kernel_name) {
                     static_cast<unsigned long long>(t.requests));
       if (g_print_all) std::fputs(line, stderr);
       if (degree >= 2.0) {
-        report_finding("memory_access", where,
+        report_finding("memory_access", where + " shared " + what,
                        std::string("shared-memory bank conflicts at ") + where,
                        std::string("shared-memory ") + what + " at " + where + " in kernel " +
                            kernel_name + " have " + std::to_string(static_cast<int>(degree + 0.5)) +
@@ -145,7 +145,8 @@ void report_launch_counters(const char* kernel_name) {
       if (sectors >= 2.0 * ideal && sectors >= 8.0) {
         char numbers[64];
         std::snprintf(numbers, sizeof numbers, "%.0f sectors per request; %.0f", sectors, ideal);
-        report_finding("memory_access", where, std::string("uncoalesced ") + what + " at " + where,
+        report_finding("memory_access", where + " global " + what,
+                       std::string("uncoalesced ") + what + " at " + where,
                        std::string("global-memory ") + what + " at " + where + " in kernel " +
                            kernel_name + " need " + numbers +
                            " is ideal: consecutive threads should access consecutive addresses "
