@@ -13,6 +13,14 @@
 set(PARLAB_SUBMISSION_CXX_FLAGS -O2 -pthread CACHE STRING "Flags for student code")
 set_property(GLOBAL PROPERTY PARLAB_LAB_ENTRIES "")
 
+# A reference (or skeleton) program is measured side by side with submissions, so it is
+# compiled with their flags, not the build type's (-O3 -DNDEBUG): the last -O given
+# wins, and -UNDEBUG undoes the define, so both sides keep their asserts alike.
+function(parlab_compile_like_submissions target)
+  target_compile_options(${target} PRIVATE
+                         "$<$<COMPILE_LANGUAGE:CXX>:${PARLAB_SUBMISSION_CXX_FLAGS};-UNDEBUG>")
+endfunction()
+
 function(parlab_add_lab)
   cmake_parse_arguments(LAB "" "ID;DIR" "SOURCES;LIBS" ${ARGN})
   set(lab_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
@@ -31,7 +39,7 @@ function(parlab_add_lab)
     list(TRANSFORM LAB_SOURCES PREPEND ${src_dir}/ OUTPUT_VARIABLE srcs)
     add_executable(${LAB_ID}_${variant} ${srcs})
     target_include_directories(${LAB_ID}_${variant} PRIVATE ${lab_dir})
-    target_compile_options(${LAB_ID}_${variant} PRIVATE ${PARLAB_SUBMISSION_CXX_FLAGS})
+    parlab_compile_like_submissions(${LAB_ID}_${variant})
     target_link_libraries(${LAB_ID}_${variant} PRIVATE parlab_${LAB_ID}_driver parlab_harness
                           Threads::Threads ${LAB_LIBS})
   endforeach()

@@ -4,6 +4,9 @@
 // the library's own float parser would let through (an empty field reads as 0 there).
 // Statistics: Welford's running mean and variance, stable in one pass.
 // Parallelism: worker_processes.hpp (fork, pipes, a shared-memory work counter).
+// Serial means one thread: the library would otherwise read ahead in a thread of its
+// own for every file (no faster here, and a "serial" baseline should not use two cores).
+#define CSV_IO_NO_THREAD
 #include <libfccp/csv.h>
 
 #include <algorithm>

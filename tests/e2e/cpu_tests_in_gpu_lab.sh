@@ -28,13 +28,13 @@ common=(--toolchain "$W/toolchain.json" --device none --no-perf --work-dir "$W/w
 run_grade ref lab03 --reference "${common[@]}" --json "$W/ref.json"
 expect_rc ref 3
 expect_in "$W/ref.out" "vector_add, n = 100003 \(prime\) +passed" "CPU test of a GPU lab runs without a GPU"
-expect_in "$W/ref.out" "saxpy, n = 1 +skipped" "GPU tests are skipped"
-expect_in "$W/ref.out" "skipped: no GPU tests run" "skip reason given"
+expect_in "$W/ref.out" "saxpy, n = 1 +not.graded" "GPU tests are not graded here"
+expect_in "$W/ref.out" "not graded here: no GPU tests run" "the reason given"
 expect_not_in "$W/ref.out" " failed " "no reference test fails"
 expect_json "$W/ref.json" score "[1-9][0-9.]*,"
 
 run_grade skel lab03 "${common[@]}" --json "$W/skel.json"
 expect_rc skel 1
 expect_in "$W/skel.out" "vector_add, n = 1 +failed" "the skeleton's CPU test fails"
-expect_in "$W/skel.out" "saxpy, n = 1 +skipped" "its GPU tests are still skipped"
+expect_in "$W/skel.out" "saxpy, n = 1 +not.graded" "its GPU tests are still not graded"
 finish

@@ -11,7 +11,7 @@ GPU_FAKES="$PARLAB_SOURCE_DIR/tests/fakes/lab05"
 
 run_grade none lab05 --device none --work-dir "$W/work" --json "$W/none.json"
 expect_rc none 3
-expect_in "$W/none.out" "skipped: no GPU tests run" "--device none: tests reported as skipped"
+expect_in "$W/none.out" "not graded here: no GPU tests run" "--device none: tests reported as not graded here"
 expect_in "$W/none.json" '"mode": "none"' "--device none: the JSON result records the mode"
 
 if nvidia-smi -L >/dev/null 2>&1; then

@@ -8,21 +8,27 @@ grade_reference() {
     --sandbox auto --gradescope "$W/results.json" --junit "$W/junit.xml" --markdown "$W/r.md"
 }
 grade_reference
-# Speedup needs idle cores: a process elsewhere on the machine can cost the reference
-# its parallel speedup for a whole grading. One more grading is allowed, and said so;
-# a lab whose thresholds the reference cannot reach fails twice.
-if [ "$(rc_of ref)" != 0 ]; then
-  echo "note: first reference grading got $(grep -Eo 'Total: [0-9.]+ / 100' "$W/ref.out"); grading again"
+# Speedup needs idle cores. A grading that saw the machine busy says so and exits 5
+# (inconclusive, no points lost): grade again, up to twice. A lab whose thresholds the
+# reference cannot reach on a quiet machine fails every time.
+for attempt in 2 3; do
+  [ "$(rc_of ref)" = 0 ] && break
+  echo "note: reference grading exited $(rc_of ref) ($(grep -Eo 'Total: [0-9.]+ / 100' "$W/ref.out")); grading again ($attempt of 3)"
   grade_reference
+done
+expect_rc_or_busy ref 0
+if [ "$(rc_of ref)" = 0 ]; then
+  expect_in "$W/ref.out" "Total: 100(\.0+)? / 100" "console total is 100 / 100"
+  expect_json "$W/r.json" score "100(\.0+)?,"
+  expect_in "$W/results.json" '"score": 100' "gradescope score 100"
+else
+  echo "note: the machine stayed busy for three gradings; totals not checked"
 fi
-expect_rc ref 0
-expect_in "$W/ref.out" "Total: 100(\.0+)? / 100" "console total is 100 / 100"
-expect_json "$W/r.json" score "100(\.0+)?,"
 expect_json "$W/r.json" reference_mode true
-expect_in "$W/results.json" '"score": 100' "gradescope score 100"
 expect_in "$W/junit.xml" 'failures="0"' "junit has no failures"
 expect_in "$W/r.md" "parallel speedup" "markdown names the performance test"
 # The result model is canonical: re-rendering the JSON gives the same console report.
 "$GRADE" report "$W/r.json" --format console >"$W/rerender.out" 2>&1 || fail "grade report failed"
-expect_in "$W/rerender.out" "Total: 100(\.0+)? / 100" "grade report re-renders the result"
+total=$(grep -Eo 'Total: [0-9.]+ / 100' "$W/ref.out" | head -1)
+expect_in "$W/rerender.out" "$total" "grade report re-renders the result ($total)"
 finish

@@ -7,7 +7,7 @@ run_grade wrong lab01 "$FAKES/wrong" --no-perf --work-dir "$W/work" --json "$W/r
 expect_rc wrong 1
 expect_in "$W/wrong.out" "file_mean\[[0-9]+\] \([^)]*\): expected [-0-9.e+]+, got [-0-9.e+]+" "first mismatch in file_mean"
 expect_in "$W/wrong.out" "wrong result on hidden data" "hidden test says where, not what"
-expect_in "$W/r.json" '"status": "skipped"' "performance skipped with --no-perf"
+expect_in "$W/r.json" '"status": "not_graded"' "performance not graded with --no-perf"
 expect_in "$W/gs.json" '"visibility": "after_published"' "hidden test hidden in gradescope"
 # The seed recorded in the report reproduces the grading.
 seed=$(grep -Eo '"fresh_seed": [0-9]+' "$W/r.json" | grep -Eo '[0-9]+$')

@@ -68,6 +68,14 @@ std::optional<GradeResult> attempt(const BatchOptions& o, const Student& student
 
 }  // namespace
 
+bool grade_again_for_inconclusive(const GradeResult& result, int attempt, int max_attempts) {
+  if (attempt >= max_attempts) return false;
+  for (const TestResult& t : result.tests) {
+    if (t.status == TestStatus::inconclusive) return true;
+  }
+  return false;
+}
+
 RecordIdentity current_identity(const GradingContext& context, const Student& student) {
   RecordIdentity id = context.base;
   id.entry = student.source.entry;
@@ -112,16 +120,22 @@ StudentGrading StudentGrader::grade(const Student& student) const {
   double pause = context_.retry_pause_s;
   std::string problem;
   ChildRun run;
+  auto finish = [&](GradeResult result) {
+    result.submission = student.source.path.string();  // what the instructor knows it by
+    rec.status = result.build.ok ? StudentStatus::graded : StudentStatus::build_failed;
+    rec.result = std::move(result);
+    rec.seconds = elapsed();
+    save_finished(layout_, rec);
+    return out;
+  };
+  // A grading with an inconclusive test (the machine was busy while it measured) stands,
+  // but is measured again while attempts remain; the last one is kept, flagged.
+  std::optional<GradeResult> inconclusive;
   for (rec.attempts = 1;; ++rec.attempts) {
     std::optional<GradeResult> result = attempt(options_, student, root, dir, time_cap_, run, problem);
-    if (result) {
-      result->submission = student.source.path.string();  // what the instructor knows it by
-      rec.status = result->build.ok ? StudentStatus::graded : StudentStatus::build_failed;
-      rec.result = std::move(result);
-      rec.seconds = elapsed();
-      save_finished(layout_, rec);
-      return out;
-    }
+    if (result && !grade_again_for_inconclusive(*result, rec.attempts, context_.max_attempts))
+      return finish(std::move(*result));
+    if (result) inconclusive = std::move(result);
     // A timeout already cost a whole time cap: the next run retries it, not this one.
     if (rec.attempts >= context_.max_attempts || run.timed_out) break;
     // Shared resources (the uid's process limit, the sandbox) are often back a moment
@@ -131,6 +145,7 @@ StudentGrading StudentGrader::grade(const Student& student) const {
         std::chrono::duration<double>(pause * std::uniform_real_distribution<double>(0.5, 1.5)(random)));
     pause *= 2;
   }
+  if (inconclusive) return finish(std::move(*inconclusive));
   out.environment_broken = run.exit_code == kExitEnvironment;
   rec.status = StudentStatus::error;
   rec.seconds = elapsed();

@@ -28,6 +28,10 @@ struct GradingContext {
   double retry_pause_s = 2;   // before the 2nd attempt; doubles after each
 };
 
+// A finished grading whose performance test was inconclusive (the machine was busy
+// while it measured) is measured again while attempts remain; the last one is kept.
+bool grade_again_for_inconclusive(const GradeResult& result, int attempt, int max_attempts);
+
 // The identity `student` would be graded under now (hashes its submission).
 RecordIdentity current_identity(const GradingContext& context, const Student& student);
 

@@ -13,6 +13,9 @@ enum ExitCode : int {
   kExitUsage = 2,        // bad command line, bad lab.toml, unknown lab
   kExitEnvironment = 3,  // no compiler, no GPU for a GPU-only test, toolchain missing
   kExitInternal = 4,     // a bug in the grader
+  // Nothing failed, but a performance test could not be judged (machine busy, the
+  // reference baseline failed): re-run the grading, on a quieter machine if it repeats.
+  kExitInconclusive = 5,
 };
 
 class ToolError : public std::runtime_error {

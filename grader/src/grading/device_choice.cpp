@@ -1,6 +1,7 @@
 #include "grading/device_choice.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "cli/errors.hpp"
@@ -105,6 +106,14 @@ DeviceInfo choose_device(DeviceRequest request, const Toolchain& toolchain,
                            ". Use --device sim to check correctness in the simulator.");
   }
   return {.mode = "sim", .name = kSimName, .detail = "no usable CUDA device: " + probe.detail};
+}
+
+DeviceMode device_mode_of(const DeviceInfo& device) {
+  if (device.mode.empty()) return DeviceMode::host;
+  if (device.mode == "gpu") return DeviceMode::gpu;
+  if (device.mode == "sim") return DeviceMode::sim;
+  if (device.mode == "none") return DeviceMode::none;
+  throw std::invalid_argument("unknown device mode '" + device.mode + "'");
 }
 
 }  // namespace parlab::grader

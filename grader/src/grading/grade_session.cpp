@@ -19,9 +19,10 @@
 #include "grading/lab_runner.hpp"
 #include "grading/measurement_lock.hpp"
 #include "grading/page_cache_warmup.hpp"
-#include "grading/performance_verdict.hpp"
+#include "grading/performance_gate.hpp"
+#include "grading/performance_test.hpp"
+#include "grading/run_feedback.hpp"
 #include "grading/sim_mode.hpp"
-#include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
 #include "result/result_json.hpp"
@@ -32,8 +33,6 @@ namespace fs = std::filesystem;
 
 namespace parlab::grader {
 namespace {
-
-constexpr std::size_t kTailBytes = 4000;
 
 std::string slug(const std::string& name) {
   std::string out;
@@ -46,16 +45,6 @@ std::string slug(const std::string& name) {
   }
   while (!out.empty() && out.back() == '-') out.pop_back();
   return out.empty() ? "test" : out;
-}
-
-std::string tail(const std::string& text, bool truncated) {
-  std::string t = text.size() > kTailBytes ? "..." + text.substr(text.size() - kTailBytes) : text;
-  if (truncated) t += "\n[output truncated]";
-  return t;
-}
-
-TimedSample observed_sample(const TaskRun& run) {
-  return {median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
 }
 
 // Everything one grading needs while it runs.
@@ -93,13 +82,12 @@ class Session {
   void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
-  std::optional<std::string> not_measured_reason(const TestSpec& t,
+  std::optional<NotMeasured> not_measured_reason(const TestSpec& t,
                                                  const std::map<std::string, TestResult>& done) const;
   bool measures_any(const std::map<std::string, TestResult>& done) const;
   void publish(const GradeResult& partial) const;
   GradeResult finish(GradeResult& result, std::chrono::steady_clock::time_point t0);
   TestResult base_result(const TestSpec& t) const;
-  void fail_from_run(TestResult& r, const TaskRun& run) const;
   void choose_device(GradeResult& result);
   BuildTarget build_target() const;
   ResourceLimits limits(const TestSpec& t) const;
@@ -125,7 +113,8 @@ class Session {
   int cores_ = 1;
   fs::path executable_;
   fs::path expected_exe_;  // where expected outputs come from (GPU labs: the CPU reference)
-  DeviceInfo device_;      // GPU labs: where the tests run
+  DeviceInfo device_;      // GPU labs: where the tests run, for the report
+  DeviceMode mode_ = DeviceMode::host;  // the same, for the policy
   std::map<std::string, Expected> reference_cache_;
 };
 
@@ -205,10 +194,10 @@ void open_cached_build_to_this_grading(const fs::path& build_root) {
 void Session::compute_expected_outputs() {
   for (const TestSpec& t : lab_.tests) {
     if (!runs_here(t)) continue;
+    // A performance test that cannot be graded here needs no expected outputs.
     if (t.kind == "performance") {
-      if (!options_.performance || (device_.mode == "sim" && t.device == "gpu") ||
-          cores_ < t.performance->min_cores)
-        continue;
+      const auto why = not_measured_reason(t, {});
+      if (why && why->status == TestStatus::not_graded) continue;
     }
     reference_run(t, t.task, resolve_params(t.params));
   }
@@ -222,14 +211,6 @@ TestResult Session::base_result(const TestSpec& t) const {
   r.max_points = t.points;
   r.dataset = dataset_label(t.dataset);
   return r;
-}
-
-void Session::fail_from_run(TestResult& r, const TaskRun& run) const {
-  r.status = TestStatus::failed;
-  r.outcome = run.run.outcome;
-  r.message = run.message;
-  r.stdout_tail = tail(run.run.stdout_text, run.run.stdout_truncated);
-  r.stderr_tail = tail(run.run.stderr_text, run.run.stderr_truncated);
 }
 
 TestResult Session::run_correctness(const TestSpec& t) {
@@ -246,8 +227,8 @@ TestResult Session::run_correctness(const TestSpec& t) {
     return r;
   }
   r.outcome = RunOutcome::ok;
-  r.stdout_tail = tail(got.run.stdout_text, got.run.stdout_truncated);
-  r.stderr_tail = tail(got.run.stderr_text, got.run.stderr_truncated);
+  r.stdout_tail = output_tail(got.run.stdout_text, got.run.stdout_truncated);
+  r.stderr_tail = output_tail(got.run.stderr_text, got.run.stderr_truncated);
   r.phases = gpu_phases(t, got);
   CompareOutcome cmp;
   try {
@@ -278,33 +259,9 @@ TestResult Session::run_correctness(const TestSpec& t) {
   return r;
 }
 
-// Why a performance test is not measured here, or nothing when it is.
-std::optional<std::string> Session::not_measured_reason(
+std::optional<NotMeasured> Session::not_measured_reason(
     const TestSpec& t, const std::map<std::string, TestResult>& done) const {
-  const PerformanceSpec& p = *t.performance;
-  if (!options_.performance) return "not measured: performance tests disabled (--no-perf)";
-  if (device_.mode == "sim" && t.device == "gpu") {
-    return "not measured: the simulation backend checks correctness, not speed (" +
-           device_.detail + "); grade on a machine with an NVIDIA GPU to measure it";
-  }
-  if (cores_ < p.min_cores) {
-    return "not measured: needs at least " + std::to_string(p.min_cores) +
-           " cores, this machine grants " + std::to_string(cores_);
-  }
-  std::vector<std::string> gates = t.requires_tests;
-  if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
-    for (const TestSpec& other : lab_.tests) {
-      if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
-    }
-  }
-  for (const std::string& g : gates) {
-    auto it = done.find(g);
-    if (it != done.end() && it->second.status != TestStatus::passed) {
-      return "not measured: correctness test '" + g +
-             "' did not pass; speed only counts for correct code";
-    }
-  }
-  return std::nullopt;
+  return performance_gate(t, lab_, {options_.performance, mode_, device_.detail, cores_}, done);
 }
 
 // Gradings that measure nothing never take the exclusive lock.
@@ -318,109 +275,39 @@ bool Session::measures_any(const std::map<std::string, TestResult>& done) const 
 TestResult Session::run_performance(const TestSpec& t,
                                     const std::map<std::string, TestResult>& done) {
   TestResult r = base_result(t);
-  r.status = TestStatus::skipped;
   const PerformanceSpec& p = *t.performance;
-  if (auto reason = not_measured_reason(t, done)) {
-    r.message = *reason;
+  if (auto why = not_measured_reason(t, done)) {
+    r.status = why->status;
+    r.message = why->reason;
     return r;
   }
-
-  auto t0 = std::chrono::steady_clock::now();
-  Params params = resolve_params(t.params);
-  Params base_params = p.baseline_params.values().empty() ? params : resolve_params(p.baseline_params);
-  fs::path data = dataset_dir(t.dataset);
-  fs::path base_exe = baseline_executable(p);
-  const bool baseline_is_student = p.baseline_program == "submission";
-  const std::string run_slug = slug(t.name);
-  TaskRun last_candidate;
-  TaskRun last_baseline;
-
-  // Every timed run starts from the same cache state: the previous run (the student's,
-  // say) may have evicted the dataset to slow the next one down.
-  TimedRun baseline = [&](std::string& err) -> std::optional<TimedSample> {
-    warm_page_cache(data);
-    TaskRun run = submission_runs_.run(
-        {base_exe, p.baseline_task, base_params, data, t.warmup, t.repeat, limits(t)},
-        run_slug + "-baseline");
-    if (!run.ok()) {
-      err = run.message;
-      last_baseline = std::move(run);
-      return std::nullopt;
-    }
-    TimedSample seen = observed_sample(run);
-    last_baseline = std::move(run);
-    return seen;
-  };
-  TimedRun candidate = [&](std::string& err) -> std::optional<TimedSample> {
-    warm_page_cache(data);
-    TaskRun run = submission_runs_.run(
-        {executable_, t.task, params, data, t.warmup, t.repeat, limits(t)}, run_slug + "-candidate");
-    if (!run.ok()) {
-      err = run.message;
-      last_candidate = std::move(run);
-      return std::nullopt;
-    }
-    TimedSample seen = observed_sample(run);
-    last_candidate = std::move(run);
-    return seen;
-  };
-  auto elapsed = [t0] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
-  SideBySide sbs = measure_side_by_side(baseline, candidate, p, elapsed);
-  r.seconds = elapsed();
-  if (!sbs.ok) {
-    if (sbs.candidate_failed) {
-      fail_from_run(r, last_candidate);
-    } else if (baseline_is_student) {
-      // The baseline is the student's own code (e.g. its serial task): its failure is theirs.
-      fail_from_run(r, last_baseline);
-      r.message = "your " + p.baseline_task + " task (this test's baseline) failed: " + r.message;
-    } else {
-      // The grader's baseline failed here (e.g. timed out on a loaded machine): nothing
-      // was measured, and the student is not failed for it.
-      r.status = TestStatus::inconclusive;
-      r.outcome = RunOutcome::not_run;
-      r.message = "not measured: the reference baseline (" + p.baseline_program + ":" +
-                  p.baseline_task + ") failed on this machine (" + sbs.error +
-                  "); re-run the grading, on a quieter machine if it repeats";
-    }
-    return r;
+  const Params params = resolve_params(t.params);
+  const Params base_params =
+      p.baseline_params.values().empty() ? params : resolve_params(p.baseline_params);
+  const fs::path data = dataset_dir(t.dataset);
+  // CPU work is watched while it runs: its spread over processes and threads, and the
+  // machine's other load (a GPU run's CPU side says nothing about its kernels).
+  const bool observe = t.device == "cpu";
+  PerformanceTestSetup setup;
+  setup.test = &t;
+  setup.baseline = {baseline_executable(p), p.baseline_task, base_params, data,
+                    t.warmup, t.repeat, limits(t), observe};
+  setup.candidate = {executable_, t.task, params, data, t.warmup, t.repeat, limits(t), observe};
+  if (!p.serial_task.empty()) {
+    Params one_worker = params;
+    if (one_worker.has("workers")) one_worker.set("workers", "1");
+    setup.serial = TaskInvocation{baseline_executable({.baseline_program = "reference"}),
+                                  p.serial_task, one_worker, data, t.warmup, t.repeat,
+                                  limits(t), false};
   }
-  // Fast only counts when it is also right on this data.
-  CompareOutcome cmp;
-  try {
-    cmp = compare_outputs(reference_run(t, t.task, params).outputs,
-                          LabRunner::outputs(last_candidate), t.compare);
-  } catch (const harness::OutputFormatError& e) {
-    r.status = TestStatus::failed;
-    r.outcome = RunOutcome::bad_output;
-    r.message = std::string("unreadable output on the performance dataset: ") + e.what();
-    return r;
-  }
-  if (!cmp.ok) {
-    r.status = TestStatus::failed;
-    r.outcome = RunOutcome::ok;
-    r.message = "fast, but wrong on the performance dataset: " + cmp.message;
-    return r;
-  }
-
-  int workers = params.has("workers") ? static_cast<int>(params.get_int("workers")) : 0;
-  Thresholds th = effective_thresholds(p, cores_, workers);
-  Measurement m = sbs.measurement;
-  m.baseline = p.baseline_program + ":" + p.baseline_task;
-  m.candidate = "submission:" + t.task;
-  m.full_at = th.full_at;
-  m.zero_at = th.zero_at;
-  m.cores = th.parallelism;
-  r.outcome = RunOutcome::ok;
-  r.phases = gpu_phases(t, last_candidate);
-  r.roofline = roofline(t, last_candidate, m.candidate_median_s);
-  PerformanceVerdict verdict = performance_verdict(m, th, t.points);
-  r.status = verdict.status;
-  r.points = verdict.points;
-  r.message = verdict.message;
-  r.measurement = m;
+  setup.run_slug = slug(t.name);
+  setup.cores = cores_;
+  const std::vector<harness::NamedArray>& expected = reference_run(t, t.task, params).outputs;
+  run_performance_test(setup, submission_runs_, expected, r,
+                       [&](TestResult& result, const TaskRun& last, const Measurement& m) {
+                         result.phases = gpu_phases(t, last);
+                         result.roofline = roofline(t, last, m.candidate_median_s);
+                       });
   return r;
 }
 
@@ -431,10 +318,11 @@ void Session::choose_device(GradeResult& result) {
   device_ = grader::choose_device(options_.device, toolchain_, runner_, grading_dir_ / "device-probe",
                                   options_.performance && roofline_wanted);
   result.device = device_;
-  if (device_.mode == "gpu") {
+  mode_ = device_mode_of(device_);
+  if (mode_ == DeviceMode::gpu) {
     result.host.gpu = device_.name;
     expected_exe_ = labtc_.cpu_reference_exe;
-  } else if (device_.mode == "sim") {
+  } else if (mode_ == DeviceMode::sim) {
     expected_exe_ = labtc_.cpu_reference_exe;
     result.notes.push_back(sim_mode_note(device_.detail));
     const std::map<std::string, std::string> env = sim_child_environment(cores_);
@@ -451,13 +339,13 @@ void Session::choose_device(GradeResult& result) {
 BuildTarget Session::build_target() const {
   if (lab_.kind != "gpu") return BuildTarget::host;
   // Without a GPU (sim, or none for a lab's CPU tests) g++ builds the host variant.
-  return device_.mode == "gpu" ? BuildTarget::cuda : BuildTarget::sim;
+  return mode_ == DeviceMode::gpu ? BuildTarget::cuda : BuildTarget::sim;
 }
 
 // Without a GPU (--device none, or auto finding neither GPU nor simulator), GPU tests
 // are skipped; a GPU lab's CPU tests still run.
 bool Session::runs_here(const TestSpec& t) const {
-  return device_.mode != "none" || t.device == "cpu";
+  return mode_ != DeviceMode::none || t.device == "cpu";
 }
 
 bool Session::has_cpu_tests() const {
@@ -469,8 +357,8 @@ bool Session::has_cpu_tests() const {
 
 TestResult Session::skipped_without_gpu(const TestSpec& t) const {
   TestResult r = base_result(t);
-  r.status = TestStatus::skipped;
-  r.message = "skipped: no GPU tests run (" + device_.detail + ")";
+  r.status = TestStatus::not_graded;
+  r.message = "not graded here: no GPU tests run (" + device_.detail + ")";
   return r;
 }
 
@@ -479,7 +367,7 @@ TestResult Session::skipped_without_gpu(const TestSpec& t) const {
 // the run's memory cgroup (resident memory, where there is one) and the device's own memory.
 ResourceLimits Session::limits(const TestSpec& t) const {
   ResourceLimits l = t.limits;
-  if (device_.mode == "gpu") {
+  if (mode_ == DeviceMode::gpu) {
     l.memory_mb = l.address_space_mb;  // resident memory still bounded by the run's cgroup
     l.address_space_mb = 0;
   }
@@ -491,7 +379,7 @@ fs::path Session::baseline_executable(const PerformanceSpec& p) const {
   if (p.baseline_program == "cpu_reference") return labtc_.cpu_reference_exe;
   // A GPU lab's reference built like the submission: nvcc on a GPU, else for the host
   // (only CPU tests are measured there).
-  if (lab_.kind == "gpu" && device_.mode != "gpu") return labtc_.sim_reference_exe;
+  if (lab_.kind == "gpu" && mode_ != DeviceMode::gpu) return labtc_.sim_reference_exe;
   return labtc_.reference_exe;
 }
 
@@ -499,7 +387,7 @@ fs::path Session::baseline_executable(const PerformanceSpec& p) const {
 // (transfers). Nothing in sim mode, where times say nothing about a GPU.
 std::vector<Phase> Session::gpu_phases(const TestSpec& t, const TaskRun& run) const {
   std::vector<Phase> phases;
-  if (device_.mode != "gpu" || t.device != "gpu" || run.samples_s.empty()) return phases;
+  if (mode_ != DeviceMode::gpu || t.device != "gpu" || run.samples_s.empty()) return phases;
   phases.push_back({run.sample_label.empty() ? "kernels" : run.sample_label,
                     median(run.samples_s)});
   for (const auto& [name, samples] : run.phases_s) phases.push_back({name, median(samples)});
@@ -508,7 +396,7 @@ std::vector<Phase> Session::gpu_phases(const TestSpec& t, const TaskRun& run) co
 
 std::optional<Roofline> Session::roofline(const TestSpec& t, const TaskRun& run,
                                           double seconds) const {
-  if (!t.roofline || device_.mode != "gpu" || t.device != "gpu" || !(seconds > 0)) return std::nullopt;
+  if (!t.roofline || mode_ != DeviceMode::gpu || t.device != "gpu" || !(seconds > 0)) return std::nullopt;
   Roofline r;
   r.bound = t.roofline->bound;
   const bool memory = r.bound == "memory";
@@ -528,8 +416,13 @@ void Session::publish(const GradeResult& partial) const {
 
 GradeResult Session::finish(GradeResult& result, std::chrono::steady_clock::time_point t0) {
   result.score = 0;
-  for (const TestResult& r : result.tests) result.score += r.points;
+  result.graded_max_score = 0;
+  for (const TestResult& r : result.tests) {
+    result.score += r.points;
+    if (counts_in_graded_total(r.status)) result.graded_max_score += r.max_points;
+  }
   result.score = round_points(result.score);
+  result.graded_max_score = round_points(result.graded_max_score);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.child_seconds = submission_runs_.child_seconds() + reference_runs_.child_seconds();
   write_file_atomically(work_ / "result.json", result_json_text(result));
@@ -595,7 +488,7 @@ GradeResult Session::run() {
   publish(result);
   if (lab_.kind == "gpu") choose_device(result);
 
-  if (device_.mode == "none" && !has_cpu_tests()) {
+  if (mode_ == DeviceMode::none && !has_cpu_tests()) {
     result.build.ok = true;
     result.build.log = "(not built: no GPU tests run)";
     for (const TestSpec& t : lab_.tests) result.tests.push_back(skipped_without_gpu(t));
@@ -605,7 +498,7 @@ GradeResult Session::run() {
   log("building " + result.submission);
   // Shared while building and testing, exclusive while measuring (measurement_lock.hpp).
   MeasurementLock machine_lock(MeasurementLock::default_dir(),
-                               device_.mode == "gpu"
+                               mode_ == DeviceMode::gpu
                                    ? std::optional<int>(MeasurementLock::visible_gpu())
                                    : std::nullopt,
                                options_.notice, "grade " + lab_.id + " " + result.submission);
@@ -646,7 +539,7 @@ GradeResult Session::run() {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
-    if (device_.mode == "sim" && runs_here(t))
+    if (mode_ == DeviceMode::sim && runs_here(t))
       add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name));
     publish_done();
   }
@@ -685,6 +578,9 @@ int exit_code_for(const GradeResult& result) {
   // A failure the student can act on comes first; then GPU tests that could not run.
   for (const TestResult& t : result.tests) {
     if (t.status == TestStatus::failed || t.status == TestStatus::partial) return kExitSomeFailed;
+  }
+  for (const TestResult& t : result.tests) {
+    if (t.status == TestStatus::inconclusive) return kExitInconclusive;
   }
   if (result.device.mode == "none") return kExitEnvironment;
   return kExitAllPassed;

@@ -146,6 +146,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
              {"TMPDIR", dir.string()}};
   for (const auto& [k, v] : extra_env_) req.env[k] = v;
   req.limits = inv.limits;
+  req.observe = inv.observe;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};
   req.view.read_write = {dir};
 

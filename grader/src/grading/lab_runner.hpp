@@ -21,6 +21,7 @@ struct TaskInvocation {
   int warmup = 0;
   int repeat = 1;
   ResourceLimits limits;
+  bool observe = false;  // sample the tree and the machine's load (CPU performance runs)
 };
 
 struct TaskRun {

@@ -28,9 +28,12 @@ std::string seconds_text(double s) {
 std::string measured_sentence(const Measurement& m, const Thresholds& th) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "%s the speed of %s (median of %zu pairs, spread %.0f%%); full credit at >= "
+                "%s the speed of %s (median of %zu pairs%s, spread %.0f%%); full credit at >= "
                 "%s, none at <= %s%s",
                 format_ratio(m.median_ratio).c_str(), m.baseline.c_str(), m.ratios.size(),
+                m.ratio_high > 0 ? (", 95% interval " + format_ratio(m.ratio_low) + " to " +
+                                    format_ratio(m.ratio_high)).c_str()
+                                 : "",
                 m.spread * 100, format_ratio(th.full_at).c_str(), format_ratio(th.zero_at).c_str(),
                 th.parallelism
                     ? (" (scaled to " + std::to_string(th.parallelism) + " cores)").c_str()
@@ -49,13 +52,53 @@ std::string untrusted_timing_sentence(const Measurement& m) {
          "clock that lies, earns nothing on this test";
 }
 
+// "your run kept 1.03 of 2 cores busy; its work was spread over 1.01 threads (1 process,
+// 1 thread)": what the grader saw, stated on every CPU result where it was observed.
+std::string parallelism_sentence(const Measurement& m, const ParallelRule& rule) {
+  if (!(m.work_spread > 0)) return "";
+  char buf[256];
+  std::string busy;
+  if (m.candidate_cores > 0 && rule.cores > 0) {
+    std::snprintf(buf, sizeof buf, "your run kept %.2f of %d cores busy; ", m.candidate_cores,
+                  rule.cores);
+    busy = buf;
+  }
+  std::snprintf(buf, sizeof buf, "%sits work was spread over %.2f %s (%d process%s, %d thread%s)",
+                busy.c_str(), m.work_spread, rule.unit == "processes" ? "processes" : "threads",
+                m.candidate_processes, m.candidate_processes == 1 ? "" : "es",
+                m.candidate_threads, m.candidate_threads == 1 ? "" : "s");
+  return buf;
+}
+
+bool parallelism_missing(const Measurement& m, const ParallelRule& rule) {
+  return !rule.unit.empty() && m.required_cores > 0 && m.work_spread > 0 &&
+         m.work_spread < m.required_cores;
+}
+
+std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "; not parallel: this test needs the work spread over at least %.1f %s, and "
+                "one %s did most of it, so speed earns nothing here",
+                m.required_cores, rule.unit.c_str(),
+                rule.unit == "processes" ? "process" : "thread");
+  std::string out = buf;
+  if (rule.unit == "processes" && m.candidate_processes <= 1 && m.candidate_threads > 1) {
+    out += " (threads do not count: this lab asks for worker processes, e.g. fork)";
+  }
+  return out;
+}
+
 }  // namespace
 
 PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& th,
-                                       double max_points) {
+                                       double max_points, const ParallelRule& rule) {
   PerformanceVerdict v;
   const double fraction = performance_fraction(m.median_ratio, th);
   v.message = measured_sentence(m, th);
+  if (const std::string seen = parallelism_sentence(m, rule); !seen.empty()) {
+    v.message += "; " + seen;
+  }
   if (!m.timing_trusted) {
     // A program caught claiming more than it did earns nothing on this test, and the
     // instructor sees both figures.
@@ -64,21 +107,35 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     v.message += untrusted_timing_sentence(m);
     return v;
   }
-  if (m.noisy && fraction < 1) {
-    // Too noisy to judge: never fail a student on noise. Credit the upper quartile
-    // of the ratios (never above what the grader observed) and flag it for a re-run.
-    double generous_ratio = quantile(m.ratios, 0.75);
-    if (m.observed_cap > 0) generous_ratio = std::min(generous_ratio, m.observed_cap);
-    const double generous = std::max(fraction, performance_fraction(generous_ratio, th));
+  if (parallelism_missing(m, rule)) {
+    // Seen directly, whatever the load: time-slicing slows every worker alike.
+    v.status = TestStatus::failed;
+    v.points = 0;
+    v.message += not_parallel_sentence(m, rule);
+    return v;
+  }
+  if (!m.interference.empty() && fraction < 1) {
+    // A busy machine slows the parallel side more than the other: never a silent
+    // lower score. Nothing counted; the student re-runs.
     v.status = TestStatus::inconclusive;
-    v.points = round_points(max_points * generous);
-    v.message += "; measurement too noisy to judge (re-run on a quieter machine)";
+    v.points = 0;
+    v.message += "; inconclusive: machine busy (" + m.interference +
+                 "); nothing is counted against you: close other programs and re-run";
+    return v;
+  }
+  if (m.noisy && fraction < 1) {
+    // Too noisy to judge: never fail a student on noise.
+    v.status = TestStatus::inconclusive;
+    v.points = 0;
+    v.message += "; inconclusive: the ratios stayed too spread out to judge; nothing is "
+                 "counted against you: re-run on a quieter machine";
     return v;
   }
   v.points = round_points(max_points * fraction);
   v.status = fraction >= 1 ? TestStatus::passed
              : fraction <= 0 ? TestStatus::failed
                              : TestStatus::partial;
+  if (!m.interference.empty()) v.message += " (full credit although " + m.interference + ")";
   return v;
 }
 

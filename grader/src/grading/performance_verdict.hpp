@@ -4,7 +4,9 @@
 // policy is unit-tested on its own: credit never exceeds the ratio the grader observed
 // itself, a program whose own timings claim more than that beyond noise earns nothing
 // on the test and is reported as "timing not trusted" (measure/observed_speed.hpp),
-// and a noisy measurement never fails a student.
+// a test that requires parallel work earns nothing for work the grader saw done by one
+// process (thread), and a noisy or disturbed measurement never costs a student points:
+// it is inconclusive unless it already earns full credit.
 #include <string>
 
 #include "measure/side_by_side.hpp"
@@ -19,10 +21,16 @@ struct PerformanceVerdict {
   std::string message;
 };
 
+// What the test asks of the candidate's parallelism (PerformanceSpec::parallel).
+struct ParallelRule {
+  std::string unit;     // "" none, "processes" or "threads"
+  int cores = 0;        // cores available to the grading
+};
+
 // `m` is the finished measurement (median_ratio already capped by the observation,
-// thresholds filled in); `max_points` the test's points.
+// thresholds, work_spread and required_cores filled in); `max_points` the test's points.
 PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& th,
-                                       double max_points);
+                                       double max_points, const ParallelRule& rule = {});
 
 // "2.31x", for messages.
 std::string format_ratio(double ratio);

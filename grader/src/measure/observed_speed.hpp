@@ -25,6 +25,14 @@ struct TimedSample {
   double wall_s = 0;      // observed by the grader: spawn to exit
   double cpu_s = -1;      // observed by the grader: CPU time of the process tree (< 0: not observed)
   int calls = 1;          // task calls in the process (warm-up + measured)
+  // How the run's CPU time was spread (process/tree_usage.hpp; 0: not observed) and
+  // how many cores other programs (and the hypervisor's steal) kept busy meanwhile
+  // (< 0: not observed).
+  double process_spread = 0;
+  double thread_spread = 0;
+  int processes = 0;
+  int threads = 0;
+  double others_cores = -1;
 };
 
 struct ObservedSpeed {

@@ -1,9 +1,12 @@
 #pragma once
-// Side-by-side measurement (DESIGN invariant 2): baseline and candidate run
-// interleaved B C B C ..., the first pairs are warm-up and excluded, each pair gives
-// a ratio baseline/candidate, and the verdict uses the median ratio. When the ratios
-// spread more than the bound, more pairs are measured until the spread settles, the
-// pair limit or the time budget; then the measurement is marked noisy.
+// Side-by-side measurement (DESIGN invariant 2): baseline and candidate run as pairs,
+// in alternating order B C, C B, B C ... so neither side always runs second (on a warm
+// or a throttled machine); the first pairs are warm-up and excluded, each pair gives
+// a ratio baseline/candidate, and the verdict uses the median ratio. A pair during
+// which other programs kept more than `max_other_load` cores busy is set aside as
+// disturbed. When the quiet pairs' ratios spread more than the bound, more pairs are
+// measured until the spread settles, the pair limit or the time budget; then the
+// measurement is marked noisy. Too few quiet pairs: the measurement is disturbed.
 #include <functional>
 #include <optional>
 #include <string>
@@ -28,6 +31,8 @@ struct SideBySide {
   ObservedSpeed observed;
   std::vector<double> baseline_s;
   std::vector<double> candidate_s;
+  int disturbed_pairs = 0;     // set aside: other programs were busy meanwhile
+  bool disturbed = false;      // fewer than 3 quiet pairs: the verdict cannot be trusted
 };
 
 // `elapsed` returns seconds since the measurement started (injectable for tests).

@@ -26,4 +26,22 @@ double relative_spread(const std::vector<double>& values) {
   return (quantile(values, 0.75) - quantile(values, 0.25)) / std::fabs(m);
 }
 
+Interval median_interval(std::vector<double> values, double confidence) {
+  if (values.empty()) throw std::invalid_argument("median_interval of no values");
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  // P(X <= k) for X ~ Binomial(n, 1/2), accumulated until it passes the tail.
+  const double tail = (1 - confidence) / 2;
+  double term = std::pow(0.5, static_cast<double>(n));  // P(X = 0)
+  double below = 0;
+  std::size_t k = 0;  // largest k with P(X <= k - 1) <= tail: the k-th value (1-based) is low
+  while (k < n / 2 && below + term <= tail) {
+    below += term;
+    term *= static_cast<double>(n - k) / static_cast<double>(k + 1);
+    ++k;
+  }
+  if (k == 0) return {values.front(), values.back()};
+  return {values[k - 1], values[n - k]};
+}
+
 }  // namespace parlab::grader

@@ -157,6 +157,7 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
     end.killed_after_seconds = seconds_between(child.started, Clock::now());
   };
 
+  auto next_tick = child.started + limits.tick;
   try {
     for (;;) {
       auto now = Clock::now();
@@ -165,7 +166,12 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
         timeout = until(deadline, now);
       else if (end.killed_for == KillCause::none)
         timeout = std::min(kPollTick, until(deadline, now));
+      if (limits.on_tick) timeout = std::min(timeout, limits.tick);
       wait_for_activity(streams, pidfd, timeout);
+      if (limits.on_tick && Clock::now() >= next_tick) {
+        limits.on_tick();
+        next_tick = Clock::now() + limits.tick;
+      }
 
       std::uint64_t written = end.stdout_capture.total_bytes() + end.stderr_capture.total_bytes();
       if (end.killed_for == KillCause::none && written > limits.output_kill_bytes)

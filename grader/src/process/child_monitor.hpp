@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "process/output_capture.hpp"
@@ -20,6 +21,9 @@ struct MonitorLimits {
   double wall_seconds = 10;
   std::uint64_t output_bytes = 64 * 1024;     // kept per stream
   std::uint64_t output_kill_bytes = 8 << 20;  // stdout + stderr together
+  // Called about every `tick` while the child runs (a performance run's sampler).
+  std::function<void()> on_tick;
+  std::chrono::milliseconds tick{50};
 };
 
 struct MonitoredChild {

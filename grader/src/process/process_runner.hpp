@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "process/tree_usage.hpp"
 #include "result/result.hpp"
 
 namespace parlab::grader {
@@ -37,6 +38,9 @@ struct RunRequest {
   std::map<std::string, std::string> env;  // the child's whole environment
   ResourceLimits limits;
   SandboxView view;
+  // Performance runs: sample the process tree's CPU time by process and thread and the
+  // machine's other load while it runs (RunResult::tree, others_cpu_seconds).
+  bool observe = false;
 };
 
 struct RunResult {
@@ -56,6 +60,12 @@ struct RunResult {
   std::uint64_t stdout_bytes = 0;      // total produced
   std::uint64_t stderr_bytes = 0;
   std::string reason;                  // human text for any outcome but ok
+  // Only when RunRequest::observe: how the work was spread (process/tree_usage.hpp),
+  // and the CPU time the rest of the machine used during the run (/proc/stat busy time
+  // less the run's own; < 0: not observed) and the hypervisor's steal time.
+  process::TreeUsage tree;
+  double others_cpu_seconds = -1;
+  double steal_seconds = -1;
 };
 
 class ProcessRunner {

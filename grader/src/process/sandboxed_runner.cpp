@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +14,7 @@
 #include "process/bwrap_status.hpp"
 #include "process/child_monitor.hpp"
 #include "process/exit_classifier.hpp"
+#include "process/machine_load.hpp"
 #include "process/oom_kills.hpp"
 #include "process/process_group.hpp"
 #include "process/request_checks.hpp"
@@ -232,7 +234,17 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   launch.status_pipe.write_end.reset();  // only the sandbox may hold it now
   child.status_read = std::move(launch.status_pipe.read_end);
 
-  ChildEnd end = monitor_child(std::move(child), monitor_limits_for(request.limits));
+  MonitorLimits monitor_limits = monitor_limits_for(request.limits);
+  std::optional<TreeSampler> sampler;
+  CpuCounters machine_before;
+  if (request.observe) {
+    // With a cgroup its process list is the tree (the last file: cpuacct on v1).
+    sampler.emplace(child.pid, cgroup ? fs::path(cgroup->procs_files().back()) : fs::path());
+    monitor_limits.on_tick = [&sampler] { sampler->sample(); };
+    machine_before = read_cpu_counters();
+  }
+  ChildEnd end = monitor_child(std::move(child), monitor_limits);
+  const CpuCounters machine_after = request.observe ? read_cpu_counters() : CpuCounters{};
   std::optional<std::uint64_t> oom_kills_after = oom_kill_count();
   CgroupUsage usage;
   if (cgroup) {
@@ -274,9 +286,20 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   // The CPU time of the whole tree: the run's cgroup counts every process in it.
   // Without one, wait4 counts the child and what it waited for, but not through
   // bubblewrap's pid namespace (measured: a 0.3 s spinner reads 0.00 s): not observed.
-  const double tree_cpu = cgroup ? usage.cpu_seconds : use_bubblewrap_ ? -1 : end.cpu_seconds;
-  return result_of(end, termination_from_wait_status(end.wait_status, use_bubblewrap_), context,
-                   request.limits, tree_cpu);
+  double tree_cpu = cgroup ? usage.cpu_seconds : use_bubblewrap_ ? -1 : end.cpu_seconds;
+  RunResult result = result_of(end, termination_from_wait_status(end.wait_status, use_bubblewrap_),
+                               context, request.limits, tree_cpu);
+  if (sampler) {
+    result.tree = sampler->usage();
+    // Sampled CPU time stands in where neither a cgroup nor wait4 could see the tree.
+    if (tree_cpu < 0 && result.tree.observed) tree_cpu = result.tree.cpu_seconds;
+    if (machine_before.ok && machine_after.ok && tree_cpu >= 0) {
+      result.others_cpu_seconds =
+          std::max(0.0, machine_after.busy_seconds - machine_before.busy_seconds - tree_cpu);
+      result.steal_seconds = machine_after.steal_seconds - machine_before.steal_seconds;
+    }
+  }
+  return result;
 }
 
 std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options) {

@@ -43,6 +43,7 @@ const char* status_color(TestStatus s) {
     case TestStatus::failed: return Paint::red;
     case TestStatus::skipped: return Paint::cyan;
     case TestStatus::inconclusive: return Paint::yellow;
+    case TestStatus::not_graded: return Paint::cyan;
   }
   return Paint::bold;
 }

@@ -20,6 +20,7 @@ const char* gradescope_status(const TestResult& t) {
     case TestStatus::passed: return "passed";
     case TestStatus::skipped:
     case TestStatus::inconclusive:
+    case TestStatus::not_graded:
       // Not the student's failure, but only a full score may show as a pass.
       return t.points >= t.max_points ? "passed" : "failed";
     case TestStatus::partial:

@@ -53,7 +53,9 @@ std::string seconds_attr(double seconds) {
 }
 
 bool is_failure(TestStatus s) { return s == TestStatus::failed || s == TestStatus::partial; }
-bool is_skip(TestStatus s) { return s == TestStatus::skipped || s == TestStatus::inconclusive; }
+bool is_skip(TestStatus s) {
+  return s == TestStatus::skipped || s == TestStatus::inconclusive || s == TestStatus::not_graded;
+}
 
 std::string property(std::string_view name, std::string_view value) {
   return "      <property" + attr("name", name) + attr("value", value) + "/>\n";

@@ -111,7 +111,13 @@ std::string points_cell(const TestResult& t) {
 }
 
 std::string total_line(const GradeResult& r) {
-  return "Total: " + format_points(r.score) + " / " + format_points(r.max_score);
+  std::string line = "Total: " + format_points(r.score) + " / " + format_points(r.max_score);
+  // Tests not graded here or inconclusive cost nothing: say what was judged.
+  if (r.graded_max_score < r.max_score) {
+    line += " (" + format_points(r.score) + " / " + format_points(r.graded_max_score) +
+            " of what could be graded here)";
+  }
+  return line;
 }
 
 std::string describe_outcome(RunOutcome outcome) {

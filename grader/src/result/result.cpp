@@ -25,12 +25,13 @@ constexpr NameTable<RunOutcome, 9> kRunOutcomeNames{{
     {RunOutcome::not_run, "not_run"},
 }};
 
-constexpr NameTable<TestStatus, 5> kTestStatusNames{{
+constexpr NameTable<TestStatus, 6> kTestStatusNames{{
     {TestStatus::passed, "passed"},
     {TestStatus::partial, "partial"},
     {TestStatus::failed, "failed"},
     {TestStatus::skipped, "skipped"},
     {TestStatus::inconclusive, "inconclusive"},
+    {TestStatus::not_graded, "not_graded"},
 }};
 
 constexpr NameTable<Visibility, 2> kVisibilityNames{{
@@ -61,6 +62,10 @@ Enum value_of(const NameTable<Enum, N>& table, const std::string& name, std::str
 }
 
 }  // namespace
+
+bool counts_in_graded_total(TestStatus s) {
+  return s != TestStatus::inconclusive && s != TestStatus::not_graded;
+}
 
 const char* to_string(RunOutcome o) { return name_of(kRunOutcomeNames, o); }
 const char* to_string(TestStatus s) { return name_of(kTestStatusNames, s); }

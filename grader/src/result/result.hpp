@@ -29,9 +29,17 @@ enum class TestStatus {
   passed,        // full points
   partial,       // some performance points
   failed,        // zero points through the student's code
-  skipped,       // not run, with a reason (no GPU, gated by a failed correctness test)
-  inconclusive,  // measurement too noisy to judge; the student is not failed for it
+  skipped,       // not run because of the submission's own failure (a correctness test it
+                 // depends on failed); its points are lost
+  inconclusive,  // measured but not judged (machine busy, reference baseline failed): costs
+                 // the student nothing, left out of the graded total; re-run to judge it
+  not_graded,    // cannot be graded on this machine or in this mode (GPU test in sim mode or
+                 // without a GPU, fewer cores than min_cores, --no-perf); left out of the
+                 // graded total
 };
+
+// Statuses whose points count in the graded total (GradeResult::graded_max_score).
+bool counts_in_graded_total(TestStatus s);
 
 enum class Visibility { visible, hidden };
 
@@ -75,6 +83,22 @@ struct Measurement {
   double overhead_s = 0;         // the baseline's untimed cost per process
   double candidate_cores = 0;    // the candidate's observed CPU time / wall time
   bool timing_trusted = true;    // false: the reported ratio exceeded the observation
+  // Parallelism observed by the grader (docs/scoring.md): the processes it saw in the
+  // candidate's tree (0: not counted) and the cores a run of this test must keep busy
+  // (0: no requirement).
+  int candidate_processes = 0;
+  int candidate_threads = 0;
+  double work_spread = 0;        // CPU time over the busiest process's (thread's) (0: not seen)
+  double required_cores = 0;     // the work_spread the test requires (0: no requirement)
+  // The median ratio's 95 % confidence interval (order statistics of the pairs).
+  double ratio_low = 0;
+  double ratio_high = 0;
+  // A parallel baseline's test also shows the speedup over the serial reference (0: not
+  // measured).
+  double serial_speedup = 0;
+  // What disturbed the measurement (other processes' CPU time, steal, the baseline slower
+  // than its quiet time); empty when the machine was quiet enough.
+  std::string interference;
 };
 
 // A part of a GPU task timed apart from the kernels (e.g. "host_to_device"): median
@@ -169,6 +193,9 @@ struct GradeResult {
   std::vector<TestResult> tests;
   double score = 0;
   double max_score = 0;
+  // The points that could be judged here: max_score less the tests not graded here or
+  // inconclusive. "60 / 60 graded here (100 in all)".
+  double graded_max_score = 0;
   std::vector<std::string> notes;  // banners: sandbox missing, perf disabled, ...
   std::string interrupted;         // non-empty: the grading stopped early (why); the tests
                                    // listed are those finished, the score is theirs

@@ -57,7 +57,14 @@ json measurement_to_json(const Measurement& m) {
                      {"cap", number_to_json(m.observed_cap)},
                      {"overhead_s", number_to_json(m.overhead_s)},
                      {"candidate_cores", number_to_json(m.candidate_cores)},
-                     {"timing_trusted", m.timing_trusted}};
+                     {"timing_trusted", m.timing_trusted},
+                     {"candidate_processes", m.candidate_processes},
+                     {"candidate_threads", m.candidate_threads},
+                     {"work_spread", number_to_json(m.work_spread)},
+                     {"required_cores", number_to_json(m.required_cores)}};
+  out["ratio_interval"] = {number_to_json(m.ratio_low), number_to_json(m.ratio_high)};
+  out["serial_speedup"] = number_to_json(m.serial_speedup);
+  out["interference"] = m.interference;
   return out;
 }
 
@@ -264,7 +271,19 @@ Measurement measurement_from(const FieldReader& f) {
     m.overhead_s = o.number("overhead_s");
     m.candidate_cores = o.number("candidate_cores");
     m.timing_trusted = o.boolean("timing_trusted");
+    if (o.has_value("candidate_processes")) m.candidate_processes = o.integer("candidate_processes");
+    if (o.has_value("candidate_threads")) m.candidate_threads = o.integer("candidate_threads");
+    if (o.has_value("work_spread")) m.work_spread = o.number("work_spread");
+    if (o.has_value("required_cores")) m.required_cores = o.number("required_cores");
   }
+  if (f.has_value("ratio_interval")) {
+    const json& ci = f.array("ratio_interval");
+    if (ci.size() != 2) FieldReader::fail(f.path_of("ratio_interval"), "must hold two numbers");
+    m.ratio_low = FieldReader::number_from(ci[0], f.path_of("ratio_interval") + "[0]");
+    m.ratio_high = FieldReader::number_from(ci[1], f.path_of("ratio_interval") + "[1]");
+  }
+  if (f.has_value("serial_speedup")) m.serial_speedup = f.number("serial_speedup");
+  if (f.has_value("interference")) m.interference = f.string("interference");
   return m;
 }
 
@@ -362,6 +381,7 @@ nlohmann::json to_json(const GradeResult& r) {
           {"tests", std::move(tests)},
           {"score", number_to_json(r.score)},
           {"max_score", number_to_json(r.max_score)},
+          {"graded_max_score", number_to_json(r.graded_max_score)},
           {"notes", r.notes}};
   if (!r.device.mode.empty()) out["device"] = device_to_json(r.device);
   if (!r.interrupted.empty()) out["interrupted"] = r.interrupted;
@@ -402,6 +422,8 @@ GradeResult grade_result_from_json(const nlohmann::json& json) {
   }
   r.score = f.number("score");
   r.max_score = f.number("max_score");
+  // Older results had no such field: everything was counted.
+  r.graded_max_score = f.has_value("graded_max_score") ? f.number("graded_max_score") : r.max_score;
   const nlohmann::json& notes = f.array("notes");
   for (std::size_t i = 0; i < notes.size(); ++i) {
     if (!notes[i].is_string()) {

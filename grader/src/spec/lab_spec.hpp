@@ -53,6 +53,19 @@ struct PerformanceSpec {
   int max_pairs = 15;
   double max_spread = 0.10;                    // IQR / median of the pair ratios
   double budget_seconds = 60;                  // re-measuring stops here
+  // Observed parallelism (docs/scoring.md): "" none required; "processes" (the work must
+  // be spread over processes, e.g. lab01's pool of forked workers) or "threads" (over
+  // threads or processes). With P >= 2 cores, the run's CPU time over its busiest
+  // process's (thread's) must reach min_spread, else the test earns nothing.
+  std::string parallel;
+  double min_spread = 1.5;
+  // A pair during which other programs kept more than this many cores busy is set
+  // aside as disturbed and re-measured; too few quiet pairs make the test inconclusive.
+  double max_other_load = 0.35;
+  // A reference task timed a few times after the pairs, with the test's params and one
+  // worker, so the report can also show the speedup over serial code (information
+  // only; empty: none).
+  std::string serial_task;
 };
 
 struct TestSpec {

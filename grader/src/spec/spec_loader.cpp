@@ -68,7 +68,8 @@ ComparatorSpec read_comparator(TomlReader& r) {
 PerformanceSpec read_performance(TomlReader& r) {
   r.expect_keys({"baseline", "baseline_params", "full_at", "zero_at", "scale_with_cores",
                  "min_cores", "warmup_pairs", "min_pairs", "max_pairs", "max_spread",
-                 "budget_seconds"});
+                 "budget_seconds", "parallel", "min_spread", "max_other_load",
+                 "serial_task"});
   PerformanceSpec p;
   std::string baseline = r.required_string("baseline");
   auto colon = baseline.find(':');
@@ -103,6 +104,15 @@ PerformanceSpec read_performance(TomlReader& r) {
   if (p.max_pairs < p.min_pairs) r.fail(r.node("max_pairs"), "max_pairs must be >= min_pairs");
   if (p.warmup_pairs < 0) r.fail(r.node("warmup_pairs"), "warmup_pairs must be >= 0");
   if (p.min_cores < 1) r.fail(r.node("min_cores"), "min_cores must be >= 1");
+  p.parallel = r.optional_string("parallel").value_or("");
+  if (!p.parallel.empty() && p.parallel != "processes" && p.parallel != "threads") {
+    r.fail(r.node("parallel"), "parallel must be 'processes' or 'threads', got '" + p.parallel + "'");
+  }
+  p.min_spread = r.optional_number("min_spread").value_or(p.min_spread);
+  if (!(p.min_spread >= 1)) r.fail(r.node("min_spread"), "min_spread must be >= 1 (1: serial)");
+  p.max_other_load = r.optional_number("max_other_load").value_or(p.max_other_load);
+  if (!(p.max_other_load > 0)) r.fail(r.node("max_other_load"), "max_other_load must be > 0 cores");
+  p.serial_task = r.optional_string("serial_task").value_or("");
   return p;
 }
 

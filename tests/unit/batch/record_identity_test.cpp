@@ -104,3 +104,19 @@ TEST_CASE("roster ids of students without a submission are checked and unique ac
   CHECK(list.students[0].roster_row == "bob,s1,Bob");
   CHECK(list.missing.size() == 1);
 }
+
+TEST_CASE("a grading with an inconclusive test is measured again while attempts remain",
+          "[batch][inconclusive]") {
+  using namespace parlab::grader;
+  GradeResult result;
+  result.tests.resize(2);
+  result.tests[0].status = TestStatus::passed;
+  result.tests[1].status = TestStatus::passed;
+  CHECK_FALSE(batch::grade_again_for_inconclusive(result, 1, 3));  // nothing to re-measure
+  result.tests[1].status = TestStatus::inconclusive;
+  CHECK(batch::grade_again_for_inconclusive(result, 1, 3));
+  CHECK(batch::grade_again_for_inconclusive(result, 2, 3));
+  CHECK_FALSE(batch::grade_again_for_inconclusive(result, 3, 3));  // the last one is kept
+  result.tests[1].status = TestStatus::not_graded;  // this machine cannot: no use retrying
+  CHECK_FALSE(batch::grade_again_for_inconclusive(result, 1, 3));
+}

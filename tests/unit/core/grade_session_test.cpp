@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "fake_runner.hpp"
+#include "cli/errors.hpp"
 #include "grading/grade_session.hpp"
 #include "parlab/harness/arrays.hpp"
 #include "parlab/harness/timer.hpp"
@@ -294,6 +295,31 @@ TEST_CASE("session: a grading that measures nothing never waits for the exclusiv
   f.options.notice = [&](const std::string& line) { notices.push_back(line); };
   GradeResult r = f.grade();
   CHECK(test_named(r, "correct").status == TestStatus::passed);
-  CHECK(test_named(r, "faster than the reference").status == TestStatus::skipped);
+  CHECK(test_named(r, "faster than the reference").status == TestStatus::not_graded);
+  CHECK(test_named(r, "faster than the reference").message.find("not graded here") == 0);
+  // What could not be graded here is left out of the graded total, not lost.
+  CHECK(test_named(r, "faster than your own serial code").status == TestStatus::not_graded);
+  CHECK(r.graded_max_score == test_named(r, "correct").max_points);
+  CHECK(exit_code_for(r) == kExitAllPassed);
   CHECK(notices.empty());
+}
+
+TEST_CASE("session: exit codes put a failure first, then inconclusive, then no GPU",
+          "[session]") {
+  GradeResult r;
+  r.build.ok = true;
+  TestResult passed;
+  passed.status = TestStatus::passed;
+  TestResult inconclusive;
+  inconclusive.status = TestStatus::inconclusive;
+  TestResult failed;
+  failed.status = TestStatus::failed;
+  r.tests = {passed};
+  CHECK(exit_code_for(r) == kExitAllPassed);
+  r.tests = {passed, inconclusive};
+  CHECK(exit_code_for(r) == kExitInconclusive);
+  r.device.mode = "none";
+  CHECK(exit_code_for(r) == kExitInconclusive);
+  r.tests = {inconclusive, failed};
+  CHECK(exit_code_for(r) == kExitSomeFailed);
 }

@@ -155,3 +155,78 @@ TEST_CASE("observed speed: a task short beside start-up noise is not resolvable"
   CHECK_FALSE(o.resolvable);
   CHECK_THROWS(observed_speed({}, {}));
 }
+
+TEST_CASE("median interval from order statistics", "[measure]") {
+  // n = 9: the 2nd and 8th values bound the median with >= 95 % confidence.
+  Interval ci = median_interval({9, 1, 8, 2, 7, 3, 6, 4, 5});
+  CHECK(ci.low == 2);
+  CHECK(ci.high == 8);
+  // Fewer than 6 values: only the extremes reach 95 %.
+  ci = median_interval({3, 1, 2});
+  CHECK(ci.low == 1);
+  CHECK(ci.high == 3);
+  CHECK_THROWS(median_interval({}));
+}
+
+namespace {
+// A run that also reports the machine's other load, from a list (cycled).
+TimedRun loaded(double t, std::vector<double> others, int& calls, std::vector<char>* order,
+                char name) {
+  return [=, &calls](std::string&) -> std::optional<TimedSample> {
+    if (order) order->push_back(name);
+    TimedSample s{t, t + 0.05, t, 1};
+    s.others_cores = others[static_cast<std::size_t>(calls++) % others.size()];
+    s.processes = 2;
+    s.threads = 2;
+    s.process_spread = s.thread_spread = 1.9;
+    return s;
+  };
+}
+}  // namespace
+
+TEST_CASE("pairs alternate their order: B C, C B, B C", "[measure][load]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 1;
+  p.min_pairs = 3;
+  int b = 0, c = 0;
+  std::vector<char> order;
+  SideBySide s = measure_side_by_side(loaded(2, {0}, b, &order, 'B'), loaded(1, {0}, c, &order, 'C'),
+                                      p, [] { return 0.0; });
+  REQUIRE(s.ok);
+  CHECK(std::string(order.begin(), order.end()) == "BCCBBCCB");
+}
+
+TEST_CASE("a pair disturbed by other programs is set aside and re-measured", "[measure][load]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 0;
+  p.min_pairs = 3;
+  p.max_other_load = 0.35;
+  int b = 0, c = 0;
+  // The baseline's 2nd run saw a core taken by someone else.
+  SideBySide s = measure_side_by_side(loaded(2, {0, 0.9, 0, 0, 0}, b, nullptr, 'B'),
+                                      loaded(1, {0.05}, c, nullptr, 'C'), p, [] { return 0.0; });
+  REQUIRE(s.ok);
+  CHECK(s.disturbed_pairs == 1);
+  CHECK_FALSE(s.disturbed);
+  CHECK(s.measurement.ratios.size() == 3);  // the quiet ones
+  CHECK(s.measurement.interference.empty());
+  CHECK(s.measurement.work_spread == Approx(1.9));
+  CHECK(s.measurement.candidate_processes == 2);
+}
+
+TEST_CASE("a steady load gives up after min_pairs disturbed pairs and says what it saw",
+          "[measure][load]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 0;
+  p.min_pairs = 5;
+  p.max_pairs = 15;
+  int b = 0, c = 0;
+  SideBySide s = measure_side_by_side(loaded(2, {1.0}, b, nullptr, 'B'),
+                                      loaded(1, {0.98}, c, nullptr, 'C'), p, [] { return 0.0; });
+  REQUIRE(s.ok);
+  CHECK(s.disturbed);
+  CHECK(b == 5);
+  CHECK(s.measurement.ratios.size() == 5);  // every pair shown
+  CHECK(s.measurement.interference.find("kept 1.00 cores busy") != std::string::npos);
+  CHECK(s.measurement.interference.find("0 of 5 pairs were quiet") != std::string::npos);
+}

@@ -35,12 +35,99 @@ TEST_CASE("forged speed earns what the observation supports and says why", "[ver
   CHECK(v.message.find("0.98x") != std::string::npos);
 }
 
-TEST_CASE("a noisy measurement is never credited beyond the observation", "[verdict]") {
+TEST_CASE("a noisy measurement is inconclusive and costs nothing", "[verdict]") {
   Measurement m = steady(1.2, 1.2);
   m.ratios = {1.0, 1.2, 3.0, 3.0};
   m.noisy = true;
   PerformanceVerdict v = performance_verdict(m, scale(), 10);
   CHECK(v.status == TestStatus::inconclusive);
-  CHECK(v.points < 10);  // the upper quartile (3x) is capped at the observed 1.2x
-  CHECK(v.points == Approx(round_points(10 * performance_fraction(1.2, scale()))));
+  CHECK(v.points == 0);
+  CHECK_FALSE(counts_in_graded_total(v.status));
+  CHECK(v.message.find("re-run") != std::string::npos);
+}
+
+TEST_CASE("a noisy measurement that already earns full credit passes", "[verdict]") {
+  Measurement m = steady(2.0, 2.5);
+  m.noisy = true;
+  PerformanceVerdict v = performance_verdict(m, scale(), 10);
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 10);
+}
+
+namespace {
+Measurement parallel_run(double spread, int processes, int threads) {
+  Measurement m = steady(1.0, 1.1);
+  m.work_spread = spread;
+  m.candidate_processes = processes;
+  m.candidate_threads = threads;
+  m.candidate_cores = spread;
+  m.required_cores = 1.5;
+  return m;
+}
+Thresholds same_shape() { return Thresholds{0.8, 0.4, 0}; }
+}  // namespace
+
+TEST_CASE("work done by one process earns nothing on a parallel test", "[verdict][parallel]") {
+  // A serial program that is 3x faster than the parallel reference.
+  Measurement m = parallel_run(1.01, 1, 1);
+  m.reported_ratio = m.median_ratio = 3.0;
+  m.observed_cap = 3.1;
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::failed);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("your run kept 1.01 of 2 cores busy") != std::string::npos);
+  CHECK(v.message.find("not parallel") != std::string::npos);
+}
+
+TEST_CASE("threads do not count where a lab asks for processes", "[verdict][parallel]") {
+  Measurement m = parallel_run(1.0, 1, 3);
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.points == 0);
+  CHECK(v.message.find("threads do not count") != std::string::npos);
+  CHECK(v.message.find("1 process, 3 threads") != std::string::npos);
+}
+
+TEST_CASE("work shared by workers earns its points and says how it was shared",
+          "[verdict][parallel]") {
+  PerformanceVerdict v =
+      performance_verdict(parallel_run(1.93, 3, 3), same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 25);
+  CHECK(v.message.find("spread over 1.93 processes (3 processes, 3 threads)") != std::string::npos);
+}
+
+TEST_CASE("no requirement is enforced when the tree was not observed", "[verdict][parallel]") {
+  PerformanceVerdict v =
+      performance_verdict(parallel_run(0, 0, 0), same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::passed);
+}
+
+TEST_CASE("a busy machine makes a short ratio inconclusive, never a lower score",
+          "[verdict][load]") {
+  Measurement m = parallel_run(1.9, 3, 3);
+  m.median_ratio = m.reported_ratio = 0.6;
+  m.interference = "other programs kept 0.98 cores busy";
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("machine busy (other programs kept 0.98 cores busy)") != std::string::npos);
+}
+
+TEST_CASE("full credit on a busy machine stands, with the load said", "[verdict][load]") {
+  Measurement m = parallel_run(1.9, 3, 3);
+  m.interference = "other programs kept 0.98 cores busy";
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 25);
+  CHECK(v.message.find("although other programs") != std::string::npos);
+}
+
+TEST_CASE("the parallel rule never rescues forged timing", "[verdict][parallel]") {
+  Measurement m = parallel_run(1.9, 3, 3);
+  m.reported_ratio = 50;
+  m.timing_trusted = false;
+  m.median_ratio = 1.1;
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.points == 0);
+  CHECK(v.message.find("timing not trusted") != std::string::npos);
 }

@@ -138,6 +138,49 @@ TEST_CASE("spec errors name the key and its line", "[spec]") {
              Catch::Contains("only performance tests take a 'performance' table"));
 }
 
+TEST_CASE("performance tests declare parallelism, load bound and a serial task", "[spec]") {
+  const std::string parallel = replace(
+      kValid, "scale_with_cores = true\n",
+      "parallel = \"processes\"\nmin_spread = 1.8\nmax_other_load = 0.5\nserial_task = "
+      "\"serial\"\nmin_cores = 2\n");
+  LabSpec lab = load_lab_spec(write_spec(parallel));
+  const PerformanceSpec& p = *lab.tests[1].performance;
+  CHECK(p.parallel == "processes");
+  CHECK(p.min_spread == 1.8);
+  CHECK(p.max_other_load == 0.5);
+  CHECK(p.serial_task == "serial");
+  CHECK(p.min_cores == 2);
+  // Defaults: nothing required, the documented bounds.
+  LabSpec plain = load_lab_spec(write_spec(kValid));
+  CHECK(plain.tests[1].performance->parallel.empty());
+  CHECK(plain.tests[1].performance->min_spread == 1.5);
+  CHECK(plain.tests[1].performance->max_other_load == 0.35);
+  CHECK_THAT(error_of(replace(parallel, "\"processes\"", "\"fibers\"")),
+             Catch::Contains("parallel must be 'processes' or 'threads', got 'fibers'"));
+  CHECK_THAT(error_of(replace(parallel, "min_spread = 1.8", "min_spread = 0.5")),
+             Catch::Contains("min_spread must be >= 1"));
+  CHECK_THAT(error_of(replace(parallel, "max_other_load = 0.5", "max_other_load = 0")),
+             Catch::Contains("max_other_load must be > 0"));
+}
+
+TEST_CASE("the shipped labs' parallel tests need 2 cores and say how to be parallel", "[spec]") {
+  for (const LabSpec& lab : load_all_labs(fs::path(PARLAB_SOURCE_DIR) / "labs")) {
+    for (const TestSpec& t : lab.tests) {
+      if (!t.performance || t.performance->parallel.empty()) continue;
+      INFO(lab.id << ": " << t.name);
+      CHECK(t.performance->min_cores >= 2);
+      // Same shape: a parallel test is never measured against a serial baseline.
+      CHECK_FALSE(t.performance->scale_with_cores);
+    }
+  }
+  const LabSpec lab01 = load_all_labs(fs::path(PARLAB_SOURCE_DIR) / "labs").front();
+  int parallel_tests = 0;
+  for (const TestSpec& t : lab01.tests) {
+    if (t.performance && t.performance->parallel == "processes") ++parallel_tests;
+  }
+  CHECK(parallel_tests == 2);  // lab01 asks for processes on both of its speed tests
+}
+
 TEST_CASE("a missing spec file is a spec error", "[spec]") {
   CHECK_THROWS_AS(load_lab_spec("/nonexistent/lab.toml"), SpecError);
 }

@@ -33,6 +33,16 @@ void check_same(const Measurement& a, const Measurement& b) {
   CHECK(a.cores == b.cores);
   CHECK(a.warmup_pairs == b.warmup_pairs);
   CHECK(a.noisy == b.noisy);
+  CHECK(same_number(a.reported_ratio, b.reported_ratio));
+  CHECK(same_number(a.observed_cap, b.observed_cap));
+  CHECK(a.candidate_processes == b.candidate_processes);
+  CHECK(a.candidate_threads == b.candidate_threads);
+  CHECK(same_number(a.work_spread, b.work_spread));
+  CHECK(same_number(a.required_cores, b.required_cores));
+  CHECK(same_number(a.ratio_low, b.ratio_low));
+  CHECK(same_number(a.ratio_high, b.ratio_high));
+  CHECK(same_number(a.serial_speedup, b.serial_speedup));
+  CHECK(a.interference == b.interference);
 }
 
 void check_same(const TestResult& a, const TestResult& b) {
@@ -118,6 +128,7 @@ void check_same(const GradeResult& a, const GradeResult& b) {
   for (std::size_t i = 0; i < a.tests.size(); ++i) check_same(a.tests[i], b.tests[i]);
   CHECK(same_number(a.score, b.score));
   CHECK(same_number(a.max_score, b.max_score));
+  CHECK(same_number(a.graded_max_score, b.graded_max_score));
   CHECK(a.notes == b.notes);
 }
 

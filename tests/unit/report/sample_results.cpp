@@ -58,6 +58,18 @@ TestResult partial_performance() {
   m.zero_at = 1.1;
   m.cores = 4;
   m.warmup_pairs = 2;
+  // What the grader observed itself (written only when a cap was observed).
+  m.reported_ratio = 1.42;
+  m.observed_cap = 1.6;
+  m.overhead_s = 0.05;
+  m.candidate_cores = 3.7;
+  m.candidate_processes = 5;
+  m.candidate_threads = 5;
+  m.work_spread = 3.9;
+  m.required_cores = 1.5;
+  m.ratio_low = 1.38;
+  m.ratio_high = 1.45;
+  m.serial_speedup = 1.42;
   t.measurement = m;
   t.dataset = "sensor_logs(files=256, seed=2718281828)";
   t.seconds = 12.5;
@@ -183,6 +195,7 @@ GradeResult sample_grade_result() {
   for (const TestResult& t : r.tests) {
     r.score += t.points;
     r.max_score += t.max_points;
+    if (counts_in_graded_total(t.status)) r.graded_max_score += t.max_points;
   }
   return r;
 }
@@ -213,6 +226,7 @@ GradeResult sample_build_failed_result() {
     not_run.message = "not run: the build failed";
     r.tests.push_back(not_run);
     r.max_score += t.max_points;
+    r.graded_max_score += t.max_points;
   }
   return r;
 }

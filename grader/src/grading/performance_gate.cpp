@@ -1,0 +1,44 @@
+#include "grading/performance_gate.hpp"
+
+#include <vector>
+
+namespace parlab::grader {
+
+std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& lab,
+                                            const GradingConditions& c,
+                                            const std::map<std::string, TestResult>& done) {
+  const PerformanceSpec& p = *t.performance;
+  if (!c.performance) {
+    return NotMeasured{TestStatus::not_graded,
+                       "not graded here: performance tests disabled (--no-perf)"};
+  }
+  if (c.mode == DeviceMode::sim && t.device == "gpu") {
+    return NotMeasured{TestStatus::not_graded,
+                       "not graded here: the simulation backend checks correctness, not speed (" +
+                           c.device_detail +
+                           "); grade on a machine with an NVIDIA GPU to measure it"};
+  }
+  if (c.cores < p.min_cores) {
+    return NotMeasured{TestStatus::not_graded,
+                       "not graded here: needs at least " + std::to_string(p.min_cores) +
+                           " cores, this machine grants " + std::to_string(c.cores) +
+                           " (affinity and CPU quota)"};
+  }
+  std::vector<std::string> gates = t.requires_tests;
+  if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
+    for (const TestSpec& other : lab.tests) {
+      if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
+    }
+  }
+  for (const std::string& g : gates) {
+    auto it = done.find(g);
+    if (it != done.end() && it->second.status != TestStatus::passed) {
+      return NotMeasured{TestStatus::skipped,
+                         "not measured: correctness test '" + g +
+                             "' did not pass; speed only counts for correct code"};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace parlab::grader

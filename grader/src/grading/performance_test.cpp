@@ -1,0 +1,145 @@
+#include "grading/performance_test.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "compare/comparator.hpp"
+#include "grading/page_cache_warmup.hpp"
+#include "grading/performance_verdict.hpp"
+#include "grading/run_feedback.hpp"
+#include "measure/side_by_side.hpp"
+#include "measure/statistics.hpp"
+#include "score/scoring.hpp"
+
+namespace parlab::grader {
+namespace {
+
+constexpr int kSerialRuns = 3;  // enough for a median shown as information
+
+// Runs `inv` once from a warm page cache (the previous run, the student's say, may
+// have evicted the dataset to slow the next one down); keeps the run in `last`.
+TimedRun timed(LabRunner& runs, const TaskInvocation& inv, const std::string& name, TaskRun& last) {
+  return [&runs, &inv, name, &last](std::string& err) -> std::optional<TimedSample> {
+    warm_page_cache(inv.dataset_dir);
+    last = runs.run(inv, name);
+    if (!last.ok()) {
+      err = last.message;
+      return std::nullopt;
+    }
+    return observed_sample(last);
+  };
+}
+
+// The candidate's median time against the serial reference's, for information; 0
+// when it cannot be said (a serial run failed).
+double serial_speedup(const PerformanceTestSetup& setup, LabRunner& runs, double candidate_s) {
+  if (!setup.serial || !(candidate_s > 0)) return 0;
+  std::vector<double> serial_s;
+  TaskRun last;
+  for (int i = 0; i < kSerialRuns; ++i) {
+    std::string ignored;
+    auto seen = timed(runs, *setup.serial, setup.run_slug + "-serial", last)(ignored);
+    if (!seen) return 0;
+    serial_s.push_back(seen->reported_s);
+  }
+  return median(serial_s) / candidate_s;
+}
+
+}  // namespace
+
+TimedSample observed_sample(const TaskRun& run) {
+  TimedSample s{median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
+  const process::TreeUsage& tree = run.run.tree;
+  if (tree.observed) {
+    s.process_spread = tree.process_spread();
+    s.thread_spread = tree.thread_spread();
+    s.processes = tree.processes;
+    s.threads = tree.threads;
+  }
+  if (run.run.others_cpu_seconds >= 0 && run.run.wall_seconds > 0) {
+    s.others_cores = (run.run.others_cpu_seconds + std::max(run.run.steal_seconds, 0.0)) /
+                     run.run.wall_seconds;
+  }
+  return s;
+}
+
+void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
+                          const std::vector<harness::NamedArray>& expected, TestResult& r,
+                          const DecorateResult& decorate) {
+  const TestSpec& t = *setup.test;
+  const PerformanceSpec& p = *t.performance;
+  const bool baseline_is_student = p.baseline_program == "submission";
+  const bool observed = setup.candidate.observe;
+  TaskRun last_candidate;
+  TaskRun last_baseline;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed = [t0] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  SideBySide sbs = measure_side_by_side(
+      timed(runs, setup.baseline, setup.run_slug + "-baseline", last_baseline),
+      timed(runs, setup.candidate, setup.run_slug + "-candidate", last_candidate), p, elapsed);
+  r.seconds = elapsed();
+  if (!sbs.ok) {
+    if (sbs.candidate_failed) {
+      fail_from_run(r, last_candidate);
+    } else if (baseline_is_student) {
+      // The baseline is the student's own code (e.g. its serial task): its failure is theirs.
+      fail_from_run(r, last_baseline);
+      r.message = "your " + p.baseline_task + " task (this test's baseline) failed: " + r.message;
+    } else {
+      // The grader's baseline failed here (e.g. timed out on a loaded machine): nothing
+      // was measured, and the student is not failed for it.
+      r.status = TestStatus::inconclusive;
+      r.outcome = RunOutcome::not_run;
+      r.message = "inconclusive: the reference baseline (" + p.baseline_program + ":" +
+                  p.baseline_task + ") failed on this machine (" + sbs.error +
+                  "); nothing is counted against you: re-run the grading, on a quieter "
+                  "machine if it repeats";
+    }
+    return;
+  }
+  // Fast only counts when it is also right on this data.
+  CompareOutcome cmp;
+  try {
+    cmp = compare_outputs(expected, LabRunner::outputs(last_candidate), t.compare);
+  } catch (const harness::OutputFormatError& e) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::bad_output;
+    r.message = std::string("unreadable output on the performance dataset: ") + e.what();
+    return;
+  }
+  if (!cmp.ok) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::ok;
+    r.message = "fast, but wrong on the performance dataset: " + cmp.message;
+    return;
+  }
+
+  const Params& params = setup.candidate.params;
+  const int workers = params.has("workers") ? static_cast<int>(params.get_int("workers")) : 0;
+  const Thresholds th = effective_thresholds(p, setup.cores, workers);
+  Measurement m = sbs.measurement;
+  m.baseline = p.baseline_program + ":" + p.baseline_task;
+  m.candidate = "submission:" + t.task;
+  m.full_at = th.full_at;
+  m.zero_at = th.zero_at;
+  m.cores = th.parallelism;
+  // A parallel test needs the work spread; with a single core nothing can be asked.
+  if (!p.parallel.empty() && setup.cores >= 2) m.required_cores = p.min_spread;
+  m.serial_speedup = serial_speedup(setup, runs, m.candidate_median_s);
+  r.outcome = RunOutcome::ok;
+  if (decorate) decorate(r, last_candidate, m);
+  const PerformanceVerdict verdict = performance_verdict(
+      m, th, t.points, {observed ? p.parallel : "", observed ? setup.cores : 0});
+  r.status = verdict.status;
+  r.points = verdict.points;
+  r.message = verdict.message;
+  if (m.serial_speedup > 0 && m.interference.empty()) {
+    r.message += "; " + format_ratio(m.serial_speedup) + " the speed of the serial reference " +
+                 "(information)";
+  }
+  r.measurement = m;
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,95 @@
+// The policy that decides whether a performance test is measured here: what this
+// machine or mode cannot measure is not graded (left out of the total); what the
+// submission's failure prevents is skipped (its points lost).
+#include <catch2/catch.hpp>
+
+#include "grading/performance_gate.hpp"
+
+using namespace parlab::grader;
+
+namespace {
+
+TestSpec correctness(std::string name, std::string device = "cpu") {
+  TestSpec t;
+  t.name = std::move(name);
+  t.kind = "correctness";
+  t.device = std::move(device);
+  return t;
+}
+
+TestSpec performance(std::string device = "cpu", int min_cores = 2) {
+  TestSpec t;
+  t.name = "speedup";
+  t.kind = "performance";
+  t.device = std::move(device);
+  t.performance = PerformanceSpec{};
+  t.performance->min_cores = min_cores;
+  return t;
+}
+
+std::map<std::string, TestResult> results(std::initializer_list<std::pair<std::string, TestStatus>> s) {
+  std::map<std::string, TestResult> done;
+  for (const auto& [name, status] : s) done[name].status = status;
+  return done;
+}
+
+}  // namespace
+
+TEST_CASE("gate: a correct submission on enough cores is measured", "[gate]") {
+  LabSpec lab;
+  lab.tests = {correctness("a"), performance()};
+  GradingConditions c{true, DeviceMode::host, "", 2};
+  CHECK_FALSE(performance_gate(lab.tests[1], lab, c, results({{"a", TestStatus::passed}})));
+}
+
+TEST_CASE("gate: what this machine or mode cannot measure is not graded here", "[gate]") {
+  LabSpec lab;
+  lab.tests = {correctness("a"), performance()};
+  auto done = results({{"a", TestStatus::passed}});
+  SECTION("--no-perf") {
+    auto why = performance_gate(lab.tests[1], lab, {false, DeviceMode::host, "", 2}, done);
+    REQUIRE(why);
+    CHECK(why->status == TestStatus::not_graded);
+    CHECK(why->reason.find("--no-perf") != std::string::npos);
+  }
+  SECTION("one core for a parallel test") {
+    auto why = performance_gate(lab.tests[1], lab, {true, DeviceMode::host, "", 1}, done);
+    REQUIRE(why);
+    CHECK(why->status == TestStatus::not_graded);
+    CHECK(why->reason.find("needs at least 2 cores, this machine grants 1") != std::string::npos);
+  }
+  SECTION("a GPU test in the simulator") {
+    LabSpec gpu_lab;
+    gpu_lab.tests = {correctness("k", "gpu"), performance("gpu", 1)};
+    auto why = performance_gate(gpu_lab.tests[1], gpu_lab,
+                                {true, DeviceMode::sim, "no usable CUDA device", 16},
+                                results({{"k", TestStatus::passed}}));
+    REQUIRE(why);
+    CHECK(why->status == TestStatus::not_graded);
+    CHECK(why->reason.find("simulation backend") != std::string::npos);
+    CHECK(why->reason.find("no usable CUDA device") != std::string::npos);
+  }
+  SECTION("a CPU test of a GPU lab is still measured in the simulator") {
+    CHECK_FALSE(performance_gate(lab.tests[1], lab, {true, DeviceMode::sim, "", 2}, done));
+  }
+}
+
+TEST_CASE("gate: a failed correctness test skips the speed test and its points are lost",
+          "[gate]") {
+  LabSpec lab;
+  lab.tests = {correctness("a"), correctness("b"), performance()};
+  auto why = performance_gate(lab.tests[2], lab, {true, DeviceMode::host, "", 4},
+                              results({{"a", TestStatus::passed}, {"b", TestStatus::failed}}));
+  REQUIRE(why);
+  CHECK(why->status == TestStatus::skipped);
+  CHECK(counts_in_graded_total(why->status));
+  CHECK(why->reason.find("correctness test 'b' did not pass") != std::string::npos);
+}
+
+TEST_CASE("gate: only the named correctness tests gate when `requires` is given", "[gate]") {
+  LabSpec lab;
+  lab.tests = {correctness("a"), correctness("b"), performance()};
+  lab.tests[2].requires_tests = {"a"};
+  CHECK_FALSE(performance_gate(lab.tests[2], lab, {true, DeviceMode::host, "", 4},
+                               results({{"a", TestStatus::passed}, {"b", TestStatus::failed}})));
+}

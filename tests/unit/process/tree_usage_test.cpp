@@ -1,0 +1,108 @@
+// The tree sampler on real processes: how the CPU time of a run was spread. Each
+// worker spins for a fixed amount of its own CPU time, so the expected spread holds
+// however loaded the machine is (time-slicing stretches the wall time, not the split).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <ctime>
+#include <thread>
+#include <vector>
+
+#include "process/machine_load.hpp"
+#include "process/tree_usage.hpp"
+
+using namespace parlab::grader::process;
+
+namespace {
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+void spin_for_cpu(double seconds) {
+  volatile double sink = 0;
+  const double start = thread_cpu_seconds();
+  while (thread_cpu_seconds() - start < seconds) sink = sink + 1;
+}
+
+// Starts a root process running `body`, samples its tree every 20 ms until it exits.
+template <typename Body>
+TreeUsage sample_run(Body body) {
+  const pid_t root = ::fork();
+  if (root == 0) {
+    body();
+    ::_exit(0);
+  }
+  TreeSampler sampler(root);
+  int status = 0;
+  while (::waitpid(root, &status, WNOHANG) == 0) {
+    sampler.sample();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return sampler.usage();
+}
+
+}  // namespace
+
+TEST_CASE("work done by one process has a spread of 1", "[tree]") {
+  TreeUsage u = sample_run([] { spin_for_cpu(0.3); });
+  REQUIRE(u.observed);
+  CHECK(u.processes == 1);
+  CHECK(u.process_spread() == Approx(1.0).margin(0.05));
+  CHECK(u.thread_spread() == Approx(1.0).margin(0.05));
+}
+
+TEST_CASE("two worker processes sharing the work have a spread near 2", "[tree]") {
+  TreeUsage u = sample_run([] {
+    std::vector<pid_t> workers;
+    for (int i = 0; i < 2; ++i) {
+      const pid_t w = ::fork();
+      if (w == 0) {
+        spin_for_cpu(0.3);
+        ::_exit(0);
+      }
+      workers.push_back(w);
+    }
+    for (pid_t w : workers) ::waitpid(w, nullptr, 0);
+  });
+  REQUIRE(u.observed);
+  CHECK(u.processes >= 2);
+  CHECK(u.process_spread() > 1.6);
+  CHECK(u.process_spread() < 2.3);
+}
+
+TEST_CASE("two threads of one process spread over threads, not processes", "[tree]") {
+  TreeUsage u = sample_run([] {
+    std::thread a([] { spin_for_cpu(0.3); });
+    std::thread b([] { spin_for_cpu(0.3); });
+    a.join();
+    b.join();
+  });
+  REQUIRE(u.observed);
+  CHECK(u.processes == 1);
+  CHECK(u.threads >= 2);
+  CHECK(u.process_spread() == Approx(1.0).margin(0.05));
+  CHECK(u.thread_spread() > 1.6);
+}
+
+TEST_CASE("a cgroup-less sampler of a vanished root observes nothing", "[tree]") {
+  TreeSampler sampler(999999999);
+  sampler.sample();
+  TreeUsage u = sampler.usage();
+  CHECK_FALSE(u.observed);
+  CHECK(u.process_spread() == 0);
+}
+
+TEST_CASE("the machine's CPU counters only grow", "[tree][load]") {
+  CpuCounters before = read_cpu_counters();
+  REQUIRE(before.ok);
+  spin_for_cpu(0.05);
+  CpuCounters after = read_cpu_counters();
+  REQUIRE(after.ok);
+  CHECK(after.busy_seconds >= before.busy_seconds + 0.02);
+  CHECK(after.steal_seconds >= before.steal_seconds);
+}
