@@ -131,7 +131,7 @@ void BlockRunner::run_block(GridJob& job, std::uint64_t block_linear) {
       continue;
     }
     if (next_unstarted_ < lane_count_) {
-      Lane& lane = lanes_[next_unstarted_++];
+      Lane& lane = lanes_[start_order(next_unstarted_++)];
       FiberSlot& slot = idle_fiber();
       slot.lane = &lane;
       lane.fiber = &slot;
@@ -183,9 +183,13 @@ boost::context::fiber BlockRunner::fiber_main(FiberSlot& slot,
   }
 }
 
+unsigned BlockRunner::start_order(unsigned position) const {
+  return job_->reverse_schedule ? lane_count_ - 1 - position : position;
+}
+
 Lane* BlockRunner::claim_unstarted() {
   if (ready_size_ != 0 || next_unstarted_ >= lane_count_ || job_->is_aborted()) return nullptr;
-  return &lanes_[next_unstarted_++];
+  return &lanes_[start_order(next_unstarted_++)];
 }
 
 void BlockRunner::bind(Lane& lane) {

@@ -97,6 +97,7 @@ class BlockRunner {
   void run_lane(Lane& lane);
   void on_lane_exit(Lane& lane);
   Lane* claim_unstarted();
+  unsigned start_order(unsigned position) const;  // which lane starts `position`-th
   void bind(Lane& lane);  // makes `lane` the CUDA thread this OS thread runs
   void resume(Lane& lane);
   void suspend(Lane& self, LaneState state);

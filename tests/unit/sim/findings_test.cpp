@@ -215,3 +215,26 @@ TEST_CASE("dynamic shared memory is poisoned at the start of every block", "[sim
                      dim3(32), 32 * sizeof(int), nullptr, out.get());
   for (int value : out.to_host()) CHECK(value == -1);
 }
+
+namespace {
+// Without a barrier, whoever runs first claims the slot: an order-dependent answer.
+__global__ void first_claims(int* slot) {
+  if (*slot == 0) *slot = static_cast<int>(threadIdx.x) + 1;
+}
+}  // namespace
+
+TEST_CASE("PARLAB_SIM_SCHEDULE=reverse starts a block's threads last first", "[sim][schedule]") {
+  auto run = [](const char* schedule) {
+    int result = -1;
+    const auto outcome = run_in_child([&] {
+      if (schedule != nullptr) setenv("PARLAB_SIM_SCHEDULE", schedule, 1);
+      DeviceArray<int> slot(1, 0);
+      parlab_sim::launch("first_claims", first_claims, dim3(1), dim3(64), 0, nullptr, slot.get());
+      _exit(slot.to_host()[0]);
+    });
+    result = outcome.exit_code;
+    return result;
+  };
+  CHECK(run(nullptr) == 1);     // thread 0 ran first
+  CHECK(run("reverse") == 64);  // thread 63 ran first
+}
