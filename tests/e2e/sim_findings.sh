@@ -8,7 +8,8 @@
 #   - a plain ++ on shared counters: a data race, the test fails (the race check);
 #   - Thrust: a "not supported by the simulator" compile error;
 #   - std::min in a kernel: nvcc's error, where nvcc is installed;
-#   - lab03 matrix_scale down a column: the memory-access counters' hint, points kept.
+#   - lab03 matrix_scale down a column: the memory-access counters' hint, points kept;
+#   - shuffles reading lanes outside their mask: the finding, and a wrong sum.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -87,7 +88,16 @@ expect_rc uncoalesced 0
 expect_in "$W/uncoalesced.json" "uncoalesced loads at kernels.cu:45" "the hint names the load's line"
 expect_in "$W/uncoalesced.json" "need 32 sectors per request; 4 is ideal: consecutive threads should access consecutive addresses" "the hint says what is ideal and why"
 
-# 8. The reference has no findings.
+# 8. Shuffles reading lanes outside their mask (past the end in the last warp): the
+#    finding names the shuffle's line; the sum on a size that is not a multiple of 32
+#    is wrong.
+SUB=$(lab04_fake shuffle "$FAKES/lab04/shuffle_outside_mask/sum_reduce.cu")
+run_grade shuffle lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/shuffle.json"
+expect_rc shuffle 1
+expect_in "$W/shuffle.out" "sum: prime size, mixed signs +failed" "the sum with undefined shuffles fails"
+expect_in "$W/shuffle.json" "__shfl_down_sync from an inactive lane at sum_reduce.cu:17" "the finding names the shuffle's line"
+
+# 9. The reference has no findings.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"
