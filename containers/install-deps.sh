@@ -19,6 +19,8 @@ packages=(
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
   python3                         # e2e tests and bench scripts read result JSON with it
+  chromium                        # e2e html_reports: renders the HTML reports headless, screenshots
+  fonts-dejavu-core               # a font for those screenshots (the pages name no web font)
 )
 
 missing=()

@@ -18,7 +18,14 @@
 //                                    ("nan", "inf"), a missing column, an extra column
 //   blank_rate     = 0.0             probability of an extra blank line before a data
 //                                    line, in [0, 1]; blank lines are not rows and not
-//                                    malformed (they are skipped), and not counted in rows
+//                                    malformed (they are skipped), and not counted in rows;
+//                                    a blank line is empty or holds only spaces and tabs
+//   crlf_rate      = 0.0             probability that a line (header included) ends with
+//                                    "\r\n" (Windows) instead of "\n", in [0, 1]
+//   pad_rate       = 0.0             probability that a data line's fields are padded
+//                                    with spaces and tabs on either side, in [0, 1]
+// Blank-line contents, line ends and padding come from a stream of their own, so a
+// messy dataset holds the same values as the clean one with the same seed.
 //   empty_files    = 0               how many of the files hold the header only
 //   order          = "largest_first" which file names get the big files: "largest_first"
 //                                    (log_000 is the largest, empty files last) or
@@ -54,6 +61,8 @@ struct SensorLogParams {
   std::int64_t sensors = 8;
   double malformed_rate = 0.0;
   double blank_rate = 0.0;
+  double crlf_rate = 0.0;
+  double pad_rate = 0.0;
   std::int64_t empty_files = 0;
   Order order = Order::largest_first;
 };
@@ -61,7 +70,7 @@ struct SensorLogParams {
 SensorLogParams read_params(const Params& p) {
   const ParamChecks c("sensor_logs", p);
   c.only_known({"files", "rows", "skew", "zipf_s", "sensors", "malformed_rate", "blank_rate",
-                "empty_files", "order"});
+                "crlf_rate", "pad_rate", "empty_files", "order"});
   SensorLogParams s;
   s.files = c.int_in("files", 0, 100000, s.files);
   s.rows = c.int_in("rows", 0, 1'000'000'000, s.rows);
@@ -69,6 +78,8 @@ SensorLogParams read_params(const Params& p) {
   s.sensors = c.int_in("sensors", 1, 1'000'000, s.sensors);
   s.malformed_rate = c.double_in("malformed_rate", 0.0, 1.0, s.malformed_rate);
   s.blank_rate = c.double_in("blank_rate", 0.0, 1.0, s.blank_rate);
+  s.crlf_rate = c.double_in("crlf_rate", 0.0, 1.0, s.crlf_rate);
+  s.pad_rate = c.double_in("pad_rate", 0.0, 1.0, s.pad_rate);
   s.empty_files = c.int_in("empty_files", 0, s.files, s.empty_files);
 
   s.skew = c.one_of("skew", s.skew,
@@ -201,20 +212,54 @@ class CsvWriter {
   std::FILE* f_ = nullptr;
 };
 
+// What makes a file hard to parse without changing its values: blank lines of
+// whitespace, Windows line ends, padded fields. Drawn from its own random stream.
+class Mess {
+ public:
+  Mess(const SensorLogParams& s, std::uint64_t seed)
+      : crlf_rate_(s.crlf_rate), pad_rate_(s.pad_rate), rng_(seed) {}
+
+  void end_line(CsvWriter& out) {
+    if (crlf_rate_ > 0 && rng_.uniform01() < crlf_rate_) out.put('\r');
+    out.end_line();
+  }
+  void blank_line(CsvWriter& out) {
+    static const char* const kBlanks[] = {"", "", " ", "\t", "  \t "};
+    out.put(kBlanks[rng_.below(5)]);
+    end_line(out);
+  }
+  // Decides once per line whether its fields are padded.
+  bool pad_this_line() { return pad_rate_ > 0 && rng_.uniform01() < pad_rate_; }
+  void pad(CsvWriter& out) {
+    static const char* const kPads[] = {" ", "\t", "  ", " \t"};
+    out.put(kPads[rng_.below(4)]);
+  }
+
+ private:
+  double crlf_rate_, pad_rate_;
+  PortableRandom rng_;
+};
+
 // One data line, malformed in one of six ways with probability malformed_rate.
 void put_row(CsvWriter& out, std::int64_t timestamp, std::int64_t sensor, double value,
-             double malformed_rate, PortableRandom& rng) {
+             double malformed_rate, PortableRandom& rng, Mess& mess) {
   static const char* const kNotNumbers[] = {"n/a", "NA", "null", "error", "--"};
   static const char* const kNotFinite[] = {"nan", "inf", "-inf", "NaN", "Infinity"};
   const int kind = rng.uniform01() < malformed_rate ? static_cast<int>(rng.below(6)) : -1;
+  const bool padded = mess.pad_this_line();
+  // Every field is written between `open` and `close`: padding when this line has it.
+  auto open = [&] { if (padded) mess.pad(out); };
+  auto close = open;
+  auto comma = [&] { close(); out.put(','); open(); };
 
+  open();
   out.put_number(timestamp);
-  out.put(',');
+  comma();
   if (kind == 4) {  // missing column: the sensor is left out
     out.put_number(value);
   } else {
     out.put_number(sensor);
-    out.put(',');
+    comma();
     switch (kind) {
       case 0:
         out.put(kNotNumbers[rng.below(5)]);
@@ -230,28 +275,30 @@ void put_row(CsvWriter& out, std::int64_t timestamp, std::int64_t sensor, double
         break;
       case 5:
         out.put_number(value);
-        out.put(",ok");
+        comma();
+        out.put("ok");
         break;
       default:
         out.put_number(value);
         break;
     }
   }
-  out.end_line();
+  close();
+  mess.end_line(out);
 }
 
 void write_log_file(const fs::path& file, std::int64_t rows, const SensorLogParams& s,
-                    const std::vector<Sensor>& sensors, PortableRandom& rng) {
+                    const std::vector<Sensor>& sensors, PortableRandom& rng, Mess& mess) {
   CsvWriter out(file);
   out.put("timestamp,sensor,value");
-  out.end_line();
+  mess.end_line(out);
   std::int64_t timestamp = 1'700'000'000'000 + static_cast<std::int64_t>(rng.below(86'400'000));
   for (std::int64_t r = 0; r < rows; ++r) {
-    if (s.blank_rate > 0 && rng.uniform01() < s.blank_rate) out.end_line();
+    if (s.blank_rate > 0 && rng.uniform01() < s.blank_rate) mess.blank_line(out);
     timestamp += 1 + static_cast<std::int64_t>(rng.below(2000));
     const auto sensor = static_cast<std::int64_t>(rng.below(sensors.size()));
     const double value = reading(sensors[static_cast<std::size_t>(sensor)], rng);
-    put_row(out, timestamp, sensor, value, s.malformed_rate, rng);
+    put_row(out, timestamp, sensor, value, s.malformed_rate, rng, mess);
   }
   out.close();
 }
@@ -274,7 +321,8 @@ void generate_sensor_logs(const Params& params, std::uint64_t seed, const fs::pa
   for (std::size_t i = 0; i < plan.size(); ++i) {
     // Each file has its own stream, so a file's contents do not depend on the others.
     PortableRandom rng(mix_seed(seed ^ mix_seed(i + 1)));
-    write_log_file(out_dir / file_name(i, plan.size()), plan[i], s, sensors, rng);
+    Mess mess(s, mix_seed(mix_seed(seed ^ mix_seed(i + 1)) ^ 0x6d657373));  // "mess"
+    write_log_file(out_dir / file_name(i, plan.size()), plan[i], s, sensors, rng, mess);
   }
 }
 

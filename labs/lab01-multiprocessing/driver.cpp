@@ -5,12 +5,19 @@
 // Tasks: serial            process_serial(paths)
 //        parallel_static   process_parallel(paths, workers, Schedule::static_blocks)
 //        parallel_dynamic  process_parallel(paths, workers, Schedule::dynamic_queue)
+//        worker_dies       parallel_dynamic, then process_parallel again with one worker
+//                          killed by SIGKILL (worker_checks.hpp); adds the outputs
+//                          worker_death_reported (1: it threw, 0: it returned) and
+//                          unreaped_children (after the failed call)
 // Param: workers (>= 1; default: the number of hardware threads).
 // Outputs, labelled with the file names:
 //   file_rows, file_malformed (i64); file_min, file_max, file_mean, file_stddev (f64)
 // and one-element summaries the driver computes itself from the per-file results:
 //   total_rows, total_malformed (i64); overall_mean (row-weighted), overall_min,
 //   overall_max (f64, over files with rows > 0; 0 when there are no rows at all).
+// With param count_children = true the parallel tasks add unreaped_children (i64):
+// child processes still there (zombie or running) when process_parallel returned; 0
+// when every worker was waited for.
 #include "parlab/harness/driver.hpp"
 
 #include <algorithm>
@@ -21,6 +28,7 @@
 #include <vector>
 
 #include "api.hpp"
+#include "worker_checks.hpp"
 
 namespace fs = std::filesystem;
 using parlab::harness::Task;
@@ -116,11 +124,42 @@ void run_on_dataset(TaskContext& ctx, const std::string& function, Process proce
   write_outputs(ctx.out(), results, names);
 }
 
+void write_unreaped(TaskContext& ctx) {
+  const std::int64_t unreaped = lab01::checks::unreaped_children();
+  ctx.out().write("unreaped_children", std::span<const std::int64_t>(&unreaped, 1));
+}
+
 void run_parallel(TaskContext& ctx, lab01::Schedule schedule) {
   const int workers = workers_param(ctx);
   run_on_dataset(ctx, "process_parallel", [&](const std::vector<std::string>& paths) {
     return lab01::process_parallel(paths, workers, schedule);
   });
+  if (ctx.params().get_bool("count_children", false)) write_unreaped(ctx);
+}
+
+// First the dataset as it is (so a pool that always throws gains nothing), then the
+// same files behind a FIFO whose reader is killed: that call must throw.
+void run_worker_dies(TaskContext& ctx) {
+  const int workers = workers_param(ctx);
+  run_on_dataset(ctx, "process_parallel", [&](const std::vector<std::string>& paths) {
+    return lab01::process_parallel(paths, workers, lab01::Schedule::dynamic_queue);
+  });
+  std::int64_t reported = 0;
+  {
+    lab01::checks::WorkerKiller killer(std::filesystem::temp_directory_path() /
+                                       ("lab01-worker-dies-" + std::to_string(::getpid())));
+    std::vector<std::string> paths = {killer.path().string()};
+    for (const std::string& name : list_csv_files(ctx.dataset_dir())) {
+      paths.push_back((ctx.dataset_dir() / name).string());
+    }
+    try {
+      lab01::process_parallel(paths, workers, lab01::Schedule::dynamic_queue);
+    } catch (const std::exception&) {
+      reported = 1;
+    }
+  }
+  ctx.out().write("worker_death_reported", std::span<const std::int64_t>(&reported, 1));
+  write_unreaped(ctx);
 }
 
 const Task kTasks[] = {
@@ -130,6 +169,8 @@ const Task kTasks[] = {
      [](TaskContext& ctx) { run_parallel(ctx, lab01::Schedule::static_blocks); }},
     {"parallel_dynamic", "process_parallel, dynamic queue (param workers)",
      [](TaskContext& ctx) { run_parallel(ctx, lab01::Schedule::dynamic_queue); }},
+    {"worker_dies", "process_parallel (dynamic) with one worker killed (param workers)",
+     run_worker_dies},
 };
 
 }  // namespace

@@ -127,16 +127,9 @@ class AddressSpaceBudget {
   rlimit saved_{};
 };
 
-void write_predictions(TaskContext& ctx, const std::vector<float>& y_hat, const char* function) {
-  for (float v : y_hat) {
-    if (std::isnan(v)) {
-      throw std::runtime_error(
-          std::string(function) + " left NaN in out (the poison it arrives with, or 0/0). "
-          "Either an element was never written, or every weight of a query underflowed to 0: "
-          "use the log-sum-exp form of api.hpp (subtract the largest exponent), which keeps "
-          "the largest weight at exactly 1.");
-    }
-  }
+// NaN left in the output (the poison, or 0/0) is judged by the grader, which tells an
+// unwritten block from scattered underflow (lab.toml [outputs.y_hat] hints).
+void write_predictions(TaskContext& ctx, const std::vector<float>& y_hat, const char*) {
   ctx.out().write("y_hat", std::span<const float>(y_hat));
 }
 
@@ -189,13 +182,6 @@ void run_grid_search(TaskContext& ctx) {
                            static_cast<int>(k), r2.data(), w);
       },
       [&] { r2 = poisoned<double>(k); });
-  for (std::size_t i = 0; i < r2.size(); ++i) {
-    if (std::isnan(r2[i])) {
-      throw std::runtime_error("grid_search left r2[" + std::to_string(i) +
-                               "] NaN: never written (it arrives poisoned), or its predictions "
-                               "were NaN (see the log-sum-exp form in api.hpp)");
-    }
-  }
   ctx.out().write("r2", std::span<const double>(r2));
 }
 

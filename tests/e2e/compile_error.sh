@@ -6,5 +6,7 @@ run_grade ce lab01 "$FAKES/compile_error" --work-dir "$W/work" --json "$W/r.json
 expect_rc ce 1
 expect_in "$W/ce.out" "$FAKES/compile_error/file_stats.cpp:[0-9]+:[0-9]+: error" "error points at the student's file"
 expect_json "$W/r.json" score "0(\.0+)?,"
-expect_in "$W/ce.out" "did not compile" "tests say why they did not run"
+expect_in "$W/ce.out" "not run: the build failed" "tests say why they did not run, once"
+[ "$(grep -c 'the build failed' "$W/ce.out")" = 1 ] && pass "the build failure is said once" || fail "the build failure repeated per test"
+expect_in "$W/ce.out" "^Next:  fix the build error in file_stats.cpp:[0-9]+" "the verdict says what to fix"
 finish

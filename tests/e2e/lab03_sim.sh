@@ -8,7 +8,7 @@ export PARLAB_SIM_ALLOW_EXITED_AT_BARRIER=1
 
 run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
-expect_in "$W/ref.out" "Total: 60(\.0+)? / 100" "reference gets every correctness point (60) in sim"
+expect_in "$W/ref.out" "Total: 60(\.0+)? / (100|60 graded here)" "reference gets every correctness point (60) in sim"
 expect_not_in "$W/ref.out" " failed " "no reference test fails"
 expect_in "$W/ref.out" "heat_solve, to a tolerance +passed" "iteration count matches the CPU reference"
 expect_in "$W/ref.out" "hidden fresh data: heat_solve \(hidden\) +passed" "fresh-seed solve passes"
@@ -18,9 +18,22 @@ expect_in "$W/ref.out" "simulation mode" "sim banner shown"
 run_grade skel lab03 --device sim --work-dir "$W/work" --json "$W/skel.json"
 expect_rc skel 1
 expect_json "$W/skel.json" score "0(\.0+)?,"
-expect_in "$W/skel.out" "Total: 0(\.0+)? / 100" "skeleton scores 0"
-expect_in "$W/skel.out" "c\[0\]: expected [-0-9.e]+, got -?nan" "vector_add: unwritten output shows as NaN"
+expect_in "$W/skel.out" "Total: 0(\.0+)? / (100|60 graded here)" "skeleton scores 0"
+expect_in "$W/skel.out" "c\[0\]: expected [-0-9.e]+, got (-?nan|NaN)" "vector_add: unwritten output shows as NaN"
 expect_in "$W/skel.out" "never written \(outputs are poisoned" "poison explained"
 expect_in "$W/skel.out" "iterations\[0\]: expected [0-9]+, got 0" "heat_solve: step count named"
 expect_not_in "$W/skel.out" " passed " "no skeleton test passes"
+# A solver that reports one step fewer than it ran: the iteration count differs, with
+# the hint for too few steps.
+SUB="$W/steps_off_by_one"
+mkdir -p "$SUB"
+cp "$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu" "$SUB/"
+sed -i -e 's/^  return steps;$/  return steps - 1;/' "$SUB/kernels.cu"
+if cmp -s "$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu" "$SUB/kernels.cu"; then
+  fail "the fake did not change the step count"; fi
+run_grade steps lab03 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/steps.json"
+expect_rc steps 1
+expect_in "$W/steps.out" "heat_solve, to a tolerance +failed" "the off-by-one solve fails"
+expect_in "$W/steps.out" "iterations\[0\]: expected [0-9]+, got [0-9]+.*Hint: fewer steps than the reference" \
+  "with the iteration-count hint"
 finish

@@ -2,7 +2,8 @@
 # lab05 without a GPU (simulation backend): the reference passes every correctness
 # test with the performance tests skipped, the skeleton scores 0 (exit 1) and says C
 # was never written, and a tiled kernel that ignores the last partial tile of K
-# passes the 256^3 test but fails the edge shapes (the lesson of "not multiples").
+# passes the 256^3 test but fails the edge shapes (the lesson of "not multiples"), and
+# a grid rounded down is told by (row, col), the partial tile and the hint.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 REF="$PARLAB_SOURCE_DIR/reference/lab05-tiled-matmul"
@@ -12,7 +13,7 @@ start=$(date +%s)
 run_grade ref lab05 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
 echo "note: reference correctness suite in sim took $(( $(date +%s) - start )) s"
 expect_rc ref 0
-expect_in "$W/ref.out" "Total: 60(\.0+)? / 100" "reference gets every correctness point"
+expect_in "$W/ref.out" "Total: 60(\.0+)? / (100|60 graded here)" "reference gets every correctness point"
 expect_in "$W/ref.out" "tiled: 17 x 17 x 17 \(tile \+ 1\) +passed" "tile + 1 passes"
 expect_in "$W/ref.out" "simulation backend checks correctness, not speed" "perf skip says why"
 expect_not_in "$W/ref.out" "failed" "no failing test"
@@ -21,8 +22,8 @@ expect_not_in "$W/ref.out" "failed" "no failing test"
 run_grade skel lab05 --device sim --work-dir "$W/work" --json "$W/skel.json"
 expect_rc skel 1
 expect_json "$W/skel.json" score "0(\.0+)?,"
-expect_in "$W/skel.out" "Total: 0(\.0+)? / 100" "skeleton total is 0 / 100"
-expect_in "$W/skel.out" "never written \(outputs are poisoned with NaN\)" "NaN explained"
+expect_in "$W/skel.out" "Total: 0(\.0+)? / (100|60 graded here)" "skeleton total is 0 / 100"
+expect_in "$W/skel.out" "never written \(outputs are poisoned with NaN" "NaN explained"
 
 # 3. Full tiles only: the loop over K stops before the last partial tile.
 SUB="$W/full_tiles_only"
@@ -35,4 +36,21 @@ expect_rc partial 1
 expect_in "$W/partial.out" "tiled: 256 x 256 x 256 +passed" "a multiple of the tile passes"
 expect_in "$W/partial.out" "tiled: 17 x 17 x 17 \(tile \+ 1\) +failed" "tile + 1 fails"
 expect_in "$W/partial.out" "naive: primes 37 x 53 x 29 +passed" "the untouched naive kernel passes"
+expect_in "$W/partial.out" "Hint: if only the shapes that are not multiples of the tile fail, the loop over K" \
+  "the dropped K tile is hinted"
+
+# 4. The grid rounded down: the last partial tile of C is never written; the message
+# gives (row, col), the block and the hint.
+SUB="$W/grid_rounded_down"
+mkdir -p "$SUB"
+sed -e 's|dim3((N + kTile - 1) / kTile, (M + kTile - 1) / kTile)|dim3(N / kTile, M / kTile)|' \
+  "$REF/matmul.cu" >"$SUB/matmul.cu"
+if cmp -s "$REF/matmul.cu" "$SUB/matmul.cu"; then fail "the fake did not change the grid"; fi
+run_grade floor lab05 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/floor.json"
+expect_rc floor 1
+expect_in "$W/floor.out" "tiled: 17 x 17 x 17 \(tile \+ 1\) +failed" "tile + 1 fails"
+expect_in "$W/floor.out" "c\[16\] \(row 0, col 16\)" "the first mismatch as (row, col)"
+expect_in "$W/floor.out" "only the partial last tile differs \(rows >= 16 or columns >= 16" "the partial tile named"
+expect_in "$W/floor.out" "Hint: elements of C were never written: the grid must cover all of C" "with the hint"
+expect_in "$W/floor.out" "tiled: 256 x 256 x 256 +passed" "a multiple of the tile passes"
 finish

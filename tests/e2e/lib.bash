@@ -24,7 +24,10 @@ expect_rc() {  # NAME EXPECTED
     fail "$1: exit $got, expected $2"; sed 's/^/  | /' "$E2E_WORK/$1.out" "$E2E_WORK/$1.err" | tail -40 >&2; fi
 }
 expect_in() {  # FILE PATTERN (extended regex) WHAT
-  if grep -Eq -- "$2" "$1"; then pass "$3"; else fail "$3: /$2/ not in $1"; tail -40 "$1" | sed 's/^/  | /' >&2; fi
+  # The console wraps long sentences at 100 columns: a phrase may span two lines, so
+  # the lines joined (indentation dropped) are searched too.
+  if grep -Eq -- "$2" "$1" || sed 's/^ *//' "$1" | tr '\n' ' ' | grep -Eq -- "$2"; then pass "$3"; else
+    fail "$3: /$2/ not in $1"; tail -40 "$1" | sed 's/^/  | /' >&2; fi
 }
 expect_not_in() {
   if grep -Eq -- "$2" "$1"; then fail "$3: /$2/ found in $1"; else pass "$3"; fi

@@ -35,8 +35,6 @@ for kind in lab01_serial lab01_threads; do
   expect_in "$W/$kind.out" "not parallel: this test needs the work spread over at least 1.5 processes" \
     "$kind: the rule said"
   expect_json "$W/$kind.json" required_cores "1.5"
-  # Correct all the same: every correctness test passed.
-  expect_json "$W/$kind.json" score "60(\.0+)?,"
 done
 expect_in "$W/lab01_serial.out" "\(1 process, 1 thread\)" "serial: one process, one thread seen"
 expect_in "$W/lab01_threads.out" "threads do not count: this lab asks for worker processes" \
@@ -49,5 +47,5 @@ read -r points statuses < <(points_of "$W/lab02.json" "parallel speedup" "grid s
 [ "$statuses" = "failed failed" ] && pass "lab02: both failed" || fail "lab02: statuses $statuses"
 expect_in "$W/lab02_single.out" "spread over 1.0[0-9] threads \(1 process, 1 thread\)" \
   "lab02: one thread seen"
-expect_in "$W/lab02_single.out" "GPU vs the GPU reference +not.graded" "its GPU tests are not graded in sim"
+expect_in "$W/lab02_single.out" "(GPU vs the GPU reference +not.graded|tests: GPU vs .* +not graded )" "its GPU tests are not graded in sim (one folded row)"
 finish

@@ -24,6 +24,7 @@ struct BatchLayout {
   std::filesystem::path gradebook() const { return out / "gradebook.csv"; }
   std::filesystem::path summary_json() const { return out / "summary.json"; }
   std::filesystem::path summary_markdown() const { return out / "summary.md"; }
+  std::filesystem::path summary_html() const { return out / "summary.html"; }
   std::filesystem::path reference_check() const { return out / "reference-check.json"; }
   std::filesystem::path slurm_dir() const { return out / "slurm"; }
 };

@@ -65,25 +65,45 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
 
   json tests = json::array();
   for (const ManifestTest& t : m.tests) {
-    int passed = 0, attempted = 0;
+    int passed = 0, attempted = 0, not_judged = 0;
     std::vector<double> speedups;
+    std::vector<std::pair<double, std::string>> by_speed;  // (ratio, student id)
     for (const StudentRecord& r : records) {
       if (!finished(r)) continue;
       // A grading without performance tests (--no-perf) did not attempt them.
       if (t.kind == "performance" && !r.result->performance_enabled) continue;
-      ++attempted;
       for (const TestResult& tr : r.result->tests) {
         if (tr.name != t.name) continue;
+        // Not graded on that machine or inconclusive: neither a pass nor a failure.
+        if (!counts_in_graded_total(tr.status)) {
+          ++not_judged;
+          continue;
+        }
+        ++attempted;
         if (tr.status == TestStatus::passed) ++passed;
-        if (tr.measurement) speedups.push_back(tr.measurement->median_ratio);
+        if (tr.measurement && tr.measurement->timing_trusted) {
+          speedups.push_back(tr.measurement->median_ratio);
+          by_speed.emplace_back(tr.measurement->median_ratio, r.student.id);
+        }
       }
     }
     json jt = {{"name", t.name}, {"kind", t.kind}, {"points", t.points}, {"passed", passed},
-               {"attempted", attempted},
+               {"attempted", attempted}, {"not_judged", not_judged},
                {"pass_rate", attempted ? static_cast<double>(passed) / attempted : 0.0}};
     if (t.kind == "performance") {
       jt["measured"] = speedups.size();
       jt["median_speedup"] = speedups.empty() ? json(nullptr) : json(median(speedups));
+      // The three fastest and slowest submissions, for the instructor to look at.
+      std::sort(by_speed.begin(), by_speed.end());
+      json slowest = json::array();
+      json fastest = json::array();
+      for (std::size_t i = 0; i < by_speed.size() && i < 3; ++i) {
+        slowest.push_back({{"id", by_speed[i].second}, {"ratio", by_speed[i].first}});
+        const auto& fast = by_speed[by_speed.size() - 1 - i];
+        fastest.push_back({{"id", fast.second}, {"ratio", fast.first}});
+      }
+      jt["slowest"] = slowest;
+      jt["fastest"] = fastest;
     }
     tests.push_back(jt);
   }

@@ -13,5 +13,8 @@ namespace parlab::grader::batch {
 
 nlohmann::json class_summary(const BatchManifest& manifest, const std::vector<StudentRecord>& records);
 std::string class_summary_markdown(const nlohmann::json& summary);
+// summary.html: the same, with the score histogram, pass rates and the slowest and
+// fastest submissions drawn (one self-contained page, report/html_page.hpp).
+std::string class_summary_html(const nlohmann::json& summary);
 
 }  // namespace parlab::grader::batch

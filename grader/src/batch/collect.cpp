@@ -59,6 +59,7 @@ CollectCounts collect_batch(const BatchLayout& layout) {
   write_file_atomically(layout.gradebook(), gradebook_csv(m, records));
   write_file_atomically(layout.summary_json(), summary.dump(2) + "\n");
   write_file_atomically(layout.summary_markdown(), class_summary_markdown(summary));
+  write_file_atomically(layout.summary_html(), class_summary_html(summary));
   return c;
 }
 

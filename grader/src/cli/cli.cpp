@@ -12,6 +12,7 @@ int run_version(const std::vector<std::string>&) {
   return kExitAllPassed;
 }
 
+void print_usage(std::ostream& out);
 int run_help(const std::vector<std::string>&);
 
 constexpr Command kCommands[] = {
@@ -22,15 +23,20 @@ constexpr Command kCommands[] = {
     {"help", "show this help", run_help},
 };
 
-int run_help(const std::vector<std::string>&) {
-  std::cout << "usage: grade LAB [SUBMISSION_DIR] [options]   grade a submission (e.g. grade lab01)\n"
+void print_usage(std::ostream& out) {
+  out << "usage: grade LAB [SUBMISSION_DIR] [options]   grade a submission (e.g. grade lab01)\n"
                "       grade COMMAND [options]\n\ncommands:\n";
   for (const Command& c : kCommands) {
-    std::cout << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
+    out << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
   }
-  std::cout << "\n`grade LAB --help` lists the grading options.\n"
-               "exit codes: 0 all tests passed, 1 some test failed, 2 usage or spec error,\n"
-               "            3 environment problem, 4 internal error\n";
+  out << "\n`grade LAB --help` lists the grading options.\n"
+         "exit codes: 0 all tests passed, 1 some test failed, 2 usage or spec error,\n"
+         "            3 environment problem, 4 internal error, 5 nothing failed but a\n"
+         "            measurement was inconclusive (re-run)\n";
+}
+
+int run_help(const std::vector<std::string>&) {
+  print_usage(std::cout);
   return kExitAllPassed;
 }
 
@@ -42,7 +48,7 @@ int run_cli(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) {
-      run_help({});
+      print_usage(std::cerr);  // a usage error: stdout stays empty
       return kExitUsage;
     }
     const std::string first = args.front();

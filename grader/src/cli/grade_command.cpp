@@ -6,9 +6,13 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "compile/content_hash.hpp"
+#include "compile/submission_check.hpp"
 #include "compile/toolchain.hpp"
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
+#include "cli/grade_progress.hpp"
+#include "cli/output_paths.hpp"
 #include "cli/sandbox_level.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "grading/grade_session.hpp"
@@ -42,10 +46,11 @@ po::options_description grade_options() {
       ("gradescope", po::value<std::string>(), "write a Gradescope results.json to this file")
       ("junit", po::value<std::string>(), "write JUnit XML to this file")
       ("markdown", po::value<std::string>(), "write a Markdown report to this file")
+      ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
       ("no-perf", "correctness tests only; performance tests are reported as skipped")
       ("device", po::value<std::string>()->default_value("auto"),
        "GPU labs: auto (the GPU if one is usable, else the simulator) | gpu | sim | none")
-      ("seed", po::value<std::uint64_t>(), "seed of the fresh dataset (repeat a grading)")
+      ("seed", po::value<std::string>(), "seed of the fresh dataset (repeat a grading)")
       ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
                                                "(default: BUILD_DIR/grade-work)")
       ("toolchain", po::value<std::string>(), "compile/toolchain.json to use")
@@ -59,6 +64,19 @@ po::options_description grade_options() {
       ("verbose,v", "progress lines and details for passing tests");
   return o;
 }
+
+// A seed is a plain non-negative integer: "-5" is refused, not read modulo 2^64.
+std::uint64_t parse_seed(const std::string& text) {
+  const bool digits_only = !text.empty() && text.size() <= 19 &&
+                           text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits_only) {
+    throw UsageError("--seed must be a whole number from 0 to 9999999999999999999, got '" + text + "'");
+  }
+  return std::stoull(text);
+}
+
+// The report files this command can write, in the order they are written.
+constexpr const char* kFileFormats[] = {"json", "gradescope", "junit", "markdown", "html"};
 
 }  // namespace
 
@@ -109,10 +127,9 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   options.reference_mode = vm.count("reference") > 0;
   options.performance = vm.count("no-perf") == 0;
   options.device = parse_device_request(vm["device"].as<std::string>());
-  if (vm.count("seed")) options.seed = vm["seed"].as<std::uint64_t>();
+  if (vm.count("seed")) options.seed = parse_seed(vm["seed"].as<std::string>());
   options.work_root = vm.count("work-dir") ? fs::absolute(vm["work-dir"].as<std::string>())
                                            : toolchain.build_dir / "grade-work";
-  if (verbose) options.log = [](const std::string& line) { std::cerr << "grade: " << line << "\n"; };
   // Autograder uploads are graded unattended: never silently with a weaker sandbox.
   options.sandbox_level = checked_sandbox_level(
       vm.count("sandbox") ? vm["sandbox"].as<std::string>()
@@ -120,11 +137,25 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   options.keep_runs = vm.count("keep-runs") > 0;
   if (const char* quota = std::getenv("PARLAB_RUN_DISK_QUOTA_MB"); quota && *quota)
     options.run_disk_quota_mb = std::strtoull(quota, nullptr, 10);
-  options.notice = [](const std::string& line) { std::cerr << "grade: " << line << "\n"; };
+
+  // Checked before anything starts (exit 2 or 3 at once, one line): the submission
+  // is a folder, and every report file can be written.
+  const fs::path submission = resolve_submission(options, labtc);
+  require_submission_folder(submission);
+  for (const char* format : kFileFormats) {
+    if (vm.count(format)) require_writable_output(vm[format].as<std::string>(), std::string("--") + format);
+  }
 
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
-  std::cerr << "grade: grading " << lab_id << " "
-            << resolve_submission(options, labtc).string() << " ...\n";
+  report_options.leaderboard = lab.leaderboard;  // Gradescope's, where the lab declares one
+  // Where the full report is kept: the --json file, else the grading's own result.json
+  // (grade_session writes it under the work root, keyed like this).
+  report_options.full_report =
+      vm.count("json") ? vm["json"].as<std::string>()
+                       : (options.work_root / lab_id /
+                          ContentHash().add(fs::absolute(submission).string()).hex() / "result.json")
+                             .string();
+  std::cerr << "grade: grading " << lab_id << " " << submission.string() << " ...\n";
   // This grading's tmpfs run area must not outlive it, even after kill -9 (before any
   // thread starts, as unshare(CLONE_NEWNS) requires).
   process::give_this_process_private_mounts();
@@ -135,6 +166,12 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
     if (json_file) write_file_atomically(*json_file, make_reporter("json", report_options)->render(partial));
   });
   options.checkpoint = [&guard](const GradeResult& partial) { guard.checkpoint(partial); };
+  // Progress on stderr (after the guard: its thread starts after the mount setup).
+  std::vector<std::string> test_names;
+  for (const TestSpec& t : lab.tests) test_names.push_back(t.name);
+  GradeProgress progress(std::cerr, test_names, isatty(STDERR_FILENO) != 0, verbose);
+  options.log = [&progress](const std::string& line) { progress.step(line); };
+  options.notice = [&progress](const std::string& line) { progress.notice(line); };
   std::unique_ptr<SandboxedRunner> sandbox = make_runner_for_level(options.sandbox_level);
   SandboxedRunner& runner = *sandbox;
   options.sandbox_fallback = runner.bubblewrap_problem();
@@ -157,13 +194,16 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
     throw;
   }
 
-  std::cout << make_reporter("console", report_options)->render(result);
-  for (const char* format : {"json", "gradescope", "junit", "markdown"}) {
+  progress.finish();
+  for (const char* format : kFileFormats) {
     if (!vm.count(format)) continue;
     fs::path file = vm[format].as<std::string>();
-    write_file_atomically(file, make_reporter(format, report_options)->render(result));
-    std::cerr << "grade: wrote " << format << " report to " << file.string() << "\n";
+    ReportOptions file_options = report_options;
+    file_options.color = false;
+    write_report_file(file, make_reporter(format, file_options)->render(result));
+    if (verbose) std::cerr << "grade: wrote " << format << " report to " << file.string() << "\n";
   }
+  std::cout << make_reporter("console", report_options)->render(result);
   return exit_code_for(result);
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/errors.hpp"
+#include "cli/output_paths.hpp"
 #include "report/reporter.hpp"
 #include "result/result_json.hpp"
 #include "util/atomic_write.hpp"
@@ -19,7 +20,7 @@ int run_report_command(const std::vector<std::string>& args) {
   po::options_description visible("grade report RESULT_JSON options");
   visible.add_options()("help,h", "show this help")(
       "format,f", po::value<std::string>()->default_value("console"),
-      "console | json | gradescope | junit | markdown")(
+      "console | json | gradescope | junit | markdown | html")(
       "output,o", po::value<std::string>(), "write to this file instead of stdout");
   po::options_description all = visible;
   all.add_options()("result", po::value<std::string>(), "result.json");
@@ -37,6 +38,7 @@ int run_report_command(const std::vector<std::string>& args) {
     return kExitAllPassed;
   }
   if (!vm.count("result")) throw UsageError("grade report needs a result.json file");
+  if (vm.count("output")) require_writable_output(vm["output"].as<std::string>(), "--output");
   const std::string path = vm["result"].as<std::string>();
   std::ifstream in(path);
   if (!in) throw UsageError("cannot read " + path);
@@ -50,13 +52,15 @@ int run_report_command(const std::vector<std::string>& args) {
   }
   std::unique_ptr<Reporter> reporter;
   try {
-    reporter = make_reporter(vm["format"].as<std::string>(), ReportOptions{});
+    ReportOptions options;
+    options.full_report = path;  // the console's verdict names the file it came from
+    reporter = make_reporter(vm["format"].as<std::string>(), options);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
   std::string out = reporter->render(result);
   if (vm.count("output")) {
-    write_file_atomically(vm["output"].as<std::string>(), out);
+    write_report_file(vm["output"].as<std::string>(), out);
   } else {
     std::cout << out;
   }

@@ -1,12 +1,17 @@
 #include "compare/comparator.hpp"
 
+#include "compare/mismatch_pattern.hpp"
+
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <type_traits>
+
+#include "util/number_format.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -22,18 +27,24 @@ std::int64_t ordered_bits(Float x) {
   return (bits & sign) ? -magnitude : magnitude;
 }
 
-std::string format_value(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
 const harness::NamedArray* find(const std::vector<harness::NamedArray>& arrays,
                                 const std::string& name) {
   for (const auto& a : arrays) {
     if (a.name == name) return &a;
   }
   return nullptr;
+}
+
+const OutputFeedback& feedback_for(const ComparatorSpec& spec, const std::string& name) {
+  static const OutputFeedback none;
+  auto it = spec.outputs.find(name);
+  return it == spec.outputs.end() ? none : it->second;
+}
+
+// " Hint: ..." for the first kind the lab declared a hint for, or "".
+std::string hint_text(const MismatchPattern& pattern, const OutputFeedback& feedback) {
+  const std::string hint = hint_for(pattern, feedback.hints);
+  return hint.empty() ? "" : ". Hint: " + hint;
 }
 
 }  // namespace
@@ -81,13 +92,16 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
   CompareOutcome out;
   for (const auto& e : expected) {
     const harness::NamedArray* g = find(got, e.name);
+    const OutputFeedback& feedback = feedback_for(spec, e.name);
     if (!g) {
-      out.message = "output '" + e.name + "' is missing: the program did not produce it";
+      out.message = "output '" + e.name + "' is missing: the program did not produce it" +
+                    hint_text({{"missing", "any"}, ""}, feedback);
       return out;
     }
     if (g->values.size() != e.values.size()) {
       out.message = "output '" + e.name + "' has " + std::to_string(g->values.size()) +
-                    " elements, expected " + std::to_string(e.values.size());
+                    " elements, expected " + std::to_string(e.values.size()) +
+                    hint_text({{"size", "any"}, ""}, feedback);
       return out;
     }
     bool exact = std::find(spec.exact_arrays.begin(), spec.exact_arrays.end(), e.name) !=
@@ -101,6 +115,11 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
         m.array = e.name;
         m.index = i;
         if (i < e.labels.size()) m.label = e.labels[i];
+        // A matrix without element labels still says where: (row, col).
+        if (m.label.empty() && feedback.columns > 0 &&
+            e.values.size() % static_cast<std::size_t>(feedback.columns) == 0) {
+          m.label = row_col_text(i, feedback.columns);
+        }
         m.expected = e.values[i];
         m.got = g->values[i];
         m.tolerance = describe_tolerance(spec, exact);
@@ -113,14 +132,19 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
       first->compared = e.values.size();
       std::string where = first->array + "[" + std::to_string(first->index) + "]";
       if (!first->label.empty()) where += " (" + first->label + ")";
-      out.message = where + ": expected " + format_value(first->expected) + ", got " +
-                    format_value(first->got) + " (" + first->tolerance + "); " +
+      // Digits enough to tell the two apart, NaN spelled one way (util/number_format).
+      const NumberPair values = format_number_pair(first->expected, first->got);
+      out.message = where + ": expected " + values.first + ", got " + values.second + " (" +
+                    first->tolerance + "); " +
                     std::to_string(bad) + " of " + std::to_string(e.values.size()) +
                     " elements differ";
-      if (std::isnan(first->got)) {
-        out.message += ". NaN usually means an element was never written (outputs are "
-                       "poisoned with NaN) or 0/0";
+      const MismatchPattern pattern = classify_mismatches(e, *g, spec, exact, feedback.columns);
+      if (!pattern.detail.empty()) {
+        std::string detail = pattern.detail;
+        detail[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(detail[0])));
+        out.message += ". " + detail;
       }
+      out.message += hint_text(pattern, feedback);
       out.mismatch = first;
       return out;
     }

@@ -8,6 +8,7 @@
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
+#include "compile/submission_check.hpp"
 #include "compile/submission_stager.hpp"
 #include "cli/errors.hpp"
 
@@ -39,11 +40,9 @@ void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
                                       "error", message});
 }
 
-}  // namespace
-
-BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
-                              const fs::path& submission_dir, const fs::path& work_dir,
-                              ProcessRunner& runner, BuildTarget target) {
+BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
+                           const fs::path& submission_dir, const fs::path& work_dir,
+                           ProcessRunner& runner, BuildTarget target) {
   BuiltProgram built;
   // One folder per target: a sim build never reuses a GPU build's executable.
   const fs::path build_dir = work_dir / to_string(target);
@@ -133,6 +132,32 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
   std::ofstream(key_file) << key.hex() << "\n";
   built.result.ok = true;
   built.executable = exe;
+  return built;
+}
+
+}  // namespace
+
+BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
+                              const fs::path& submission_dir, const fs::path& work_dir,
+                              ProcessRunner& runner, BuildTarget target) {
+  // Names checked before building (compile/submission_check): a missing or misnamed
+  // source is said as such, never as a compile error; extra sources are listed.
+  SubmissionCheck check = check_submission(submission_dir, lab.sources);
+  // The reference folder holds its own helpers by design (`grade --reference`).
+  std::error_code ec;
+  if (fs::equivalent(submission_dir, toolchain.lab(lab.id).reference_dir, ec)) check.not_compiled.clear();
+  const std::string skeleton = "labs/" + lab.dir.filename().string() + "/skeleton";
+  std::vector<Diagnostic> said =
+      submission_check_diagnostics(check, submission_dir, lab.id, lab.sources, skeleton);
+  if (!check.ok()) {
+    BuiltProgram refused;
+    refused.result.diagnostics = said;
+    for (const Diagnostic& d : said) refused.result.log += d.message + "\n";
+    return refused;
+  }
+  BuiltProgram built =
+      build_checked(lab, toolchain, submission_dir, work_dir, runner, target);
+  built.result.diagnostics.insert(built.result.diagnostics.end(), said.begin(), said.end());
   return built;
 }
 

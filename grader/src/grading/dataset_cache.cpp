@@ -12,7 +12,7 @@ namespace parlab::grader {
 
 // Bump when a generator's output changes for the same parameters, so stale caches
 // are not reused.
-constexpr std::uint64_t kGeneratorsVersion = 1;
+constexpr std::uint64_t kGeneratorsVersion = 2;  // 2: sensor_logs blank lines of whitespace, crlf_rate, pad_rate
 
 std::string DatasetCache::key(const DatasetSpec& spec, std::uint64_t seed) {
   ContentHash h;

@@ -50,7 +50,10 @@ double serial_speedup(const PerformanceTestSetup& setup, LabRunner& runs, double
 TimedSample observed_sample(const TaskRun& run) {
   TimedSample s{median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
   const process::TreeUsage& tree = run.run.tree;
-  if (tree.observed) {
+  // Where the samples missed much of the tree's CPU time (workers that lived shorter than
+  // the sampling period), the spread says nothing: left unobserved, nothing required.
+  constexpr double kMinCoverage = 0.75;
+  if (tree.observed && tree.coverage(run.run.cpu_seconds) >= kMinCoverage) {
     s.process_spread = tree.process_spread();
     s.thread_spread = tree.thread_spread();
     s.processes = tree.processes;

@@ -24,7 +24,8 @@ std::string text_field(const nlohmann::json& object, const char* key) {
 std::string sim_mode_note(const std::string& why_sim) {
   return "simulation mode (" + why_sim + "): your CUDA code ran on the CPU in parlab's "
          "simulator. It checks correctness, not speed: performance tests of GPU code are "
-         "skipped. It also checks for data races between barriers (a race fails the test), "
+         "skipped, and streams run one after the other, so overlap cannot be shown. It also "
+         "checks for data races between barriers (a race fails the test), "
          "early exits before a barrier, shuffles from inactive lanes and device memory never "
          "freed (reported with the line, points kept); where nvcc is installed, your code "
          "must compile with it too. A run on a real GPU remains the reference.";

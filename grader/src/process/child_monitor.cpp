@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "process/process_group.hpp"
+#include "process/stuck_tree.hpp"
 
 namespace parlab::grader::process {
 namespace {
@@ -21,6 +22,9 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kStatusTextCap = 4096;
 // Without a pidfd, how often to look for the child's exit.
 constexpr auto kPollTick = std::chrono::milliseconds(50);
+// How often the process tree is read for a deadlock (stuck_tree.hpp); the first read
+// comes this long after the start.
+constexpr auto kStuckSampleEvery = std::chrono::milliseconds(1000);
 // After the exit, how long a pipe may stay open (a process that left the group
 // can hold it) before the grader stops reading.
 constexpr auto kDrainGrace = std::chrono::milliseconds(500);
@@ -151,7 +155,13 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
 
   const auto deadline = child.started + std::chrono::duration_cast<Clock::duration>(
                                             std::chrono::duration<double>(limits.wall_seconds));
+  StuckWatch stuck(child.pid, kStuckSampleEvery,
+                   std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(limits.deadlock_seconds)));
   auto kill_for = [&](KillCause cause) {
+    if (cause == KillCause::timeout && end.stuck_diagnosis.empty()) {
+      end.stuck_diagnosis = describe_stuck_tree(read_process_tree(child.pid));
+    }
     kill_process_group(child.pid);  // not reaped yet, so the pid is still ours
     end.killed_for = cause;
     end.killed_after_seconds = seconds_between(child.started, Clock::now());
@@ -163,7 +173,7 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
       auto now = Clock::now();
       std::chrono::milliseconds timeout = kPollTick;
       if (end.killed_for == KillCause::none && pidfd.valid())
-        timeout = until(deadline, now);
+        timeout = std::min<std::chrono::milliseconds>(kStuckSampleEvery, until(deadline, now));
       else if (end.killed_for == KillCause::none)
         timeout = std::min(kPollTick, until(deadline, now));
       if (limits.on_tick) timeout = std::min(timeout, limits.tick);
@@ -179,6 +189,13 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
       if (has_exited(child.pid)) break;
       if (end.killed_for == KillCause::none && Clock::now() >= deadline)
         kill_for(KillCause::timeout);
+      if (end.killed_for == KillCause::none && limits.deadlock_seconds > 0) {
+        if (auto deadlock = stuck.check(Clock::now())) {
+          end.stuck_diagnosis = *deadlock;
+          end.stopped_as_deadlock = true;
+          kill_for(KillCause::timeout);
+        }
+      }
     }
   } catch (...) {
     kill_process_group(child.pid);

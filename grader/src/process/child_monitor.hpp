@@ -19,6 +19,9 @@ enum class KillCause { none, timeout, output_limit };
 
 struct MonitorLimits {
   double wall_seconds = 10;
+  // A tree whose processes are all blocked (pipes, waits) using no CPU time for this
+  // long is stopped before the wall limit: it cannot finish. 0: never.
+  double deadlock_seconds = 3;
   std::uint64_t output_bytes = 64 * 1024;     // kept per stream
   std::uint64_t output_kill_bytes = 8 << 20;  // stdout + stderr together
   // Called about every `tick` while the child runs (a performance run's sampler).
@@ -43,6 +46,10 @@ struct ChildEnd {
   OutputCapture stdout_capture{0};
   OutputCapture stderr_capture{0};
   std::string status_text;  // what came through status_read (capped)
+  // What the process tree was doing when it was killed for time (stuck_tree.hpp), and
+  // whether it was stopped early because every process was blocked (a deadlock).
+  std::string stuck_diagnosis;
+  bool stopped_as_deadlock = false;
 };
 
 ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits);

@@ -97,10 +97,20 @@ Termination termination_from_wait_status(int wait_status, bool through_bubblewra
 Verdict classify_termination(const Termination& termination, const TerminationContext& context,
                              const ResourceLimits& limits, const std::string& stderr_text) {
   // Our own kill explains the end, whatever status the race with it produced.
-  if (context.killed_for == KillCause::timeout) {
-    return {RunOutcome::timeout, "time limit: still running after " +
+  if (context.killed_for == KillCause::timeout && context.stopped_as_deadlock) {
+    return {RunOutcome::timeout, "deadlock: stopped after " +
                                      format_seconds(context.killed_after_seconds) + " (limit " +
-                                     format_seconds(limits.wall_seconds) + "); killed"};
+                                     format_seconds(limits.wall_seconds) +
+                                     "), because every process was blocked and no CPU time "
+                                     "was used, which cannot end by itself; " +
+                                     context.stuck_diagnosis};
+  }
+  if (context.killed_for == KillCause::timeout) {
+    std::string reason = "time limit: still running after " +
+                         format_seconds(context.killed_after_seconds) + " (limit " +
+                         format_seconds(limits.wall_seconds) + "); killed";
+    if (!context.stuck_diagnosis.empty()) reason += "; " + context.stuck_diagnosis;
+    return {RunOutcome::timeout, reason};
   }
   if (context.killed_for == KillCause::output_limit) {
     return {RunOutcome::output_limit, "output limit: the program wrote more than " +

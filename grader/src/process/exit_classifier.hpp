@@ -32,6 +32,8 @@ Termination termination_from_wait_status(int wait_status, bool through_bubblewra
 struct TerminationContext {
   KillCause killed_for = KillCause::none;  // the grader killed it, and why
   double killed_after_seconds = 0;
+  std::string stuck_diagnosis;        // what the tree was doing then (stuck_tree.hpp)
+  bool stopped_as_deadlock = false;   // killed early: every process blocked, no CPU used
   bool oom_killer_ran = false;  // the kernel's OOM kill count rose during the run
   double cpu_seconds_used = 0;  // user + system time of the child and its waited-for children
   // The run's cgroup (run_cgroup.hpp) killed a process at its memory limit; 0: no

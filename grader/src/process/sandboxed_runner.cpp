@@ -241,6 +241,8 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
     // With a cgroup its process list is the tree (the last file: cpuacct on v1).
     sampler.emplace(child.pid, cgroup ? fs::path(cgroup->procs_files().back()) : fs::path());
     monitor_limits.on_tick = [&sampler] { sampler->sample(); };
+    // Workers of a short task may live 50 ms: look often enough to see them.
+    monitor_limits.tick = std::chrono::milliseconds(5);
     machine_before = read_cpu_counters();
   }
   ChildEnd end = monitor_child(std::move(child), monitor_limits);
@@ -274,6 +276,8 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   TerminationContext context;
   context.killed_for = end.killed_for;
   context.killed_after_seconds = end.killed_after_seconds;
+  context.stuck_diagnosis = end.stuck_diagnosis;
+  context.stopped_as_deadlock = end.stopped_as_deadlock;
   context.oom_killer_ran =
       oom_kills_before && oom_kills_after && *oom_kills_after > *oom_kills_before;
   context.cpu_seconds_used = end.cpu_seconds;

@@ -53,6 +53,16 @@ std::optional<TaskStat> read_stat(const fs::path& path) {
   return s;
 }
 
+// /proc/<pid>/task/<tid>/schedstat: "run_ns wait_ns timeslices".
+std::optional<double> read_run_seconds(const fs::path& path) {
+  std::optional<std::string> text = read_small(path);
+  if (!text) return std::nullopt;
+  unsigned long long ns = 0;
+  const char* begin = text->data();
+  if (std::from_chars(begin, begin + text->size(), ns).ec != std::errc{}) return std::nullopt;
+  return static_cast<double>(ns) / 1e9;
+}
+
 std::optional<pid_t> pid_named(const std::string& name) {
   pid_t pid = 0;
   const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), pid);
@@ -65,6 +75,12 @@ double spread(double total, double busiest) { return busiest > 0 ? total / busie
 }  // namespace
 
 double TreeUsage::process_spread() const { return spread(cpu_seconds, busiest_process_s); }
+
+double TreeUsage::coverage(double tree_cpu_seconds) const {
+  // Without a total measured apart, what the samples missed cannot be known.
+  if (!(tree_cpu_seconds > 0)) return 0;
+  return cpu_seconds / tree_cpu_seconds;
+}
 double TreeUsage::thread_spread() const { return spread(cpu_seconds, busiest_thread_s); }
 
 TreeSampler::TreeSampler(pid_t root, fs::path procs_file)
@@ -72,7 +88,7 @@ TreeSampler::TreeSampler(pid_t root, fs::path procs_file)
   if (ticks_per_second_ <= 0) ticks_per_second_ = 100;
 }
 
-std::vector<pid_t> TreeSampler::tree_pids() const {
+std::vector<pid_t> TreeSampler::tree_pids() {
   std::vector<pid_t> pids;
   if (!procs_file_.empty()) {
     if (std::optional<std::string> text = read_small(procs_file_)) {
@@ -82,25 +98,28 @@ std::vector<pid_t> TreeSampler::tree_pids() const {
       return pids;
     }
   }
-  // No cgroup: every process whose ancestry reaches the root.
-  std::map<pid_t, pid_t> parent_of;
+  // No cgroup: every process whose parent is in the tree. Each process is classified
+  // once, when first listed (its parent came first: pids grow), so a look reads /proc's
+  // listing and the stat of new processes only.
   std::error_code error;
+  std::vector<pid_t> listed;
   for (const auto& entry : fs::directory_iterator("/proc", error)) {
-    std::optional<pid_t> pid = pid_named(entry.path().filename().string());
-    if (!pid) continue;
-    if (std::optional<TaskStat> s = read_stat(entry.path() / "stat")) parent_of[*pid] = s->ppid;
+    if (std::optional<pid_t> pid = pid_named(entry.path().filename().string())) listed.push_back(*pid);
   }
-  for (const auto& [pid, ppid] : parent_of) {
-    pid_t at = pid;
-    for (int depth = 0; depth < 64 && at > 1; ++depth) {
-      if (at == root_) {
-        pids.push_back(pid);
-        break;
+  std::sort(listed.begin(), listed.end());
+  for (pid_t pid : listed) {
+    auto known = in_tree_.find(pid);
+    if (known == in_tree_.end()) {
+      bool member = pid == root_;
+      if (!member) {
+        if (std::optional<TaskStat> s = read_stat(fs::path("/proc") / std::to_string(pid) / "stat")) {
+          auto parent = in_tree_.find(s->ppid);
+          member = s->ppid == root_ || (parent != in_tree_.end() && parent->second);
+        }
       }
-      auto up = parent_of.find(at);
-      if (up == parent_of.end()) break;
-      at = up->second;
+      known = in_tree_.emplace(pid, member).first;
     }
+    if (known->second) pids.push_back(pid);
   }
   return pids;
 }
@@ -109,43 +128,50 @@ void TreeSampler::sample_process(pid_t pid) {
   const fs::path dir = fs::path("/proc") / std::to_string(pid);
   std::optional<TaskStat> process = read_stat(dir / "stat");
   if (!process) return;  // gone since it was listed
-  // The process's own stat includes its threads that already ended.
-  auto& ticks = process_ticks_[{pid, process->start}];
-  ticks = std::max(ticks, process->cpu_ticks);
+  const double tick = 1.0 / static_cast<double>(ticks_per_second_);
+  // Each thread's run time in nanoseconds (schedstat), else its clock ticks (10 ms: too
+  // coarse for a worker that lives 50 ms).
+  double threads_total = 0;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(dir / "task", error)) {
     std::optional<pid_t> tid = pid_named(entry.path().filename().string());
     if (!tid) continue;
-    if (std::optional<TaskStat> thread = read_stat(entry.path() / "stat")) {
-      auto& t = thread_ticks_[{*tid, thread->start}];
-      t = std::max(t, thread->cpu_ticks);
-    }
+    std::optional<TaskStat> thread = read_stat(entry.path() / "stat");
+    if (!thread) continue;
+    const std::optional<double> run_s = read_run_seconds(entry.path() / "schedstat");
+    double& t = thread_seconds_[{*tid, thread->start}];
+    t = std::max(t, run_s ? *run_s : static_cast<double>(thread->cpu_ticks) * tick);
+    threads_total += t;
   }
+  // The process's own stat also counts its threads that already ended.
+  double& p = process_seconds_[{pid, process->start}];
+  p = std::max({p, threads_total, static_cast<double>(process->cpu_ticks) * tick});
 }
 
 void TreeSampler::sample() {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  if (start < next_allowed_) return;
   for (pid_t pid : tree_pids()) sample_process(pid);
+  ++samples_;
+  next_allowed_ = Clock::now() + (Clock::now() - start) * 9;
 }
 
 TreeUsage TreeSampler::usage() const {
   TreeUsage u;
-  const double tick = 1.0 / static_cast<double>(ticks_per_second_);
-  unsigned long long total = 0, busiest_process = 0, busiest_thread = 0;
-  for (const auto& [key, ticks] : process_ticks_) {
-    if (ticks == 0) continue;
+  for (const auto& [key, seconds] : process_seconds_) {
+    if (!(seconds > 0)) continue;
     ++u.processes;
-    total += ticks;
-    busiest_process = std::max(busiest_process, ticks);
+    u.cpu_seconds += seconds;
+    u.busiest_process_s = std::max(u.busiest_process_s, seconds);
   }
-  for (const auto& [key, ticks] : thread_ticks_) {
-    if (ticks == 0) continue;
+  for (const auto& [key, seconds] : thread_seconds_) {
+    if (!(seconds > 0)) continue;
     ++u.threads;
-    busiest_thread = std::max(busiest_thread, ticks);
+    u.busiest_thread_s = std::max(u.busiest_thread_s, seconds);
   }
-  u.observed = !process_ticks_.empty();
-  u.cpu_seconds = static_cast<double>(total) * tick;
-  u.busiest_process_s = static_cast<double>(busiest_process) * tick;
-  u.busiest_thread_s = static_cast<double>(busiest_thread) * tick;
+  u.observed = !process_seconds_.empty();
+  u.samples = samples_;
   return u;
 }
 

@@ -8,6 +8,7 @@
 // alike.
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -22,6 +23,13 @@ struct TreeUsage {
   double cpu_seconds = 0;       // all processes together (what was sampled)
   double busiest_process_s = 0;
   double busiest_thread_s = 0;
+  int samples = 0;              // looks taken
+
+  // A process that lives shorter than the sampling period can end unseen (its CPU time
+  // then goes unattributed): the spread is only trusted when the sampled CPU time covers
+  // most of the tree's, measured apart (cgroup or wait4). 0 <= coverage, 1 = all of it;
+  // 0 when no total was measured apart (bubblewrap's pid namespace without a cgroup).
+  double coverage(double tree_cpu_seconds) const;
 
   // Total CPU time over the busiest process's (thread's): 1 for serial work, P for
   // work shared evenly by P processes (threads). 0 when nothing was observed.
@@ -34,21 +42,26 @@ struct TreeUsage {
 class TreeSampler {
  public:
   explicit TreeSampler(pid_t root, std::filesystem::path procs_file = {});
-  void sample();  // one look; cheap enough for every 50 ms
+  // One look, unless the looks so far would then cost more than a tenth of the time
+  // (a big tree without a cgroup means walking all of /proc).
+  void sample();
   TreeUsage usage() const;
 
  private:
-  std::vector<pid_t> tree_pids() const;
+  std::vector<pid_t> tree_pids();
   void sample_process(pid_t pid);
 
   pid_t root_;
   std::filesystem::path procs_file_;
   long ticks_per_second_;
-  // Keyed by (id, start time): an id reused during the run is another task. CPU time
-  // only grows, so the largest value seen is the task's latest.
+  int samples_ = 0;
+  std::chrono::steady_clock::time_point next_allowed_{};
+  // CPU seconds keyed by (id, start time): an id reused during the run is another task.
+  // CPU time only grows, so the largest value seen is the task's latest.
   using TaskKey = std::pair<pid_t, unsigned long long>;
-  std::map<TaskKey, unsigned long long> process_ticks_;
-  std::map<TaskKey, unsigned long long> thread_ticks_;
+  std::map<TaskKey, double> process_seconds_;
+  std::map<TaskKey, double> thread_seconds_;
+  std::map<pid_t, bool> in_tree_;  // without a cgroup: each process listed so far, in the tree?
 };
 
 }  // namespace parlab::grader::process

@@ -1,54 +1,81 @@
-// results.json for Gradescope's autograder. Gradescope knows only "passed" and
-// "failed", so partial credit, skips and inconclusive measurements say what they are
-// in the test's output; hidden tests stay hidden until grades are published.
+// results.json for Gradescope's autograder (output_format "md"). Gradescope knows
+// only "passed" and "failed", so: tests that cannot be graded on this machine are
+// left out of the test list (never a red failure) and named in the summary; an
+// inconclusive measurement is labelled in its name, tags and output; partial credit
+// says so. Hidden tests stay hidden until grades are published.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 
+#include "report/markdown_text.hpp"
 #include "report/report_text.hpp"
-#include "report/untrusted_text.hpp"
 #include "report/reporter.hpp"
+#include "report/untrusted_text.hpp"
 
 namespace parlab::grader {
 namespace {
 
 using namespace report_text;
+using namespace markdown_text;
 using Json = nlohmann::ordered_json;  // keeps the spec's field order, for people reading it
 
 const char* gradescope_status(const TestResult& t) {
-  switch (t.status) {
-    case TestStatus::passed: return "passed";
-    case TestStatus::skipped:
-    case TestStatus::inconclusive:
-    case TestStatus::not_graded:
-      // Not the student's failure, but only a full score may show as a pass.
-      return t.points >= t.max_points ? "passed" : "failed";
-    case TestStatus::partial:
-    case TestStatus::failed: return "failed";
-  }
-  return "failed";
+  return t.status == TestStatus::passed ? "passed" : "failed";
 }
 
-// Gradescope shows only passed/failed, so every other status is spelled out first.
-std::string test_output(const TestResult& t, bool verbose) {
-  std::string out;
-  if (t.status != TestStatus::passed) {
-    out = "Status: " + std::string(to_string(t.status));
-    if (t.status == TestStatus::inconclusive) out += " (the measurement was too noisy to judge)";
-    out += ", " + points_cell(t) + " points\n";
+std::string status_sentence(const GradeResult& r, const TestResult& t) {
+  switch (t.status) {
+    case TestStatus::passed: return "";
+    case TestStatus::partial: return "**Partial credit:** " + points_cell(t) + " points";
+    case TestStatus::failed: return "**Failed:** " + points_cell(t) + " points";
+    case TestStatus::skipped: return "**Skipped** (a test it depends on failed): " + points_cell(t) + " points";
+    case TestStatus::inconclusive:
+      return "**Inconclusive** (machine busy): this test costs you nothing and is left out of "
+             "the graded total; submit again to judge it";
+    case TestStatus::not_graded: return "**Not graded here:** " + md_escape(not_graded_reason(r, t));
   }
-  return out + plain_test_details(t, verbose);
+  return "";
+}
+
+// The test's page: its status spelled out, the message (fenced: it may quote the
+// submission), the facts as a list and the output tails fenced.
+std::string test_output(const GradeResult& r, const TestResult& t, bool verbose) {
+  std::string out = status_sentence(r, t);
+  if (!out.empty()) out += "\n\n";
+  const TestDetails d = test_details(t, verbose);
+  if (!t.message.empty()) out += md_code_block(t.message) + "\n";
+  for (const std::string& fact : d.facts) out += "- " + md_escape(fact) + "\n";
+  if (!d.stdout_tail.empty()) out += "\nstdout (last lines):\n\n" + md_code_block(d.stdout_tail);
+  if (!d.stderr_tail.empty()) out += "\nstderr (last lines):\n\n" + md_code_block(d.stderr_tail);
+  return out;
+}
+
+Json tags_of(const TestResult& t) {
+  Json tags = Json::array({t.kind});
+  if (t.status == TestStatus::inconclusive) tags.push_back("inconclusive");
+  if (is_hidden(t)) tags.push_back("hidden");
+  return tags;
 }
 
 std::string summary(const GradeResult& r, bool verbose) {
-  std::string out = r.lab_id + ": " + r.lab_title + "\n" + total_line(r) + "\n";
-  if (r.reference_mode) out += "REFERENCE MODE: the reference solution graded as a submission\n";
-  out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with --seed " +
-         std::to_string(r.fresh_seed) + ")\n";
-  if (!r.performance_enabled) out += "Performance: not measured in this grading\n";
-  for (const std::string& note : r.notes) out += "NOTE: " + untrusted_text::escape_controls(note) + "\n";
+  std::string out = "## " + md_escape(r.lab_id + ": " + r.lab_title) + "\n\n";
+  out += "**Total: " + md_escape(graded_summary(r)) + "**\n\n";
+  std::string not_graded;
+  for (const TestResult& t : r.tests) {
+    if (t.status != TestStatus::not_graded) continue;
+    not_graded += "- " + md_code(t.name) + " (" + format_points(t.max_points) + " points): " +
+                  md_escape(not_graded_reason(r, t)) + "\n";
+  }
+  if (!not_graded.empty()) {
+    out += "Not graded on this machine (not counted, not lost):\n\n" + not_graded + "\n";
+  }
+  if (r.reference_mode) out += "REFERENCE MODE: the reference solution graded as a submission\n\n";
+  out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with `--seed " +
+         std::to_string(r.fresh_seed) + "`)\n\n";
+  if (!r.performance_enabled) out += "Performance: not measured in this grading\n\n";
+  for (const std::string& note : r.notes) out += "> **Note:** " + md_cell(note) + "\n\n";
   if (!r.build.ok || !r.build.diagnostics.empty() || verbose) {
-    out += "\n" + plain_build_report(r.build, verbose);
+    out += "### Build\n\n" + md_code_block(plain_build_report(r.build, verbose));
   }
   return out;
 }
@@ -60,25 +87,52 @@ class GradescopeReporter final : public Reporter {
   std::string render(const GradeResult& r) const override {
     Json tests = Json::array();
     double score = 0;  // the sum of what the tests show, so the page adds up
+    int number = 0;
     for (const TestResult& t : r.tests) {
+      ++number;
+      if (t.status == TestStatus::not_graded) continue;  // named in the summary instead
       score += t.points;
-      tests.push_back({{"name", t.name},
+      std::string name = t.name;
+      if (t.status == TestStatus::inconclusive) name += " (inconclusive: re-run)";
+      tests.push_back({{"name", name},
+                       {"number", std::to_string(number)},
                        {"score", t.points},
                        {"max_score", t.max_points},
                        {"status", gradescope_status(t)},
-                       {"output", test_output(t, options_.verbose)},
+                       {"tags", tags_of(t)},
+                       {"output", test_output(r, t, options_.verbose)},
+                       {"output_format", "md"},
                        {"visibility", is_hidden(t) ? "after_published" : "visible"}});
     }
     Json doc = {{"score", score},
                 {"execution_time", std::llround(r.seconds)},
                 {"output", summary(r, options_.verbose)},
+                {"output_format", "md"},
+                {"test_output_format", "md"},
                 {"visibility", "visible"},
                 {"stdout_visibility", "hidden"},
                 {"tests", std::move(tests)}};
+    if (!options_.leaderboard.empty()) doc["leaderboard"] = leaderboard(r);
     return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
   }
 
  private:
+  // The speed ratio of each performance test the lab names for its leaderboard.
+  Json leaderboard(const GradeResult& r) const {
+    Json board = Json::array();
+    for (const std::string& name : options_.leaderboard) {
+      for (const TestResult& t : r.tests) {
+        if (t.name != name || !t.measurement || t.status == TestStatus::not_graded ||
+            t.status == TestStatus::inconclusive) {
+          continue;
+        }
+        board.push_back({{"name", t.name}, {"value", std::round(t.measurement->median_ratio * 100) / 100},
+                         {"order", "desc"}});
+      }
+    }
+    return board;
+  }
+
   ReportOptions options_;
 };
 

@@ -53,6 +53,7 @@ std::string seconds_attr(double seconds) {
 }
 
 bool is_failure(TestStatus s) { return s == TestStatus::failed || s == TestStatus::partial; }
+// Inconclusive and not graded here are skips: nothing the student did, and never red.
 bool is_skip(TestStatus s) {
   return s == TestStatus::skipped || s == TestStatus::inconclusive || s == TestStatus::not_graded;
 }
@@ -67,6 +68,8 @@ std::string properties(const GradeResult& r) {
   out += property("submission", r.submission);
   out += property("score", format_points(r.score));
   out += property("max_score", format_points(r.max_score));
+  out += property("graded_max_score", format_points(r.graded_max_score));
+  out += property("total", graded_summary(r));
   out += property("fresh_seed", std::to_string(r.fresh_seed));
   out += property("reference_mode", r.reference_mode ? "true" : "false");
   out += property("performance_enabled", r.performance_enabled ? "true" : "false");
@@ -107,7 +110,11 @@ std::string test_case(const GradeResult& r, const TestResult& t, bool verbose) {
   } else if (is_skip(t.status)) {
     // Skip messages usually say "skipped: why" already; inconclusive ones do not.
     std::string message = t.message.empty() ? to_string(t.status) : t.message;
-    if (t.status == TestStatus::inconclusive) message = "inconclusive: " + message;
+    if (t.status == TestStatus::inconclusive) {
+      message = "inconclusive (" + short_reason(r, t) + "): " + message;
+    } else if (t.status == TestStatus::not_graded) {
+      message = "not graded here (" + not_graded_reason(r, t) + "): " + message;
+    }
     body += "      <skipped" + attr("message", message) + "/>\n";
   }
   if (!d.stdout_tail.empty()) body += "      <system-out>" + xml_escape(d.stdout_tail, false) + "</system-out>\n";

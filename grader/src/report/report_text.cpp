@@ -3,8 +3,10 @@
 // run outcome means rather than echoing an enum.
 #include "report/report_text.hpp"
 #include "report/untrusted_text.hpp"
+#include "util/number_format.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <cmath>
 #include <cstdint>
@@ -26,8 +28,9 @@ void append_facts_for_mismatch(const Mismatch& m, std::vector<std::string>& fact
   // The label comes from the submission's manifest: one escaped line.
   std::string where = untrusted_text::escape_line(m.array) + "[" + std::to_string(m.index) + "]";
   if (!m.label.empty()) where += " (" + untrusted_text::escape_line(m.label) + ")";
-  std::string fact = "First mismatch: " + where + ": expected " + format_value(m.expected) +
-                     ", got " + format_value(m.got);
+  const NumberPair values = format_number_pair(m.expected, m.got);
+  std::string fact = "First mismatch: " + where + ": expected " + values.first + ", got " +
+                     values.second;
   if (!m.tolerance.empty()) fact += ", tolerance " + untrusted_text::escape_line(m.tolerance);
   facts.push_back(std::move(fact));
   if (m.compared > 0) {
@@ -43,12 +46,37 @@ void append_facts_for_measurement(const Measurement& m, std::vector<std::string>
     speedup += ", " + std::to_string(m.warmup_pairs) +
                (m.warmup_pairs == 1 ? " warm-up pair" : " warm-up pairs") + " excluded";
   }
+  if (m.ratio_high > 0) {
+    speedup += ", 95% CI " + format_number(m.ratio_low, 3) + "x to " +
+               format_number(m.ratio_high, 3) + "x";
+  }
   facts.push_back(speedup + ")");
   facts.push_back("Median times: " + m.baseline + " " + format_seconds(m.baseline_median_s) +
                   ", " + m.candidate + " " + format_seconds(m.candidate_median_s));
   facts.push_back("Thresholds: full credit at " + format_value(m.full_at) + "x, none at " +
                   format_value(m.zero_at) + "x" +
                   (m.cores > 0 ? " (scaled to " + std::to_string(m.cores) + " cores)" : ""));
+  if (m.candidate_cores > 0) {
+    std::string observed = "Observed: " + format_number(m.candidate_cores, 2) +
+                           (m.candidate_cores == 1 ? " core busy" : " cores busy");
+    if (m.candidate_processes > 0) {
+      observed += ", " + std::to_string(m.candidate_processes) +
+                  (m.candidate_processes == 1 ? " process" : " processes");
+    }
+    if (m.candidate_threads > 0) {
+      observed += ", " + std::to_string(m.candidate_threads) +
+                  (m.candidate_threads == 1 ? " thread" : " threads");
+    }
+    if (m.work_spread > 0) observed += ", work spread over " + format_number(m.work_spread, 2);
+    if (m.required_cores > 0) observed += " (this test needs " + format_number(m.required_cores, 2) + ")";
+    facts.push_back(observed);
+  }
+  if (m.serial_speedup > 0) {
+    facts.push_back("Against the serial reference: " + format_number(m.serial_speedup, 3) + "x");
+  }
+  if (!m.interference.empty()) {
+    facts.push_back("Disturbed by: " + untrusted_text::escape_line(m.interference));
+  }
   if (m.noisy) {
     facts.push_back("Noisy: the ratios still varied too much after re-measuring");
   }
@@ -90,11 +118,7 @@ std::string format_points(double points) {
   return s == "-0" ? "0" : s;
 }
 
-std::string format_value(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  return sprintf_string("%.6g", value);
-}
+std::string format_value(double value) { return format_number(value); }
 
 std::string format_seconds(double seconds) { return sprintf_string("%.4g s", seconds); }
 
@@ -111,13 +135,7 @@ std::string points_cell(const TestResult& t) {
 }
 
 std::string total_line(const GradeResult& r) {
-  std::string line = "Total: " + format_points(r.score) + " / " + format_points(r.max_score);
-  // Tests not graded here or inconclusive cost nothing: say what was judged.
-  if (r.graded_max_score < r.max_score) {
-    line += " (" + format_points(r.score) + " / " + format_points(r.graded_max_score) +
-            " of what could be graded here)";
-  }
-  return line;
+  return "Total: " + graded_summary(r);
 }
 
 std::string describe_outcome(RunOutcome outcome) {
@@ -293,6 +311,208 @@ std::string indent(std::string_view text, std::string_view prefix) {
     }
     start = end + 1;
   }
+  return out;
+}
+
+bool is_left_out(const TestResult& t) { return !counts_in_graded_total(t.status); }
+
+std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
+  if (!r.performance_enabled && t.kind == "performance") return "not measured (--no-perf)";
+  if (t.measurement && t.measurement->required_cores > r.host.cores && r.host.cores > 0) {
+    return "need " + format_number(t.measurement->required_cores, 3) + " cores (" +
+           std::to_string(r.host.cores) + " here)";
+  }
+  if (r.device.mode == "sim" || r.device.mode == "none") return "need a GPU";
+  // Else the message's first clause, without a leading "not graded here:".
+  std::string reason = untrusted_text::escape_line(t.message);
+  for (const char* prefix : {"not graded here: ", "not graded: "}) {
+    if (reason.rfind(prefix, 0) == 0) reason.erase(0, std::string_view(prefix).size());
+  }
+  reason = reason.substr(0, reason.find_first_of(";."));
+  return reason.empty() ? "cannot be graded here" : first_line_fitted(reason, 60);
+}
+
+std::vector<std::string> left_out_sentences(const GradeResult& r) {
+  // Not-graded points grouped by reason, in the order the reasons first appear.
+  std::vector<std::pair<std::string, double>> groups;
+  double inconclusive_points = 0;
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::inconclusive) inconclusive_points += t.max_points;
+    if (t.status != TestStatus::not_graded) continue;
+    const std::string reason = not_graded_reason(r, t);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == reason; });
+    if (it == groups.end()) {
+      groups.emplace_back(reason, t.max_points);
+    } else {
+      it->second += t.max_points;
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [reason, points] : groups) {
+    if (reason == "need a GPU") {
+      out.push_back(format_points(points) + " points of GPU tests need a GPU");
+    } else if (reason.rfind("need", 0) == 0 || reason.rfind("not measured", 0) == 0) {
+      out.push_back(format_points(points) + " points " + reason);
+    } else {
+      out.push_back(format_points(points) + " points not graded here (" + reason + ")");
+    }
+  }
+  if (inconclusive_points > 0) {
+    out.push_back(format_points(inconclusive_points) +
+                  " points inconclusive (machine busy): re-run");
+  }
+  return out;
+}
+
+std::string graded_summary(const GradeResult& r) {
+  std::string text = format_points(r.score) + " / ";
+  const std::vector<std::string> left_out = left_out_sentences(r);
+  if (left_out.empty() || r.graded_max_score >= r.max_score) {
+    return text + format_points(r.max_score);
+  }
+  text += format_points(r.graded_max_score) + " graded here (" + format_points(r.max_score) +
+          " in all)";
+  for (const std::string& s : left_out) text += "; " + s;
+  return text;
+}
+
+std::string rerun_command(const GradeResult& r) {
+  std::string command = "grade " + r.lab_id;
+  if (r.reference_mode) {
+    command += " --reference";
+  } else if (!r.submission.empty()) {
+    command += " " + untrusted_text::escape_line(r.submission);
+  }
+  return command + " --seed " + std::to_string(r.fresh_seed);
+}
+
+std::string ratio_against_band(const Measurement& m) {
+  return format_number(m.median_ratio, 3) + "x (none at " + format_number(m.zero_at, 3) +
+         "x, full at " + format_number(m.full_at, 3) + "x)";
+}
+
+std::string short_reason(const GradeResult& r, const TestResult& t) {
+  const std::string message = untrusted_text::escape_controls(t.message);
+  switch (t.status) {
+    case TestStatus::not_graded:  // the grader's own sentence ("not graded here: ...")
+      return message.empty() ? not_graded_reason(r, t) : untrusted_text::escape_line(message);
+    case TestStatus::inconclusive: {
+      if (t.measurement && !t.measurement->interference.empty()) {
+        return "machine busy: re-run (" + untrusted_text::escape_line(t.measurement->interference) + ")";
+      }
+      return "machine busy: re-run";
+    }
+    case TestStatus::passed:
+    case TestStatus::partial:
+      if (t.measurement && t.measurement->median_ratio > 0) return ratio_against_band(*t.measurement);
+      return t.status == TestStatus::passed ? "" : first_line_fitted(message, 200);
+    case TestStatus::failed:
+    case TestStatus::skipped:
+      if (t.outcome != RunOutcome::ok && t.outcome != RunOutcome::not_run) {
+        return describe_outcome(t.outcome);
+      }
+      if (t.mismatch && !is_hidden(t)) {
+        const NumberPair values = format_number_pair(t.mismatch->expected, t.mismatch->got);
+        return untrusted_text::escape_line(t.mismatch->array) + "[" +
+               std::to_string(t.mismatch->index) + "]: expected " + values.first + ", got " +
+               values.second;
+      }
+      if (t.measurement && t.measurement->median_ratio > 0 && t.measurement->timing_trusted) {
+        return ratio_against_band(*t.measurement);
+      }
+      return first_line_fitted(message, 200);
+  }
+  return message;
+}
+
+std::string next_step(const GradeResult& r) {
+  if (!r.build.ok) {
+    for (const Diagnostic& d : r.build.diagnostics) {
+      if (d.severity != "error") continue;
+      std::string where = std::filesystem::path(d.file).filename().string();
+      if (d.line > 0) where += ":" + std::to_string(d.line);
+      return "fix the build error in " + untrusted_text::escape_line(where) +
+             " (above), then run grade " + r.lab_id + " again";
+    }
+    return "fix the build (compiler output above), then run grade " + r.lab_id + " again";
+  }
+  for (const char* kind : {"correctness", "performance"}) {
+    for (const TestResult& t : r.tests) {
+      if (t.kind == kind && t.status == TestStatus::failed && t.outcome != RunOutcome::not_run) {
+        return "fix " + display_name(t) + " first (details above)";
+      }
+    }
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::partial && t.measurement) {
+      return "speed up " + display_name(t) + ": " + format_number(t.measurement->median_ratio, 3) +
+             "x now, full credit at " + format_number(t.measurement->full_at, 3) + "x";
+    }
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::inconclusive) return "re-run on a quieter machine: " + rerun_command(r);
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::not_graded) {
+      return "nothing to fix here; the tests not graded here need " +
+             std::string(not_graded_reason(r, t) == "need a GPU" ? "a machine with a GPU"
+                                                                 : "another machine or mode");
+    }
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.status != TestStatus::passed) return "see the tests above that did not pass";
+  }
+  return "nothing: every test passed";
+}
+
+std::string wrap(std::string_view text, std::size_t width, std::string_view prefix) {
+  std::string out;
+  const std::size_t room = width > display_width(prefix) + 10 ? width - display_width(prefix) : 10;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view paragraph = text.substr(start, end - start);
+    std::string line;
+    std::size_t line_width = 0;
+    auto flush = [&] {
+      out += line.empty() ? "\n" : std::string(prefix) + line + "\n";
+      line.clear();
+      line_width = 0;
+    };
+    std::size_t pos = 0;
+    bool any = false;
+    while (pos < paragraph.size()) {
+      while (pos < paragraph.size() && paragraph[pos] == ' ') ++pos;
+      if (pos >= paragraph.size()) break;
+      std::size_t word_end = paragraph.find(' ', pos);
+      if (word_end == std::string_view::npos) word_end = paragraph.size();
+      std::string_view word = paragraph.substr(pos, word_end - pos);
+      pos = word_end;
+      any = true;
+      while (display_width(word) > room) {  // a long token: cut it across lines
+        if (!line.empty()) flush();
+        const std::string head = first_line_fitted(word, room + 3);
+        const std::string cut = head.substr(0, head.size() - 3);
+        line = cut;
+        flush();
+        word.remove_prefix(cut.size());
+      }
+      const std::size_t w = display_width(word);
+      if (line_width > 0 && line_width + 1 + w > room) flush();
+      if (line_width > 0) {
+        line += ' ';
+        ++line_width;
+      }
+      line += word;
+      line_width += w;
+    }
+    if (!line.empty() || !any) flush();
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  while (out.size() >= 2 && out.ends_with("\n\n")) out.pop_back();
   return out;
 }
 

@@ -19,6 +19,26 @@ std::string format_ratio(const Measurement& m);  // "1.42x ±6%"
 std::string points_cell(const TestResult& t);    // "7.5 / 15"
 std::string total_line(const GradeResult& r);    // "Total: 37.5 / 100"
 
+// Gradable vs total (issue 14's statuses, shown by every reporter).
+bool is_left_out(const TestResult& t);  // not_graded or inconclusive: not in the graded total
+// Why a not_graded test could not be graded here, in a few words: "need a GPU",
+// "not measured (--no-perf)", "need 8 cores (4 here)", else its message's first line.
+std::string not_graded_reason(const GradeResult& r, const TestResult& t);
+// "60 / 60 graded here; 40 points of GPU tests need a GPU" or "37.5 / 100".
+std::string graded_summary(const GradeResult& r);
+// The parts after the score: "40 points need a GPU", "10 points inconclusive (machine
+// busy): re-run"; empty when everything was graded.
+std::vector<std::string> left_out_sentences(const GradeResult& r);
+// "grade lab01 DIR --seed 42": the command that repeats this grading.
+std::string rerun_command(const GradeResult& r);
+// A measured test's row text: "1.42x (none at 1.1x, full at 2x)".
+std::string ratio_against_band(const Measurement& m);
+// What to do next, in one line: the first thing that costs points ("fix the build
+// error in kernels.cu", "fix X first", "speed up Y: 1.2x now, full credit at 2x").
+std::string next_step(const GradeResult& r);
+// The one short reason of a test's table row (empty for a plain pass).
+std::string short_reason(const GradeResult& r, const TestResult& t);
+
 // Words.
 std::string describe_outcome(RunOutcome outcome);  // "crashed (killed by a signal)"
 std::string diagnostic_line(const Diagnostic& d);  // "file:line:col: error: message"
@@ -52,5 +72,8 @@ std::size_t display_width(std::string_view utf8);  // code points
 // The first line, cut to `max_width` code points with "..." when longer.
 std::string first_line_fitted(std::string_view text, std::size_t max_width);
 std::string indent(std::string_view text, std::string_view prefix);  // prefix on each line
+// Word-wrapped to `width` code points, each line starting with `prefix` (counted in
+// the width); a word longer than a line is cut hard.
+std::string wrap(std::string_view text, std::size_t width, std::string_view prefix);
 
 }  // namespace parlab::grader::report_text

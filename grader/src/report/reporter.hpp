@@ -14,6 +14,12 @@ namespace parlab::grader {
 struct ReportOptions {
   bool color = false;    // ANSI colors (console only)
   bool verbose = false;  // details for passed tests too, build command and log, host model
+  // Where the full report of this grading was saved (the console's last lines name it);
+  // empty: not said.
+  std::string full_report;
+  // Gradescope: performance tests whose speed ratio goes on the leaderboard (the
+  // lab's [gradescope] leaderboard); empty: no leaderboard.
+  std::vector<std::string> leaderboard;
 };
 
 class Reporter {
@@ -28,11 +34,12 @@ std::unique_ptr<Reporter> make_json_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_gradescope_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_junit_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_markdown_reporter(const ReportOptions& options);
+std::unique_ptr<Reporter> make_html_reporter(const ReportOptions& options);
 
 // Throws std::invalid_argument listing the valid names for an unknown format.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
 
-// "console", "json", "gradescope", "junit", "markdown", in that order.
+// "console", "json", "gradescope", "junit", "markdown", "html", in that order.
 std::vector<std::string_view> reporter_names();
 
 // The conventional file name for a format's output, e.g. "results.json" for

@@ -15,12 +15,13 @@ struct ReporterEntry {
   std::unique_ptr<Reporter> (*make)(const ReportOptions&);
 };
 
-constexpr std::array<ReporterEntry, 5> kReporters{{
+constexpr std::array<ReporterEntry, 6> kReporters{{
     {"console", "report.txt", make_console_reporter},
     {"json", "result.json", make_json_reporter},
     {"gradescope", "results.json", make_gradescope_reporter},
     {"junit", "junit.xml", make_junit_reporter},
     {"markdown", "report.md", make_markdown_reporter},
+    {"html", "report.html", make_html_reporter},
 }};
 
 const ReporterEntry& find_entry(std::string_view format) {

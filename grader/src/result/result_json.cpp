@@ -52,6 +52,10 @@ json measurement_fields(const Measurement& m) {
 // What the grader observed itself; absent when nothing was observed (older results).
 json measurement_to_json(const Measurement& m) {
   json out = measurement_fields(m);
+  // Known without the grader's own observation too (written before the early return).
+  out["ratio_interval"] = {number_to_json(m.ratio_low), number_to_json(m.ratio_high)};
+  out["serial_speedup"] = number_to_json(m.serial_speedup);
+  out["interference"] = m.interference;
   if (!(m.observed_cap > 0)) return out;
   out["observed"] = {{"reported_ratio", number_to_json(m.reported_ratio)},
                      {"cap", number_to_json(m.observed_cap)},
@@ -62,9 +66,6 @@ json measurement_to_json(const Measurement& m) {
                      {"candidate_threads", m.candidate_threads},
                      {"work_spread", number_to_json(m.work_spread)},
                      {"required_cores", number_to_json(m.required_cores)}};
-  out["ratio_interval"] = {number_to_json(m.ratio_low), number_to_json(m.ratio_high)};
-  out["serial_speedup"] = number_to_json(m.serial_speedup);
-  out["interference"] = m.interference;
   return out;
 }
 

@@ -2,6 +2,7 @@
 // A lab's specification as read from labs/<lab>/lab.toml (format: docs/lab-spec.md).
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,14 @@
 
 namespace parlab::grader {
 
+// Feedback on one output array, resolved for one test (docs/lab-spec.md, [outputs]):
+// the row length that turns a flat index into (row, col), and a hint per mismatch kind
+// (compare/mismatch_pattern.hpp names the kinds).
+struct OutputFeedback {
+  std::int64_t columns = 0;                  // 0: not a matrix
+  std::map<std::string, std::string> hints;  // mismatch kind -> hint
+};
+
 struct ComparatorSpec {
   enum class Kind { exact, tolerance, ulp };
   Kind kind = Kind::tolerance;
@@ -19,6 +28,17 @@ struct ComparatorSpec {
   double atol = 0;
   std::int64_t max_ulp = 4;
   std::vector<std::string> exact_arrays;  // compared exactly whatever the kind
+  std::map<std::string, OutputFeedback> outputs;  // by array name (from [outputs.NAME])
+};
+
+// An [outputs.NAME] table as written: `columns` is a number or the name of a test or
+// dataset parameter (resolved per test into OutputFeedback::columns).
+struct OutputSpec {
+  std::string name;
+  std::int64_t columns = 0;
+  std::string columns_param;
+  std::map<std::string, std::string> hints;
+  std::string where;
 };
 
 struct DatasetSpec {
@@ -97,8 +117,11 @@ struct LabSpec {
   std::string title;
   std::string kind;            // "cpu" | "gpu"
   std::vector<std::string> sources;  // files a submission must contain
+  // Performance tests whose speed ratio goes on Gradescope's leaderboard (may be empty).
+  std::vector<std::string> leaderboard;
   std::vector<DatasetSpec> datasets;
   std::vector<TestSpec> tests;
+  std::vector<OutputSpec> outputs;
 
   double max_points() const;
   const DatasetSpec& dataset(const std::string& id) const;  // throws SpecError

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/errors.hpp"
+#include "compare/mismatch_pattern.hpp"
 #include "spec/lab_spec.hpp"
 #include "spec/toml_reader.hpp"
 
@@ -220,6 +221,65 @@ DatasetSpec read_dataset(const std::string& id, const toml::table& t, const std:
   return d;
 }
 
+// [outputs.NAME]: columns (a number, or a test/dataset parameter's name) and hints by
+// mismatch kind (compare/mismatch_pattern.hpp).
+OutputSpec read_output(const std::string& name, const toml::table& t, const std::string& file) {
+  TomlReader r(t, file, "output '" + name + "'");
+  r.expect_keys({"columns", "hints"});
+  OutputSpec o;
+  o.name = name;
+  o.where = r.location(nullptr);
+  if (const toml::node* c = r.node("columns")) {
+    if (c->is_integer() && *c->value<std::int64_t>() > 0) {
+      o.columns = *c->value<std::int64_t>();
+    } else if (c->is_string() && !c->value<std::string>()->empty()) {
+      o.columns_param = *c->value<std::string>();
+    } else {
+      r.fail(c, "columns must be a positive integer or the name of a parameter");
+    }
+  }
+  if (const toml::table* hints = r.optional_table("hints")) {
+    const auto& kinds = mismatch_kinds();
+    for (const auto& [kind, text] : *hints) {
+      const std::string k(kind.str());
+      if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) {
+        std::string known;
+        for (const auto& n : kinds) known += (known.empty() ? "" : ", ") + n;
+        r.fail(&text, "unknown mismatch kind '" + k + "' (kinds: " + known + ")");
+      }
+      if (!text.is_string() || text.value<std::string>()->empty()) {
+        r.fail(&text, "hint '" + k + "' must be a non-empty string");
+      }
+      o.hints[k] = *text.value<std::string>();
+    }
+  }
+  return o;
+}
+
+// Each test's comparator gets the outputs' feedback with `columns` resolved from the
+// test's parameters, else its dataset's (a matrix's row length is often a dataset size).
+void resolve_outputs(LabSpec& lab) {
+  for (TestSpec& t : lab.tests) {
+    const DatasetSpec& d = lab.dataset(t.dataset);
+    for (const OutputSpec& o : lab.outputs) {
+      OutputFeedback f;
+      f.hints = o.hints;
+      f.columns = o.columns;
+      if (!o.columns_param.empty()) {
+        const Params& from = t.params.has(o.columns_param) ? t.params : d.params;
+        if (from.has(o.columns_param)) {
+          try {
+            f.columns = std::max<std::int64_t>(0, from.get_int(o.columns_param));
+          } catch (const ParamError&) {
+            f.columns = 0;  // not a number here: no (row, col) for this test
+          }
+        }
+      }
+      t.compare.outputs[o.name] = f;
+    }
+  }
+}
+
 void check_references(const LabSpec& lab) {
   std::set<std::string> names;
   for (const TestSpec& t : lab.tests) {
@@ -285,12 +345,12 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   lab.file = toml_file;
   lab.dir = toml_file.parent_path();
   TomlReader top(root, file, "lab.toml");
-  top.expect_keys({"lab", "limits", "datasets", "tests"});
+  top.expect_keys({"lab", "limits", "datasets", "tests", "outputs"});
 
   const toml::table* lab_table = top.optional_table("lab");
   if (!lab_table) top.fail(nullptr, "missing [lab] table");
   TomlReader l(*lab_table, file, "[lab]");
-  l.expect_keys({"id", "title", "kind", "sources"});
+  l.expect_keys({"id", "title", "kind", "sources", "leaderboard"});
   lab.id = l.required_string("id");
   lab.title = l.required_string("title");
   lab.kind = l.optional_string("kind").value_or("cpu");
@@ -299,6 +359,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   }
   lab.sources = l.string_list("sources");
   if (lab.sources.empty()) l.fail(nullptr, "'sources' must list the files a submission edits");
+  lab.leaderboard = l.string_list("leaderboard");
 
   ResourceLimits limits;
   if (const toml::table* t = top.optional_table("limits")) {
@@ -321,7 +382,21 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   for (const toml::node& t : *tests->as_array()) {
     lab.tests.push_back(read_test(*t.as_table(), file, limits, lab.kind, index++));
   }
+  if (const toml::table* outputs = top.optional_table("outputs")) {
+    for (const auto& [k, v] : *outputs) {
+      if (!v.is_table()) top.fail(&v, "output '" + std::string(k.str()) + "' must be a table");
+      lab.outputs.push_back(read_output(std::string(k.str()), *v.as_table(), file));
+    }
+  }
   check_references(lab);
+  resolve_outputs(lab);
+  for (const std::string& name : lab.leaderboard) {
+    const auto t = std::find_if(lab.tests.begin(), lab.tests.end(),
+                                [&](const TestSpec& s) { return s.name == name; });
+    if (t == lab.tests.end() || t->kind != "performance") {
+      l.fail(l.node("leaderboard"), "leaderboard: '" + name + "' is not a performance test of this lab");
+    }
+  }
   return lab;
 }
 

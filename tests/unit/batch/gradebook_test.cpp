@@ -141,3 +141,31 @@ TEST_CASE("a build failure's reason and a student id are shown escaped, on one l
   CHECK(md.find('\a') == std::string::npos);
   CHECK_THAT(md, Contains("eve\\x1b]0;owned\\x07"));
 }
+
+TEST_CASE("the class summary lists the slowest and fastest and leaves unjudged tests out") {
+  StudentRecord busy = graded("a4", 60, 0, 9.0);
+  busy.result->tests[1].status = TestStatus::inconclusive;  // machine busy: neither pass nor fail
+  std::vector<StudentRecord> rows = {graded("a1", 60, 40, 2.0), graded("a2", 60, 20, 1.0),
+                                     graded("a3", 60, 30, 1.5), busy};
+  nlohmann::json s = class_summary(manifest(), rows);
+  CHECK(s["tests"][1]["attempted"] == 3);
+  CHECK(s["tests"][1]["not_judged"] == 1);
+  CHECK(s["tests"][1]["slowest"][0]["id"] == "a2");
+  CHECK(s["tests"][1]["fastest"][0]["id"] == "a1");
+  CHECK(s["tests"][1]["fastest"][0]["ratio"].get<double>() == Approx(2.0));
+  CHECK(s["tests"][1]["fastest"].size() == 3);  // the inconclusive 9x is not among them
+}
+
+TEST_CASE("summary.html: one self-contained page with the numbers, ids escaped") {
+  StudentRecord hostile = build_failed("<script>alert(1)</script>");
+  std::vector<StudentRecord> rows = {graded("a1", 60, 40, 2.0), graded("a2", 60, 20, 1.0), hostile};
+  const std::string page = class_summary_html(class_summary(manifest(), rows));
+  CHECK(page.rfind("<!doctype html>", 0) == 0);
+  CHECK(page.find("<script") == std::string::npos);
+  CHECK_THAT(page, Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  CHECK_THAT(page, Contains("data-students=\"3\""));
+  CHECK_THAT(page, Contains("<span data-count=\"build_failed\">1</span> did not build"));
+  CHECK_THAT(page, Contains("<svg class=\"histogram\""));
+  CHECK_THAT(page, Contains("data-rate=\"0.667\""));  // serial, stats: 2 of 3
+  CHECK_THAT(page, Contains("a1 2x"));                  // the fastest with its ratio
+}

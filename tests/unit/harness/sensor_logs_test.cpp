@@ -193,3 +193,29 @@ TEST_CASE("sensor_logs: clean data has no malformed rows", "[datasets]") {
     CHECK(s.stddev > 0);
   }
 }
+
+TEST_CASE("sensor_logs: CRLF, padding and blank lines keep the clean file's values",
+          "[datasets]") {
+  TempDir dir;
+  const std::map<std::string, std::string> clean = {
+      {"files", "3"}, {"rows", "3000"}, {"malformed_rate", "0.05"}, {"blank_rate", "0.05"}};
+  std::map<std::string, std::string> messy = clean;
+  messy["crlf_rate"] = "0.5";
+  messy["pad_rate"] = "0.3";
+  generate(Params(clean), 5, dir / "clean");
+  generate(Params(messy), 5, dir / "messy");
+  const auto text = contents(dir / "messy").begin()->second;
+  for (const char* mark : {"\r\n", " ,", "\t", "\n\n", "\n \n"}) {
+    INFO(mark);
+    CHECK(text.find(mark) != std::string::npos);
+  }
+  const auto a = stats_of(dir / "clean"), b = stats_of(dir / "messy");
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].rows == b[i].rows);
+    CHECK(a[i].malformed == b[i].malformed);
+    CHECK(a[i].mean == b[i].mean);
+    CHECK(a[i].stddev == b[i].stddev);
+  }
+  CHECK(contents(dir / "clean") != contents(dir / "messy"));
+}

@@ -1,6 +1,7 @@
 // The tree sampler on real processes: how the CPU time of a run was spread. Each
 // worker spins for a fixed amount of its own CPU time, so the expected spread holds
 // however loaded the machine is (time-slicing stretches the wall time, not the split).
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,4 +106,46 @@ TEST_CASE("the machine's CPU counters only grow", "[tree][load]") {
   REQUIRE(after.ok);
   CHECK(after.busy_seconds >= before.busy_seconds + 0.02);
   CHECK(after.steal_seconds >= before.steal_seconds);
+}
+
+TEST_CASE("coverage: the sampled CPU time against the tree's, measured apart", "[tree]") {
+  TreeUsage u;
+  u.observed = true;
+  u.cpu_seconds = 0.9;
+  CHECK(u.coverage(1.0) == Approx(0.9));
+  CHECK(u.coverage(3.0) == Approx(0.3));  // short-lived workers ended unseen
+  CHECK(u.coverage(-1) == 0);             // no total to compare with: not trusted
+}
+
+TEST_CASE("short-lived workers are seen when sampled every 5 ms", "[tree]") {
+  // lab01's skewed dataset: each worker works 50 ms; 100 here so that a machine busy
+  // with other tests (the sampler then wakes late) still looks several times.
+  const pid_t root = ::fork();
+  if (root == 0) {
+    std::vector<pid_t> workers;
+    for (int i = 0; i < 2; ++i) {
+      const pid_t w = ::fork();
+      if (w == 0) {
+        spin_for_cpu(0.1);
+        ::_exit(0);
+      }
+      workers.push_back(w);
+    }
+    for (pid_t w : workers) ::waitpid(w, nullptr, 0);
+    ::_exit(0);
+  }
+  TreeSampler sampler(root);
+  rusage usage{};
+  int status = 0;
+  while (::wait4(root, &status, WNOHANG, &usage) == 0) {
+    sampler.sample();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const double tree_cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  TreeUsage u = sampler.usage();
+  INFO("sampled " << u.cpu_seconds << " s of " << tree_cpu << " s in " << u.samples << " looks");
+  CHECK(u.samples >= 3);
+  CHECK(u.coverage(tree_cpu) > 0.6);
+  CHECK(u.process_spread() > 1.5);
 }

@@ -33,6 +33,8 @@ const GoldenCase kGoldenCases[] = {
     {"markdown", {}, false, "markdown.md"},
     {"markdown", {.verbose = true}, false, "markdown_verbose.md"},
     {"markdown", {}, true, "markdown_build_failed.md"},
+    {"html", {}, false, "html.html"},
+    {"html", {}, true, "html_build_failed.html"},
 };
 
 GradeResult sample(bool build_failed) {

@@ -36,7 +36,9 @@ TEST_CASE("gradescope results follow the autograder spec's field rules", "[repor
     CHECK(doc.at("output").is_string());
     CHECK(doc.at("visibility") == "visible");
     CHECK(doc.at("stdout_visibility") == "hidden");
-    REQUIRE(doc.at("tests").size() == r.tests.size());
+    std::size_t graded_here = 0;  // not_graded tests are left out, never shown as failed
+    for (const TestResult& t : r.tests) graded_here += t.status != TestStatus::not_graded;
+    REQUIRE(doc.at("tests").size() == graded_here);
     double sum = 0;
     for (const auto& t : doc.at("tests")) {
       INFO(t.dump());
@@ -57,30 +59,48 @@ TEST_CASE("gradescope maps statuses and visibility", "[report][gradescope]") {
   CHECK(test_named(doc, "correctness_small").at("status") == "passed");
   CHECK(test_named(doc, "speedup_parallel").at("status") == "failed");  // partial
   CHECK_THAT(test_named(doc, "speedup_parallel").at("output").get<std::string>(),
-             Contains("Status: partial, 5.33 / 15 points"));
+             Contains("**Partial credit:** 5.33 / 15 points"));
+  CHECK(test_named(doc, "speedup_parallel").at("output_format") == "md");
+  CHECK(test_named(doc, "speedup_parallel").at("number") == "2");
+  CHECK(test_named(doc, "speedup_parallel").at("tags") == nlohmann::json::array({"performance"}));
+  CHECK(doc.at("output_format") == "md");
   CHECK(test_named(doc, "correctness_hidden").at("visibility") == "after_published");
   CHECK(test_named(doc, "correctness_small").at("visibility") == "visible");
 
-  // Skipped with points lost: failed, and says it was skipped.
-  const auto& skipped = test_named(doc, "gpu_speedup");
-  CHECK(skipped.at("status") == "failed");
-  CHECK_THAT(skipped.at("output").get<std::string>(), Contains("Status: skipped"));
-  // Inconclusive with full points: passed, and says it was inconclusive.
-  const auto& inconclusive = test_named(doc, "speedup_processes");
-  CHECK(inconclusive.at("status") == "passed");
-  CHECK_THAT(inconclusive.at("output").get<std::string>(), Contains("Status: inconclusive"));
+  // Not graded here: never a red failure; left out of the tests, named in the summary.
+  for (const auto& t : doc.at("tests")) CHECK(t.at("name") != "gpu_speedup");
+  CHECK_THAT(doc.at("output").get<std::string>(),
+             Contains("Not graded on this machine (not counted, not lost)") &&
+                 Contains("- `gpu_speedup` (10 points): no CUDA GPU on this machine"));
+  // Inconclusive: labelled in its name, tags and output.
+  const auto& inconclusive = test_named(doc, "speedup_processes (inconclusive: re-run)");
+  CHECK(inconclusive.at("tags") == nlohmann::json::array({"performance", "inconclusive"}));
+  CHECK_THAT(inconclusive.at("output").get<std::string>(), Contains("**Inconclusive** (machine busy)"));
 }
 
 TEST_CASE("gradescope output teaches the failure and shows build errors", "[report][gradescope]") {
   const nlohmann::json doc = gradescope_json(sample_grade_result());
   CHECK_THAT(test_named(doc, "correctness_fresh").at("output").get<std::string>(),
-             Contains("First mismatch: file_mean[17] (sensors_017.csv): expected 20.5, got NaN"));
+             Contains("First mismatch: file_mean\\[17\\] (sensors_017.csv): expected 20.5, got NaN"));
   CHECK_THAT(doc.at("output").get<std::string>(),
-             Contains("GPU tests skipped") && Contains("Total: 25.33 / 100"));
+             Contains("GPU tests not graded here") &&
+                 Contains("Total: 15.33 / 80 graded here (100 in all)"));
 
   const nlohmann::json failed = gradescope_json(sample_build_failed_result());
   CHECK(failed.at("score") == 0);
   CHECK_THAT(failed.at("output").get<std::string>(),
              Contains("Build FAILED") &&
                  Contains("file_stats.cpp:42:7: error: 'count' was not declared in this scope"));
+}
+
+TEST_CASE("gradescope leaderboard: the ratios of the tests the lab names", "[report][gradescope]") {
+  GradeResult r = sample_grade_result();
+  CHECK_FALSE(gradescope_json(r).contains("leaderboard"));
+  ReportOptions options;
+  options.leaderboard = {"speedup_parallel", "speedup_processes"};  // the second is inconclusive
+  const nlohmann::json doc = nlohmann::json::parse(make_reporter("gradescope", options)->render(r));
+  REQUIRE(doc.at("leaderboard").size() == 1);
+  CHECK(doc.at("leaderboard").at(0).at("name") == "speedup_parallel");
+  CHECK(doc.at("leaderboard").at(0).at("value") == Approx(1.42));
+  CHECK(doc.at("leaderboard").at(0).at("order") == "desc");
 }

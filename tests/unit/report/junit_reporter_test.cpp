@@ -29,8 +29,10 @@ TEST_CASE("junit counts failures and skips and reports the build", "[report][jun
                            "skipped=\"2\" time=\"42.700\">"));
   CHECK_THAT(xml, Contains("<testcase classname=\"parlab.lab01\" name=\"correctness_small\" "
                            "time=\"0.420\"/>"));
-  CHECK_THAT(xml, Contains("<skipped message=\"skipped: no CUDA GPU on this machine\"/>"));
-  CHECK_THAT(xml, Contains("<skipped message=\"inconclusive: The machine was too busy"));
+  CHECK_THAT(xml, Contains("<skipped message=\"not graded here (no CUDA GPU on this machine): "));
+  CHECK_THAT(xml, Contains("<skipped message=\"inconclusive (machine busy: re-run (other processes "
+                           "used 2.5 cores)): The machine was too busy"));
+  CHECK_THAT(xml, Contains("<property name=\"graded_max_score\" value=\"80\"/>"));
   CHECK_THAT(xml, Contains("<failure message=\"The program was killed by SIGSEGV"));
 
   const std::string failed = make_reporter("junit", {})->render(sample_build_failed_result());

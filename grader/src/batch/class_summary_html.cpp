@@ -1,0 +1,115 @@
+// summary.html: the class summary (class_summary.hpp) for an instructor's browser: the
+// counts, the score histogram, each test's pass rate and median speed ratio, the
+// slowest and fastest submissions per performance test, and who needs attention.
+// Student ids and names come from folder names and the roster: escaped.
+#include <string>
+#include <vector>
+
+#include "batch/class_summary.hpp"
+#include "report/html_page.hpp"
+#include "report/report_text.hpp"
+#include "util/number_format.hpp"
+
+using nlohmann::json;
+
+namespace parlab::grader::batch {
+namespace {
+
+using html::escape;
+
+std::string text_of(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+}
+
+std::string scores(const json& s) {
+  const json& d = s["score"];
+  const double max_score = s["max_score"].get<double>();
+  std::string out = "<h2>Scores (out of " + report_text::format_points(max_score) + ")</h2>\n";
+  if (d["count"].get<int>() == 0) return out + "<p>No finished gradings yet.</p>\n";
+  out += "<table id=\"score-stats\"><tr>";
+  for (const char* k : {"min", "q1", "median", "q3", "max", "mean"}) out += std::string("<th>") + k + "</th>";
+  out += "</tr>\n<tr>";
+  for (const char* k : {"min", "q1", "median", "q3", "max", "mean"}) {
+    out += std::string("<td data-stat=\"") + k + "\">" + report_text::format_points(d[k].get<double>()) + "</td>";
+  }
+  out += "</tr></table>\n";
+  std::vector<int> bins = d["histogram"].get<std::vector<int>>();
+  std::vector<std::string> labels;
+  for (std::size_t b = 0; b < bins.size(); ++b) {
+    labels.push_back(report_text::format_points(max_score * b / 10) + "-" +
+                     report_text::format_points(max_score * (b + 1) / 10));
+  }
+  return out + "<div class=\"card\">" + html::histogram_svg(bins, labels) + "</div>\n";
+}
+
+std::string ranking(const json& people) {
+  std::string out;
+  for (const json& p : people) {
+    out += (out.empty() ? "" : ", ") + escape(text_of(p, "id")) + " " +
+           format_number(p["ratio"].get<double>(), 3) + "x";
+  }
+  return out;
+}
+
+std::string tests(const json& s) {
+  std::string out = "<h2>Tests</h2>\n<table id=\"test-rates\">\n<tr><th>Test</th><th>Kind</th>"
+                    "<th class=\"points\">Points</th><th>Passed</th><th>Pass rate</th>"
+                    "<th>Median speed ratio</th><th>Slowest</th><th>Fastest</th></tr>\n";
+  for (const json& t : s["tests"]) {
+    const int attempted = t["attempted"].get<int>();
+    const double rate = t["pass_rate"].get<double>();
+    std::string speed;
+    if (t.contains("median_speedup") && !t["median_speedup"].is_null()) {
+      speed = format_number(t["median_speedup"].get<double>(), 3) + "x";
+    }
+    out += "<tr data-test=\"" + escape(text_of(t, "name")) + "\"><td>" + escape(text_of(t, "name")) +
+           "</td><td>" + escape(text_of(t, "kind")) + "</td><td class=\"points\">" +
+           report_text::format_points(t["points"].get<double>()) + "</td><td>" +
+           (attempted ? std::to_string(t["passed"].get<int>()) + " / " + std::to_string(attempted)
+                      : std::string("none judged")) +
+           "</td><td data-rate=\"" + format_number(rate, 3) + "\">" +
+           (attempted ? html::fraction_bar_svg(rate) + " " + format_number(rate * 100, 3) + "%" : "") +
+           "</td><td>" + speed + "</td><td>" + (t.contains("slowest") ? ranking(t["slowest"]) : "") +
+           "</td><td>" + (t.contains("fastest") ? ranking(t["fastest"]) : "") + "</td></tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string people(const json& list, const std::string& title) {
+  if (!list.is_array() || list.empty()) return "";
+  std::string out = "<h2>" + escape(title) + "</h2>\n<div class=\"card\"><ul>\n";
+  for (const json& p : list) {
+    const std::string name = text_of(p, "name");
+    out += "<li>" + escape(text_of(p, "id")) + (name.empty() ? "" : " (" + escape(name) + ")") +
+           ": " + escape(text_of(p, "reason")) + "</li>\n";
+  }
+  return out + "</ul></div>\n";
+}
+
+}  // namespace
+
+std::string class_summary_html(const json& s) {
+  const json& c = s["counts"];
+  std::string body = "<h1>" + escape(text_of(s, "lab_id") + " class summary: " + text_of(s, "lab_title")) +
+                     "</h1>\n<section class=\"verdict\" id=\"counts\"><div class=\"total\" data-students=\"" +
+                     std::to_string(s["students"].get<int>()) + "\">" + std::to_string(s["students"].get<int>()) +
+                     " students</div><div class=\"left-out\">";
+  std::string counts;
+  for (const auto& [key, label] : std::vector<std::pair<const char*, const char*>>{
+           {"graded", "graded"}, {"build_failed", "did not build"}, {"rejected", "rejected"},
+           {"error", "grader errors"}, {"pending", "pending"}, {"missing", "missing"}}) {
+    counts += (counts.empty() ? "" : ", ") + std::string("<span data-count=\"") + key + "\">" +
+              std::to_string(c[key].get<int>()) + "</span> " + label;
+  }
+  body += counts + "</div></section>\n";
+  body += scores(s) + tests(s);
+  body += people(s["did_not_build"], "Did not build");
+  body += people(s["rejected"], "Rejected submissions");
+  body += people(s["errors"], "Grader errors (re-run the batch to retry)");
+  body += people(s["pending"], "Not graded yet");
+  body += people(s["missing"], "On the roster, no submission");
+  body += people(s["regraded_after_change"], "Re-graded because something changed");
+  return html::page(text_of(s, "lab_id") + " class summary", body);
+}
+
+}  // namespace parlab::grader::batch

@@ -1,0 +1,172 @@
+#include "compare/mismatch_pattern.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "compare/comparator.hpp"
+
+namespace parlab::grader {
+namespace {
+
+// Block sizes a kernel's last partial tile or block is usually cut at.
+constexpr std::int64_t kTileSizes[] = {8, 16, 32};
+constexpr std::int64_t kBlockSizes[] = {32, 64, 128, 256, 512, 1024};
+
+// The drivers poison outputs with every byte 0xFF (a NaN) before the call: a value
+// with all bits set in its own type was never written; a NaN computed by 0/0 differs.
+// (For integers the same bytes read -1.)
+bool is_poison(double v, harness::DType dtype) {
+  if (dtype == harness::DType::i32 || dtype == harness::DType::i64) return v == -1.0;
+  if (!std::isnan(v)) return false;
+  if (dtype == harness::DType::f32) {
+    return std::bit_cast<std::uint32_t>(static_cast<float>(v)) == 0xFFFFFFFFu;
+  }
+  return std::bit_cast<std::uint64_t>(v) == ~std::uint64_t{0};
+}
+
+struct Facts {
+  std::vector<std::uint64_t> bad;  // indices that differ
+  bool all_poison = true, any_computed_nan = false, all_above = true, all_below = true, all_close = true;
+};
+
+Facts collect(const harness::NamedArray& e, const harness::NamedArray& g,
+              const ComparatorSpec& spec, bool exact) {
+  Facts f;
+  const bool tolerant = !exact && spec.kind != ComparatorSpec::Kind::exact;
+  for (std::size_t i = 0; i < e.values.size(); ++i) {
+    const double want = e.values[i], have = g.values[i];
+    if (values_match(want, have, spec, e.dtype, exact)) continue;
+    f.bad.push_back(i);
+    const bool nan = std::isnan(have);
+    const bool poison = is_poison(have, g.dtype);  // the type the program wrote
+    f.all_poison &= poison;
+    f.any_computed_nan |= nan && !poison;
+    f.all_above &= !nan && have > want;
+    f.all_below &= !nan && have < want;
+    const double bound = spec.kind == ComparatorSpec::Kind::ulp
+                             ? 0.0
+                             : spec.atol + spec.rtol * std::fabs(want);
+    f.all_close &= tolerant && !nan && std::isfinite(want) && bound > 0 &&
+                   std::fabs(have - want) <= 100 * bound;
+  }
+  return f;
+}
+
+// Matrix: the smallest tile T for which every mismatch lies in the rows or columns
+// past the last multiple of T (the partial tile), with at least one full tile in
+// each direction.
+std::string edge_detail(const Facts& f, std::int64_t rows, std::int64_t columns) {
+  for (std::int64_t t : kTileSizes) {
+    const std::int64_t row_edge = rows % t ? rows - rows % t : rows;
+    const std::int64_t col_edge = columns % t ? columns - columns % t : columns;
+    // Some partial tile, and at least one full tile in each direction to compare with.
+    if ((row_edge == rows && col_edge == columns) || row_edge == 0 || col_edge == 0) continue;
+    const bool inside = std::all_of(f.bad.begin(), f.bad.end(), [&](std::uint64_t i) {
+      const auto r = static_cast<std::int64_t>(i) / columns;
+      const auto c = static_cast<std::int64_t>(i) % columns;
+      return r >= row_edge || c >= col_edge;
+    });
+    if (!inside) continue;
+    std::string where;
+    if (row_edge < rows) where += "rows >= " + std::to_string(row_edge);
+    if (col_edge < columns) where += (where.empty() ? "" : " or ") + ("columns >= " + std::to_string(col_edge));
+    return "only the partial last tile differs (" + where + ", past the last multiple of " +
+           std::to_string(t) + ")";
+  }
+  return "";
+}
+
+std::string tail_detail(const Facts& f, std::int64_t count) {
+  for (std::int64_t b : kBlockSizes) {
+    const std::int64_t edge = count - count % b;
+    if (count % b == 0 || edge == 0) continue;
+    if (static_cast<std::int64_t>(f.bad.front()) >= edge) {
+      return "only elements " + std::to_string(edge) + ".." + std::to_string(count - 1) +
+             " differ (past the last multiple of " + std::to_string(b) + ")";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+const std::vector<std::string>& mismatch_kinds() {
+  static const std::vector<std::string> kinds = {"missing", "size", "unwritten", "nan",
+                                                 "edge", "tail", "close", "too_large",
+                                                 "too_small", "any"};
+  return kinds;
+}
+
+std::string row_col_text(std::uint64_t index, std::int64_t columns) {
+  const auto c = static_cast<std::uint64_t>(columns);
+  return "row " + std::to_string(index / c) + ", col " + std::to_string(index % c);
+}
+
+MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness::NamedArray& g,
+                                    const ComparatorSpec& spec, bool exact,
+                                    std::int64_t columns) {
+  MismatchPattern p;
+  const Facts f = collect(e, g, spec, exact);
+  if (f.bad.empty()) return p;
+  const auto count = static_cast<std::int64_t>(e.values.size());
+  const bool matrix = columns > 0 && count % columns == 0 && count / columns > 0;
+  const std::uint64_t first = f.bad.front(), last = f.bad.back();
+  if (f.all_poison) {
+    p.kinds.push_back("unwritten");
+    const std::string why = " never written (outputs are poisoned with NaN before the call, "
+                            "-1 for integers, and these still hold it)";
+    const std::string n = std::to_string(f.bad.size());
+    if (f.bad.size() == e.values.size()) {
+      p.detail = "all " + n + " elements were" + why;
+    } else if (last - first + 1 == f.bad.size()) {
+      p.detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" + n +
+                 ", one contiguous block) were" + why;
+      if (matrix) {
+        p.detail += ", " + row_col_text(first, columns) + " to " + row_col_text(last, columns);
+      }
+    } else {
+      p.detail = n + " elements were" + why;
+    }
+  }
+  if (f.any_computed_nan) {
+    p.kinds.push_back("nan");
+    if (p.detail.empty()) {
+      p.detail = "NaN computed by the program (0/0, inf - inf, sqrt of a negative), not the "
+                 "poison of an unwritten element";
+    }
+  }
+  if (matrix) {
+    if (std::string d = edge_detail(f, count / columns, columns); !d.empty()) {
+      p.kinds.push_back("edge");
+      p.detail += (p.detail.empty() ? "" : "; ") + d;  // where, even when unwritten
+    }
+  } else if (std::string d = tail_detail(f, count); !d.empty()) {
+    p.kinds.push_back("tail");
+    if (p.detail.empty()) p.detail = d;
+  }
+  if (f.all_close) {
+    p.kinds.push_back("close");
+    if (p.detail.empty()) p.detail = "every difference is within 100x the tolerance";
+  }
+  if (f.all_above) {
+    p.kinds.push_back("too_large");
+    if (p.detail.empty()) p.detail = "every differing value is larger than expected";
+  }
+  if (f.all_below) {
+    p.kinds.push_back("too_small");
+    if (p.detail.empty()) p.detail = "every differing value is smaller than expected";
+  }
+  p.kinds.push_back("any");
+  return p;
+}
+
+std::string hint_for(const MismatchPattern& pattern,
+                     const std::map<std::string, std::string>& hints) {
+  for (const std::string& kind : pattern.kinds) {
+    if (auto it = hints.find(kind); it != hints.end()) return it->second;
+  }
+  return "";
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,47 @@
+#pragma once
+// What the mismatches of one output array have in common, so feedback can name the
+// classic bug instead of one wrong number: a block never written, only the last
+// partial tile wrong, every value too large, off by rounding only, ...
+// A lab declares a hint per kind and output in lab.toml ([outputs.NAME] hints).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parlab/harness/arrays.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace parlab::grader {
+
+// The kinds, most specific first (a hint is looked up in this order, "any" last):
+//   missing    the array is not in the output
+//   size       it has the wrong number of elements
+//   unwritten  every mismatch still holds the poison (all bits set: never written);
+//              the detail gives the range when they form one block
+//   nan        some mismatch is a NaN the program computed (0/0), not the poison
+//   edge       matrix: only the last partial tile (rows or columns past a multiple of
+//              8, 16 or 32) differs
+//   tail       vector: only the elements past a multiple of a block size differ
+//   close      every mismatch is within 100x the tolerance (rounding, summation order)
+//   too_large  every mismatching value is larger than expected
+//   too_small  ... smaller
+//   any        whatever the pattern
+const std::vector<std::string>& mismatch_kinds();
+
+struct MismatchPattern {
+  std::vector<std::string> kinds;  // those that apply, in the order above, "any" last
+  std::string detail;              // one sentence on the pattern (may be empty)
+};
+
+// `columns` > 0 makes the array a row-major matrix with that row length.
+MismatchPattern classify_mismatches(const harness::NamedArray& expected,
+                                    const harness::NamedArray& got, const ComparatorSpec& spec,
+                                    bool exact, std::int64_t columns);
+
+// The hint of the first kind in `pattern` that `hints` names, or "".
+std::string hint_for(const MismatchPattern& pattern,
+                     const std::map<std::string, std::string>& hints);
+
+// "row 3, col 12" for a flat index of a row-major matrix.
+std::string row_col_text(std::uint64_t index, std::int64_t columns);
+
+}  // namespace parlab::grader

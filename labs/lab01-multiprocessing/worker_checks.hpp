@@ -1,0 +1,130 @@
+#pragma once
+// Lab 01 driver checks of the rules about worker processes that no output value shows:
+//  - unreaped_children(): child processes of this process still there when
+//    process_parallel returned (zombies never passed to waitpid, or workers still
+//    running). The rule: every worker is waited for, on success and on failure.
+//  - WorkerKiller: "if a worker dies, throw". A FIFO named like a CSV file is handed
+//    out first; the worker that opens it blocks, is found through /proc (the child
+//    holding the FIFO open) and killed with SIGKILL, as a crash would.
+// Grader-owned, like driver.cpp.
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace lab01::checks {
+
+// The parent pid field of /proc/PID/stat (the 4th, after the command in parentheses).
+inline pid_t parent_of(const std::string& pid) {
+  std::ifstream stat("/proc/" + pid + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return -1;
+  char state = 0;
+  int ppid = -1;
+  if (std::sscanf(text.c_str() + close + 1, " %c %d", &state, &ppid) != 2) return -1;
+  return ppid;
+}
+
+// Pids of this process's children (running or zombie), from /proc.
+inline std::vector<pid_t> children_of_self() {
+  std::vector<pid_t> children;
+  const pid_t self = ::getpid();
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return children;
+  while (const dirent* entry = ::readdir(proc)) {
+    const char* name = entry->d_name;
+    if (name[0] < '1' || name[0] > '9') continue;
+    if (parent_of(name) == self) children.push_back(static_cast<pid_t>(std::atoi(name)));
+  }
+  ::closedir(proc);
+  return children;
+}
+
+inline std::int64_t unreaped_children() {
+  return static_cast<std::int64_t>(children_of_self().size());
+}
+
+// Does process `pid` hold `path` open?
+inline bool holds_open(pid_t pid, const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::path fds = "/proc/" + std::to_string(pid) + "/fd";
+  for (std::filesystem::directory_iterator it(fds, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code link_ec;
+    if (std::filesystem::read_symlink(it->path(), link_ec) == path) return true;
+  }
+  return false;
+}
+
+class WorkerKiller {
+ public:
+  // Creates the FIFO `dir`/worker_dies.csv and starts watching for its reader.
+  explicit WorkerKiller(const std::filesystem::path& dir) : fifo_(dir / "worker_dies.csv") {
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(fifo_);
+    if (::mkfifo(fifo_.c_str(), 0600) != 0) {
+      throw std::runtime_error("driver: cannot create " + fifo_.string() + ": " +
+                               std::strerror(errno));
+    }
+    watcher_ = std::thread([this] { watch(); });
+  }
+  WorkerKiller(const WorkerKiller&) = delete;
+  WorkerKiller& operator=(const WorkerKiller&) = delete;
+  ~WorkerKiller() {
+    stop_ = true;
+    watcher_.join();
+    if (write_fd_ >= 0) ::close(write_fd_);
+    std::error_code ec;
+    std::filesystem::remove(fifo_, ec);
+  }
+
+  const std::filesystem::path& path() const { return fifo_; }
+  bool killed() const { return killed_; }
+
+ private:
+  void watch() {
+    using namespace std::chrono;
+    const auto give_up = steady_clock::now() + seconds(20);
+    while (!stop_ && steady_clock::now() < give_up) {
+      // Succeeds once a reader has the FIFO open (or is blocked opening it); the reader
+      // then blocks in read(): nothing is ever written.
+      if (write_fd_ < 0) write_fd_ = ::open(fifo_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (write_fd_ >= 0) {
+        for (pid_t child : children_of_self()) {
+          if (holds_open(child, fifo_)) {
+            ::kill(child, SIGKILL);
+            killed_ = true;
+            return;
+          }
+        }
+      }
+      std::this_thread::sleep_for(milliseconds(10));
+    }
+    // Nobody to kill (the parent read the FIFO itself?): end its read with EOF.
+    if (write_fd_ >= 0) {
+      ::close(write_fd_);
+      write_fd_ = -1;
+    }
+  }
+
+  std::filesystem::path fifo_;
+  std::thread watcher_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> killed_{false};
+  int write_fd_ = -1;
+};
+
+}  // namespace lab01::checks

@@ -1,0 +1,105 @@
+// The comparator names what the mismatches have in common and gives the lab's hint.
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cmath>
+#include <limits>
+
+#include "compare/comparator.hpp"
+#include "compare/mismatch_pattern.hpp"
+
+using namespace parlab::grader;
+using parlab::harness::DType;
+using parlab::harness::NamedArray;
+using Catch::Contains;
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+NamedArray array(const std::string& name, std::vector<double> values) {
+  NamedArray a;
+  a.name = name;
+  a.dtype = DType::f64;
+  a.values = std::move(values);
+  return a;
+}
+
+ComparatorSpec tolerant() {
+  ComparatorSpec c;
+  c.kind = ComparatorSpec::Kind::tolerance;
+  c.rtol = 1e-6;
+  c.atol = 1e-6;
+  return c;
+}
+
+bool has(const MismatchPattern& p, const std::string& kind) {
+  return std::find(p.kinds.begin(), p.kinds.end(), kind) != p.kinds.end();
+}
+}  // namespace
+
+TEST_CASE("the poison left in a block is 'unwritten' with its range; 0/0 is 'nan'",
+          "[compare]") {
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  std::vector<double> want(100, 1.0), got(100, 1.0);
+  for (int i = 75; i < 100; ++i) got[i] = poison;
+  const auto p = classify_mismatches(array("y", want), array("y", got), tolerant(), false, 0);
+  CHECK(p.kinds.front() == "unwritten");
+  CHECK_FALSE(has(p, "nan"));
+  CHECK_THAT(p.detail, Contains("elements 75..99 (25, one contiguous block) were never written"));
+  got[10] = kNaN;  // a computed NaN: 0/0 somewhere
+  const auto q = classify_mismatches(array("y", want), array("y", got), tolerant(), false, 0);
+  CHECK_FALSE(has(q, "unwritten"));
+  CHECK(q.kinds.front() == "nan");
+  // A float output keeps its poison through the widening to double.
+  NamedArray f = array("f", {1.0, 1.0});  // expected in f64, got in f32 (GPU labs)
+  NamedArray g = f;
+  g.dtype = DType::f32;
+  g.values[1] = static_cast<double>(std::bit_cast<float>(0xFFFFFFFFu));
+  CHECK(classify_mismatches(f, g, tolerant(), false, 0).kinds.front() == "unwritten");
+}
+
+TEST_CASE("a matrix wrong only past the last full tile is 'edge'", "[compare]") {
+  const int rows = 17, cols = 17;
+  std::vector<double> want(rows * cols, 2.0), got = want;
+  for (int r = 0; r < rows; ++r) got[r * cols + 16] = 0;  // the last column only
+  const auto p = classify_mismatches(array("c", want), array("c", got), tolerant(), false, cols);
+  CHECK(has(p, "edge"));
+  CHECK_THAT(p.detail, Contains("columns >= 16"));
+  // A matrix narrower than every tile has no full tile to compare with: not 'edge'.
+  std::vector<double> narrow(20 * 7, 1.0), narrow_got = narrow;
+  narrow_got[19 * 7] = 0;
+  CHECK_FALSE(has(classify_mismatches(array("c", narrow), array("c", narrow_got), tolerant(),
+                                      false, 7),
+                  "edge"));
+  got[0] = 0;  // a wrong element inside the full tiles
+  const auto q = classify_mismatches(array("c", want), array("c", got), tolerant(), false, cols);
+  CHECK_FALSE(has(q, "edge"));
+}
+
+TEST_CASE("direction and closeness of the differences are kinds", "[compare]") {
+  const auto larger = classify_mismatches(array("n", {1, 2, 3}), array("n", {1, 5, 4}),
+                                          tolerant(), true, 0);
+  CHECK(has(larger, "too_large"));
+  CHECK_FALSE(has(larger, "too_small"));
+  CHECK_FALSE(has(larger, "close"));  // exact arrays are never 'close'
+  const auto close = classify_mismatches(array("m", {1.0, 2.0}), array("m", {1.0, 2.0 + 2e-5}),
+                                         tolerant(), false, 0);
+  CHECK(has(close, "close"));
+  CHECK(close.kinds.back() == "any");
+}
+
+TEST_CASE("the message gives (row, col) for a matrix and the declared hint", "[compare]") {
+  ComparatorSpec spec = tolerant();
+  spec.outputs["c"].columns = 4;
+  spec.outputs["c"].hints = {{"too_small", "count the last tile too"}, {"any", "generic"}};
+  std::vector<double> want(8, 3.0), got = want;
+  got[6] = 1.0;
+  const CompareOutcome out = compare_outputs({array("c", want)}, {array("c", got)}, spec);
+  REQUIRE_FALSE(out.ok);
+  REQUIRE(out.mismatch);
+  CHECK(out.mismatch->label == "row 1, col 2");
+  CHECK_THAT(out.message, Contains("c[6] (row 1, col 2)"));
+  CHECK_THAT(out.message, Contains("Hint: count the last tile too"));
+  const CompareOutcome missing = compare_outputs({array("c", want)}, {}, spec);
+  CHECK_THAT(missing.message, Contains("Hint: generic"));
+}

@@ -1,0 +1,88 @@
+// [outputs.NAME] in lab.toml: hints by mismatch kind, columns resolved per test.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli/errors.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace fs = std::filesystem;
+using namespace parlab::grader;
+
+namespace {
+
+const std::string kSpec = R"(
+[lab]
+id = "lab99"
+title = "Test lab"
+sources = ["a.cpp"]
+
+[datasets.square]
+generator = "matmul_pair"
+seed = "fresh"
+params = { m = 4, n = 6, k = 3 }
+
+[[tests]]
+name = "from dataset"
+kind = "correctness"
+points = 1
+dataset = "square"
+task = "tiled"
+
+[[tests]]
+name = "from test"
+kind = "correctness"
+points = 1
+dataset = "square"
+task = "tiled"
+params = { n = 9 }
+
+[outputs.c]
+columns = "n"
+hints = { edge = "check the last tile", any = "anything" }
+[outputs.count]
+columns = 5
+)";
+
+fs::path write_spec(const std::string& text) {
+  static int n = 0;
+  fs::path dir = fs::temp_directory_path() /
+                 ("parlab-outputs-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  fs::create_directories(dir);
+  std::ofstream(dir / "lab.toml") << text;
+  return dir / "lab.toml";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    load_lab_spec(write_spec(text));
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("output hints reach every test's comparator, columns from params", "[spec]") {
+  const LabSpec lab = load_lab_spec(write_spec(kSpec));
+  REQUIRE(lab.outputs.size() == 2);
+  const auto& first = lab.tests[0].compare.outputs;
+  REQUIRE(first.count("c"));
+  CHECK(first.at("c").columns == 6);  // the dataset's n
+  CHECK(first.at("c").hints.at("edge") == "check the last tile");
+  CHECK(first.at("count").columns == 5);
+  CHECK(lab.tests[1].compare.outputs.at("c").columns == 9);  // the test's n wins
+}
+
+TEST_CASE("an unknown mismatch kind or a bad columns value is a spec error", "[spec]") {
+  std::string bad_kind = kSpec;
+  bad_kind.replace(bad_kind.find("edge ="), 4, "egde");
+  CHECK_THAT(error_of(bad_kind), Catch::Contains("unknown mismatch kind 'egde'"));
+  std::string bad_columns = kSpec;
+  bad_columns.replace(bad_columns.find("columns = 5"), 11, "columns = -2");
+  CHECK_THAT(error_of(bad_columns), Catch::Contains("columns must be a positive integer"));
+}
