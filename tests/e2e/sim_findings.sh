@@ -32,6 +32,7 @@ expect_in "$W/early.out" "Total: 60(\.0+)? / (100|60 graded here)" "the forbidde
 expect_in "$W/early.json" "early exit before a barrier: in kernel max_block_kernel" "the early exit is reported"
 expect_in "$W/early.json" "all outputs match \(simulator: early exit before the __syncthreads\(\) at max_reduce.cu:31" "the finding names the barrier's line"
 expect_in "$W/early.json" "points unchanged" "the feedback says the points are kept"
+expect_in "$W/early.out" "Note: simulator found: early exit before the __syncthreads\(\) at max_red" "the console notes the finding"
 expect_not_in "$W/early.json" "at /[^ ]*max_reduce.cu" "no build-folder path in the finding"
 
 # 2. Shared counters never zeroed: poisoned shared memory, wrong counts.

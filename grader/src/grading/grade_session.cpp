@@ -540,7 +540,7 @@ GradeResult Session::run() {
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
     if (mode_ == DeviceMode::sim && runs_here(t))
-      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name));
+      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes);
     publish_done();
   }
   if (measures_any(done)) machine_lock.take_exclusive();

@@ -1,5 +1,6 @@
 #include "grading/sim_mode.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -62,7 +63,7 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
 }
 
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name) {
+                      const std::string& run_name, std::vector<std::string>& notes) {
   const ChildRunFiles files(runs_root, run_name);
   const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
   if (!text) return;
@@ -75,6 +76,12 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
     race = race || finding.kind == "data_race";
     const std::string& headline = finding.summary.empty() ? finding.kind : finding.summary;
     summaries += (summaries.empty() ? "" : "; ") + headline;
+    const std::string note = "simulator found: " + headline + " (first in test '" + result.name +
+                             "'; details in its message)";
+    const bool noted = std::any_of(notes.begin(), notes.end(), [&](const std::string& n) {
+      return n.rfind("simulator found: " + headline + " (", 0) == 0;
+    });
+    if (!noted && notes.size() < 64) notes.push_back(note);
     listed += "\n  - " + finding.message;
   }
   if (race && result.status == TestStatus::passed) {

@@ -37,7 +37,9 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // Adds the findings of run `run_name` to `result`: the summaries on the message's first
 // line (what a console shows), the explanations below it. A data race fails the test
 // (a GPU may compute another answer on any run); the others leave its points as they are.
+// Each summary not yet noted also becomes a grading note ("simulator found: ..."), so a
+// one-line console report, which shows no message for a passed test, still shows it.
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name);
+                      const std::string& run_name, std::vector<std::string>& notes);
 
 }  // namespace parlab::grader

@@ -27,6 +27,7 @@ TestResult passed_test() {
   r.points = 10;
   r.max_points = 10;
   r.message = "all outputs match";
+  r.name = "naive: 1 x 1";
   return r;
 }
 
@@ -57,24 +58,32 @@ TEST_CASE("findings lines are parsed, malformed ones skipped, counts and sizes c
 
 TEST_CASE("a warning finding keeps the points and is added to the feedback", "[sim_mode]") {
   RunFolder folder;
+  std::vector<std::string> notes;
   folder.write("{\"kind\":\"exited_before_barrier\",\"summary\":\"early exit before the "
                "__syncthreads() at matmul.cu:20\",\"message\":\"early exit before a barrier at "
                "matmul.cu:20\"}\n");
   TestResult r = passed_test();
-  add_sim_findings(r, folder.root, "run");
+  add_sim_findings(r, folder.root, "run", notes);
   CHECK(r.status == TestStatus::passed);
   CHECK(r.points == 10);
   CHECK_THAT(r.message, Catch::Matchers::StartsWith(
                            "all outputs match (simulator: early exit before the __syncthreads() "
                            "at matmul.cu:20)\nthe simulator found (points unchanged"));
   CHECK_THAT(r.message, Contains("- early exit before a barrier at matmul.cu:20"));
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "simulator found: early exit before the __syncthreads() at matmul.cu:20 "
+                    "(first in test 'naive: 1 x 1'; details in its message)");
+  TestResult again = passed_test();
+  add_sim_findings(again, folder.root, "run", notes);  // the same finding in another test
+  CHECK(notes.size() == 1);
 }
 
 TEST_CASE("a data race fails a test whose outputs matched", "[sim_mode]") {
   RunFolder folder;
+  std::vector<std::string> notes;
   folder.write("{\"kind\":\"data_race\",\"message\":\"data race on shared array bins\"}\n");
   TestResult r = passed_test();
-  add_sim_findings(r, folder.root, "run");
+  add_sim_findings(r, folder.root, "run", notes);
   CHECK(r.status == TestStatus::failed);
   CHECK(r.points == 0);
   CHECK_THAT(r.message, Contains("data race: a GPU may compute another answer on any run "
@@ -84,12 +93,14 @@ TEST_CASE("a data race fails a test whose outputs matched", "[sim_mode]") {
 
 TEST_CASE("no findings file, or a link in its place, changes nothing", "[sim_mode]") {
   RunFolder folder;
+  std::vector<std::string> notes;
   TestResult r = passed_test();
-  add_sim_findings(r, folder.root, "run");
+  add_sim_findings(r, folder.root, "run", notes);
   CHECK(r.message == "all outputs match");
   std::ofstream(folder.root / "secret") << "{\"kind\":\"data_race\",\"message\":\"x\"}\n";
   fs::create_symlink(folder.root / "secret", folder.root / "run" / "out" / kSimFindingsFile);
-  add_sim_findings(r, folder.root, "run");
+  add_sim_findings(r, folder.root, "run", notes);
   CHECK(r.status == TestStatus::passed);
   CHECK(r.message == "all outputs match");
+  CHECK(notes.empty());
 }
