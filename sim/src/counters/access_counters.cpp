@@ -110,8 +110,14 @@ void report_launch_counters(const char* kernel_name) {
     std::lock_guard lock(g_mutex);
     totals.swap(g_launch_totals);
   }
+  // A hint only for instructions that carry a tenth or more of the launch's requests of
+  // their kind: a one-time load before the main loop is not the lesson.
+  std::uint64_t shared_requests = 0;
+  std::uint64_t global_requests = 0;
+  for (const auto& [pc, t] : totals) (t.shared ? shared_requests : global_requests) += t.requests;
   for (const auto& [pc, t] : totals) {
     if (t.requests == 0) continue;
+    const bool weighty = t.requests * 10 >= (t.shared ? shared_requests : global_requests);
     const std::string where = source_line_of(pc);
     const char* what = t.write ? "stores" : "loads";
     char line[512];
@@ -123,7 +129,7 @@ void report_launch_counters(const char* kernel_name) {
                     kernel_name, what, where.c_str(), degree,
                     static_cast<unsigned long long>(t.requests));
       if (g_print_all) std::fputs(line, stderr);
-      if (degree >= 2.0) {
+      if (degree >= 2.0 && weighty) {
         report_finding("memory_access", where + " shared " + what,
                        std::string("shared-memory bank conflicts at ") + where,
                        std::string("shared-memory ") + what + " at " + where + " in kernel " +
@@ -142,7 +148,7 @@ void report_launch_counters(const char* kernel_name) {
                     kernel_name, what, where.c_str(), sectors, ideal,
                     static_cast<unsigned long long>(t.requests));
       if (g_print_all) std::fputs(line, stderr);
-      if (sectors >= 2.0 * ideal && sectors >= 8.0) {
+      if (sectors >= 2.0 * ideal && sectors >= 8.0 && weighty) {
         char numbers[64];
         std::snprintf(numbers, sizeof numbers, "%.0f sectors per request; %.0f", sectors, ideal);
         report_finding("memory_access", where + " global " + what,
