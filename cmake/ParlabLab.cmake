@@ -13,6 +13,25 @@
 set(PARLAB_SUBMISSION_CXX_FLAGS -O2 -pthread CACHE STRING "Flags for student code")
 set_property(GLOBAL PROPERTY PARLAB_LAB_ENTRIES "")
 
+# A student kit (`grade export student`, docs/release.md) has no reference/ sources:
+# its references are stripped executables in prebuilt-references/, recorded in
+# toolchain.json as they are instead of being built.
+set(PARLAB_PREBUILT_REFERENCES "")
+if(EXISTS ${PROJECT_SOURCE_DIR}/prebuilt-references AND NOT EXISTS ${PROJECT_SOURCE_DIR}/reference)
+  set(PARLAB_PREBUILT_REFERENCES ${PROJECT_SOURCE_DIR}/prebuilt-references)
+  message(STATUS "parlab: student kit: references are the prebuilt executables in ${PARLAB_PREBUILT_REFERENCES}")
+endif()
+
+# The prebuilt executable `name` (a kit), or empty when the kit lacks it.
+function(parlab_prebuilt_reference out name)
+  set(file ${PARLAB_PREBUILT_REFERENCES}/${name})
+  if(EXISTS ${file})
+    set(${out} ${file} PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # A reference (or skeleton) program is measured side by side with submissions, so it is
 # compiled with their flags, not the build type's (-O3 -DNDEBUG): the last -O given
 # wins, and -UNDEBUG undoes the define, so both sides keep their asserts alike.
@@ -30,7 +49,17 @@ function(parlab_add_lab)
   target_include_directories(parlab_${LAB_ID}_driver PRIVATE ${lab_dir})
   target_link_libraries(parlab_${LAB_ID}_driver PUBLIC parlab_harness)
 
-  foreach(variant reference skeleton)
+  set(variants reference skeleton)
+  set(reference_exe "$<TARGET_FILE:${LAB_ID}_reference>")
+  if(PARLAB_PREBUILT_REFERENCES)
+    set(variants skeleton)
+    set(ref_dir "")
+    parlab_prebuilt_reference(reference_exe ${LAB_ID}_reference)
+    if(NOT reference_exe)
+      message(FATAL_ERROR "student kit: prebuilt-references/${LAB_ID}_reference is missing")
+    endif()
+  endif()
+  foreach(variant ${variants})
     if(variant STREQUAL reference)
       set(src_dir ${ref_dir})
     else()
@@ -48,7 +77,7 @@ function(parlab_add_lab)
   if(libs_json)
     set(libs_json "\"${libs_json}\"")
   endif()
-  set(entry "\"${LAB_ID}\": {\"dir\": \"${lab_dir}\", \"reference_dir\": \"${ref_dir}\", \"driver_lib\": \"$<TARGET_FILE:parlab_${LAB_ID}_driver>\", \"reference_exe\": \"$<TARGET_FILE:${LAB_ID}_reference>\", \"libs\": [${libs_json}]}")
+  set(entry "\"${LAB_ID}\": {\"dir\": \"${lab_dir}\", \"reference_dir\": \"${ref_dir}\", \"driver_lib\": \"$<TARGET_FILE:parlab_${LAB_ID}_driver>\", \"reference_exe\": \"${reference_exe}\", \"libs\": [${libs_json}]}")
   set_property(GLOBAL APPEND PROPERTY PARLAB_LAB_ENTRIES "${entry}")
 endfunction()
 

@@ -13,11 +13,15 @@ for lie in clock_interposer constructor_work timings_writer; do
   # Correct but no faster than it really is: performance points lost, so exit 1.
   expect_rc "$lie" 1
   expect_json "$W/$lie.json" name '"parallel speedup"'
-  # Every correctness test passed (the lie is only about speed); no performance point.
+  # Every output test passed (the lie is only about speed); no performance point.
   read -r correct_failed perf_points < <(python3 - "$W/$lie.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-print(sum(1 for t in r["tests"] if t["kind"] == "correctness" and t["status"] != "passed"),
+# The process-rule tests (a dying worker, reaping) fail for these serial fakes, as they
+# should; every output they compute is right.
+rules = {"a worker that dies is reported", "workers reaped (no zombies)"}
+print(sum(1 for t in r["tests"] if t["kind"] == "correctness" and t["name"] not in rules
+          and t["status"] != "passed"),
       sum(t["points"] for t in r["tests"] if t["kind"] == "performance"))
 PY
 )

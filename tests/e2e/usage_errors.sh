@@ -51,10 +51,11 @@ run_grade notoolchain lab01 --toolchain "$W/nope.json"
 expect_rc notoolchain 3
 expect_in "$W/notoolchain.err" "^grade: error: toolchain file" "missing toolchain is an environment error"
 # As root, children run unprivileged: a work dir they cannot reach is the grader's
-# problem (exit 3), never a student's failed build.
+# problem (exit 3), never a student's failed build. (A private *parent* is bridged:
+# private_parent.sh.)
 if [ "$(id -u)" = 0 ]; then
   mkdir -p "$W/private" && chmod 700 "$W/private"
-  run_grade private lab01 --no-perf --work-dir "$W/private/work"
+  run_grade private lab01 --no-perf --work-dir "$W/private"
   expect_rc private 3
   expect_in "$W/private.err" "^grade: error: work dir .* is not reachable" "unreachable work dir named"
 else

@@ -25,5 +25,6 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
 int run_list_command(const std::vector<std::string>& args);
 int run_report_command(const std::vector<std::string>& args);
 int run_batch_command(const std::vector<std::string>& args);
+int run_export_command(const std::vector<std::string>& args);
 
 }  // namespace parlab::grader

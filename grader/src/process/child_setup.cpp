@@ -80,6 +80,8 @@ const char* describe(ChildSetupStep step) {
       return "setsid";
     case ChildSetupStep::keep_status_fd:
       return "keeping the sandbox status pipe open";
+    case ChildSetupStep::reach_bridge:
+      return "bridging a private parent folder for the sandbox's user";
     case ChildSetupStep::change_directory:
       return "chdir to the work dir";
     case ChildSetupStep::resource_limits:
@@ -121,6 +123,9 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   mark_descriptors_close_on_exec();
   if (plan.keep_open_fd >= 0 && ::fcntl(plan.keep_open_fd, F_SETFD, 0) != 0)
     return failed(ChildSetupStep::keep_status_fd);
+  // Before the drop and the chdir: a view in which private parents are passable.
+  if (plan.reach != nullptr && !apply_reach_plan(*plan.reach))
+    return failed(ChildSetupStep::reach_bridge);
   // Before the drop: root may enter a directory the unprivileged user cannot reach.
   if (plan.work_dir != nullptr && ::chdir(plan.work_dir) != 0)
     return failed(ChildSetupStep::change_directory);

@@ -8,6 +8,7 @@
 // before fork() and the child only reads it.
 #include <sys/types.h>
 
+#include "process/reach_bridge.hpp"
 #include "process/rlimits.hpp"
 
 namespace parlab::grader::process {
@@ -29,6 +30,9 @@ struct ChildSetupPlan {
   static constexpr int kMaxCgroups = 3;
   const char* cgroup_procs[kMaxCgroups] = {};
   int cgroup_count = 0;
+  // Private folders on the way to the work dir, bridged in a mount namespace of the
+  // child's own (reach_bridge.hpp); null or empty: none. Owned by the caller.
+  const ReachPlan* reach = nullptr;
 };
 
 // The pre-exec steps that can fail, in order.
@@ -38,6 +42,7 @@ enum class ChildSetupStep {
   reset_signals,
   new_session,
   keep_status_fd,
+  reach_bridge,
   change_directory,
   resource_limits,
   drop_groups,

@@ -179,6 +179,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.uid = uid_;
   plan.gid = gid_;
   plan.grader_pid = ::getpid();
+  if (drop_privileges_) plan.reach = &process::reach_plan();
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.

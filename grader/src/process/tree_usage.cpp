@@ -72,6 +72,9 @@ std::optional<pid_t> pid_named(const std::string& name) {
 
 double spread(double total, double busiest) { return busiest > 0 ? total / busiest : 0; }
 
+// A process or thread counts as working with at least this share of the tree's CPU time.
+constexpr double kWorkingShare = 0.05;
+
 }  // namespace
 
 double TreeUsage::process_spread() const { return spread(cpu_seconds, busiest_process_s); }
@@ -160,16 +163,17 @@ void TreeSampler::sample() {
 TreeUsage TreeSampler::usage() const {
   TreeUsage u;
   for (const auto& [key, seconds] : process_seconds_) {
-    if (!(seconds > 0)) continue;
-    ++u.processes;
     u.cpu_seconds += seconds;
     u.busiest_process_s = std::max(u.busiest_process_s, seconds);
   }
   for (const auto& [key, seconds] : thread_seconds_) {
-    if (!(seconds > 0)) continue;
-    ++u.threads;
     u.busiest_thread_s = std::max(u.busiest_thread_s, seconds);
   }
+  // Counted: the processes and threads that did a share of the work, not the sandbox's
+  // helpers or an idle main thread waiting for its workers.
+  const double share = kWorkingShare * u.cpu_seconds;
+  for (const auto& [key, seconds] : process_seconds_) u.processes += seconds > 0 && seconds >= share;
+  for (const auto& [key, seconds] : thread_seconds_) u.threads += seconds > 0 && seconds >= share;
   u.observed = !process_seconds_.empty();
   u.samples = samples_;
   return u;

@@ -18,8 +18,8 @@ namespace parlab::grader::process {
 
 struct TreeUsage {
   bool observed = false;        // false: /proc showed nothing of the tree
-  int processes = 0;            // processes that used CPU time
-  int threads = 0;              // threads that used CPU time
+  int processes = 0;            // processes that did at least 5 % of the work
+  int threads = 0;              // threads that did at least 5 % of the work
   double cpu_seconds = 0;       // all processes together (what was sampled)
   double busiest_process_s = 0;
   double busiest_thread_s = 0;

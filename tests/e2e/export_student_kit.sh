@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `grade export student LAB... --out kit.tar.gz` (docs/release.md): the kit unpacks
+# into a fresh folder, holds no reference source, builds with its own README's
+# commands, and grades: the skeleton fails (1), a correct solution passes against the
+# prebuilt reference (0).
+source "$(dirname "$0")/lib.bash"
+source "$(dirname "$0")/kit_lib.bash"
+W="$E2E_WORK"
+
+run_grade export export student lab01 --out "$W/kit.tar.gz"
+expect_rc export 0
+mkdir "$W/kit" && tar -xzf "$W/kit.tar.gz" -C "$W/kit" || fail "kit.tar.gz does not unpack"
+expect_in "$W/kit/KIT.md" "student kit: lab01" "KIT.md names the labs"
+[ -x "$W/kit/prebuilt-references/lab01_reference" ] && pass "the reference is a prebuilt executable" || fail "no prebuilt lab01_reference"
+if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab'; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
+[ -e "$W/kit/labs/lab03-cuda-kernels" ] && fail "a lab not asked for is in the kit" || pass "only the chosen labs"
+[ -e "$W/kit/tests" ] || [ -e "$W/kit/bench" ] && fail "tests/ or bench/ (reference sources) in the kit" || pass "no tests/ or bench/"
+no_reference_source_in "$W/kit"
+
+if build_kit "$W/kit"; then pass "the kit configures and builds"; else
+  fail "the kit does not build"; tail -30 "$W/kit-configure.log" "$W/kit-build.log" >&2; finish; fi
+expect_in "$W/kit-configure.log" "student kit: references are the prebuilt executables" "the kit's build uses the prebuilt references"
+GRADE="$W/kit/build/grade"
+run_grade skeleton lab01 --no-perf --work-dir "$W/work"
+expect_rc skeleton 1
+mkdir "$W/solution" && cp "$PARLAB_SOURCE_DIR"/reference/lab01-multiprocessing/* "$W/solution/"
+run_grade solution lab01 "$W/solution" --no-perf --work-dir "$W/work"
+expect_rc solution 0
+expect_in "$W/solution.out" "Total: 60(\.0+)? / (60 graded|100)" "a correct solution passes the correctness tests in the kit"
+
+# Exporting needs the instructor's tree: a kit cannot export itself.
+run_grade again export student lab01 --out "$W/again.tar.gz"
+expect_rc again 3
+finish
