@@ -1,6 +1,7 @@
 #include "compile/compile_steps.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "cli/errors.hpp"
 
@@ -84,6 +85,23 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }
 
+// The race check's instrumentation: g++ calls a hook before every load and store.
+const char* const kSimCheckFlags[] = {"-fsanitize=thread",
+                                      "--param=tsan-instrument-func-entry-exit=0", "-g1"};
+
+// PARLAB_SIM_CHECK=0 (benchmarks: bench/sim_check_cost.sh) builds without the race
+// check's instrumentation; grading/sim_mode then leaves the check off too.
+bool sim_check_build() {
+  const char* value = std::getenv("PARLAB_SIM_CHECK");
+  return value == nullptr || std::string(value) != "0";
+}
+
+// PARLAB_SIM_NVCC_CHECK=0 skips the nvcc check of a sim build (docs/simulation.md).
+bool nvcc_check_wanted() {
+  const char* value = std::getenv("PARLAB_SIM_NVCC_CHECK");
+  return value == nullptr || std::string(value) != "0";
+}
+
 CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
                      const fs::path& exe) {
   const LabToolchain& labtc = tc.lab(lab.id);
@@ -105,19 +123,46 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     if (p.extension() == ".cu") out += ".cpp";
     plan.steps.push_back({tc.sim.rewrite_tool, {p.string(), out.string()}});
   }
-  CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
-  link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-  link.args.insert(link.args.end(), {"-include", tc.sim.prelude});
-  for (const fs::path& dir : tc.sim.include_dirs) link.args.push_back("-I" + dir.string());
-  link.args.insert(link.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
-                                     "-I" + labtc.dir.string(),
-                                     "-I" + tc.harness_include.string(),
-                                     "-fdiagnostics-color=never", "-o", exe.string()});
+  // Where nvcc is installed (even without a GPU), it checks the CUDA sources first, so
+  // code a GPU build rejects (a helper without __device__, std::max in a kernel) fails
+  // here too, with nvcc's message. Compile only: nothing of it is linked or run.
+  if (!tc.nvcc.empty() && nvcc_check_wanted()) {
+    for (const std::string& src : lab.sources) {
+      if (!has_extension(stage / src, {".cu"})) continue;
+      plan.steps.push_back({tc.nvcc, {"-std=c++20", "-arch=sm_80", "-I" + stage.string(),
+                                      "-I" + labtc.dir.string(), "-I" + tc.harness_include.string(),
+                                      "-c", (stage / src).string(), "-o", "/dev/null"}});
+    }
+    plan.inputs.push_back(tc.nvcc);
+  }
+  // Each source is compiled on its own with the race check's instrumentation (the hooks
+  // are parlab_sim's; the link must not name -fsanitize, which would add libtsan), then
+  // linked. docs/simulation.md, "Race check".
+  std::vector<std::string> objects;
   for (const std::string& src : lab.sources) {
     fs::path staged = stage / src;
-    link.args.push_back(has_extension(staged, {".cu"}) ? (out_dir / src).string() + ".cpp"
-                                                       : staged.string());
+    const fs::path source = has_extension(staged, {".cu"}) ? fs::path((out_dir / src).string() + ".cpp")
+                                                           : staged;
+    const fs::path object = (out_dir / src).string() + ".o";
+    CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
+    compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+    if (sim_check_build()) {
+      compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
+    }
+    compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
+    for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
+    compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
+                                             "-I" + labtc.dir.string(),
+                                             "-I" + tc.harness_include.string(),
+                                             "-fdiagnostics-color=never", "-c", source.string(),
+                                             "-o", object.string()});
+    plan.steps.push_back(std::move(compile));
+    objects.push_back(object.string());
   }
+  CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
+  link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+  link.args.insert(link.args.end(), {"-o", exe.string()});
+  link.args.insert(link.args.end(), objects.begin(), objects.end());
   link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string(),
                                      tc.sim.library.string()});
   for (const std::string& l : tc.sim.link) link.args.push_back(l);
@@ -126,8 +171,8 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   plan.read_only = public_view(labtc, tc, {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
                                            tc.sim.rewrite_tool});
   for (const fs::path& dir : tc.sim.include_dirs) plan.read_only.push_back(dir);
-  plan.inputs = {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library, tc.sim.rewrite_tool,
-                 tc.cxx};
+  plan.inputs.insert(plan.inputs.end(), {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
+                                         tc.sim.rewrite_tool, tc.cxx});
   return plan;
 }
 

@@ -52,6 +52,17 @@ ChildJson ChildRunFiles::read_json(const std::string& name, std::uint64_t max_by
   return out;
 }
 
+std::optional<std::string> ChildRunFiles::read_text(const std::string& name,
+                                                    std::uint64_t max_bytes) const {
+  try {
+    DirFd dir = open_out_dir(runs_root_, run_name_);
+    if (harness::inspect_file_at(dir.get(), name) == harness::FileKind::missing) return {};
+    return harness::read_file_at(dir.get(), name, max_bytes);
+  } catch (const UnsafeFileError&) {
+    return {};
+  }
+}
+
 std::vector<harness::NamedArray> ChildRunFiles::outputs(std::uint64_t max_bytes) const {
   DirFd dir;
   try {

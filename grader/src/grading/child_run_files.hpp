@@ -36,6 +36,10 @@ class ChildRunFiles {
   // Reads and parses `out/<name>` (at most `max_bytes`).
   ChildJson read_json(const std::string& name, std::uint64_t max_bytes) const;
 
+  // The text of `out/<name>`, or nothing when the file is missing, larger than
+  // `max_bytes` or unsafe to read (a link, a FIFO, ...).
+  std::optional<std::string> read_text(const std::string& name, std::uint64_t max_bytes) const;
+
   // The output arrays in `out/`. Throws harness::OutputFormatError with the reason.
   std::vector<harness::NamedArray> outputs(std::uint64_t max_bytes = 1ull << 31) const;
 

@@ -22,6 +22,7 @@
 #include "grading/performance_gate.hpp"
 #include "grading/performance_test.hpp"
 #include "grading/run_feedback.hpp"
+#include "grading/sim_mode.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
 #include "result/result_json.hpp"
@@ -323,14 +324,8 @@ void Session::choose_device(GradeResult& result) {
     expected_exe_ = labtc_.cpu_reference_exe;
   } else if (mode_ == DeviceMode::sim) {
     expected_exe_ = labtc_.cpu_reference_exe;
-    result.notes.push_back(
-        "simulation mode (" + device_.detail + "): your CUDA code ran on the CPU in parlab's "
-        "simulator. It checks correctness, not speed: performance tests of GPU code are "
-        "skipped, and streams run one after the other, so overlap cannot be shown. It cannot prove the absence of data races or of code that relies on the "
-        "threads of a warp running in lockstep; a run on a real GPU remains the reference.");
-    std::map<std::string, std::string> env = {
-        {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics (docs/simulation.md)
-        {"PARLAB_SIM_WORKERS", std::to_string(cores_)}};
+    result.notes.push_back(sim_mode_note(device_.detail));
+    const std::map<std::string, std::string> env = sim_child_environment(cores_);
     submission_runs_.set_extra_env(env);
     reference_runs_.set_extra_env(env);
   } else {
@@ -544,6 +539,8 @@ GradeResult Session::run() {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
+    if (mode_ == DeviceMode::sim && runs_here(t))
+      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes);
     publish_done();
   }
   if (measures_any(done)) machine_lock.take_exclusive();

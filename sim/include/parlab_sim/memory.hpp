@@ -3,6 +3,7 @@
 // symbols. Device memory is host memory with guard pages around each allocation
 // (docs/simulation.md); copies run synchronously, so the Async forms are in order.
 #include <cstddef>
+#include <source_location>
 
 #include "parlab_sim/errors.hpp"
 #include "parlab_sim/streams_events.hpp"
@@ -25,7 +26,9 @@ enum cudaMemcpyKind {
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
 
-cudaError_t cudaMalloc(void** device_pointer, std::size_t bytes);
+// The call site is kept for the device-memory leak report at exit.
+cudaError_t cudaMalloc(void** device_pointer, std::size_t bytes,
+                       std::source_location site = std::source_location::current());
 cudaError_t cudaFree(void* device_pointer);
 cudaError_t cudaMallocHost(void** host_pointer, std::size_t bytes);
 cudaError_t cudaHostAlloc(void** host_pointer, std::size_t bytes, unsigned int flags);
@@ -47,8 +50,9 @@ cudaError_t cudaMemsetAsync(void* device_pointer, int value, std::size_t bytes,
 
 // The typed overloads cuda_runtime.h adds, so `cudaMalloc(&d_x, n)` compiles.
 template <class T>
-cudaError_t cudaMalloc(T** device_pointer, std::size_t bytes) {
-  return cudaMalloc(reinterpret_cast<void**>(device_pointer), bytes);
+cudaError_t cudaMalloc(T** device_pointer, std::size_t bytes,
+                       std::source_location site = std::source_location::current()) {
+  return cudaMalloc(reinterpret_cast<void**>(device_pointer), bytes, site);
 }
 template <class T>
 cudaError_t cudaMallocHost(T** host_pointer, std::size_t bytes) {

@@ -26,7 +26,9 @@
 #include "parlab_sim/atomics.hpp"
 #include "parlab_sim/math.hpp"
 #include "parlab_sim/shared_memory.hpp"
+#include "parlab_sim/source_names.hpp"
 #include "parlab_sim/launch.hpp"
+#include "parlab_sim/runtime_extras.hpp"
 #include "parlab_sim/exit_codes.hpp"
 
 #define CUDART_VERSION 12000

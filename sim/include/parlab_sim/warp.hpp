@@ -2,9 +2,11 @@
 // Warp shuffles, votes, matches and reductions (the _sync forms). A warp is 32
 // consecutive threads of a block in linear thread order. Every lane named in the mask
 // must make the same call; lanes that exited count as absent, as in CUDA. Reading a
-// value from an absent lane yields the caller's own value (CUDA: undefined).
+// value from an absent lane yields the caller's own value (CUDA: undefined) and is
+// reported as a finding with the shuffle's source line.
 #include <cstdint>
 #include <cstring>
+#include <source_location>
 #include <type_traits>
 
 #include "parlab_sim/builtins.hpp"
@@ -37,6 +39,7 @@ struct WarpRequest {
   int arg;      // source lane, delta or lane mask of a shuffle
   int width;    // shuffle segment width
   bool is_signed;  // reductions: compare as signed
+  std::source_location site{};  // shuffles: where the student called it (findings)
 };
 
 // Blocks the calling CUDA thread until every non-exited lane in request.mask has made
@@ -60,31 +63,35 @@ T from_bits(std::uint64_t bits) {
 }
 
 template <class T>
-T shuffle(WarpOp op, unsigned int mask, T var, int arg, int width) {
-  return from_bits<T>(warp_collective({op, mask, to_bits(var), arg, width, false}));
+T shuffle(WarpOp op, unsigned int mask, T var, int arg, int width, std::source_location site) {
+  return from_bits<T>(warp_collective({op, mask, to_bits(var), arg, width, false, site}));
 }
 
 }  // namespace parlab_sim::detail
 
 template <class T>
-T __shfl_sync(unsigned int mask, T var, int src_lane, int width = warpSize) {
+T __shfl_sync(unsigned int mask, T var, int src_lane, int width = warpSize,
+              std::source_location site = std::source_location::current()) {
   return parlab_sim::detail::shuffle(parlab_sim::detail::WarpOp::shfl, mask, var, src_lane,
-                                     width);
+                                     width, site);
 }
 template <class T>
-T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize) {
+T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize,
+                 std::source_location site = std::source_location::current()) {
   return parlab_sim::detail::shuffle(parlab_sim::detail::WarpOp::shfl_up, mask, var,
-                                     static_cast<int>(delta), width);
+                                     static_cast<int>(delta), width, site);
 }
 template <class T>
-T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize) {
+T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = warpSize,
+                 std::source_location site = std::source_location::current()) {
   return parlab_sim::detail::shuffle(parlab_sim::detail::WarpOp::shfl_down, mask, var,
-                                     static_cast<int>(delta), width);
+                                     static_cast<int>(delta), width, site);
 }
 template <class T>
-T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = warpSize) {
+T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = warpSize,
+                  std::source_location site = std::source_location::current()) {
   return parlab_sim::detail::shuffle(parlab_sim::detail::WarpOp::shfl_xor, mask, var,
-                                     lane_mask, width);
+                                     lane_mask, width, site);
 }
 
 unsigned int __ballot_sync(unsigned int mask, int predicate);

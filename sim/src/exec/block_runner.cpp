@@ -12,6 +12,9 @@
 #include "parlab_sim/builtins.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
+#include "parlab_sim/source_names.hpp"
+#include "race/race_check.hpp"
+#include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -41,8 +44,15 @@ bool same_site(const std::source_location& a, const std::source_location& b) {
   finish_report(text, kExitKernelFault);
 }
 
+std::string hex_text(unsigned value) {
+  static const char* digits = "0123456789abcdef";
+  std::string text = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) text += digits[(value >> shift) & 0xfu];
+  return text;
+}
+
 void add_site(ReportText& text, const std::source_location& site) {
-  text.add(site.file_name()).add(':').add_decimal(site.line());
+  text.add(source_display_name(site.file_name())).add(':').add_decimal(site.line());
 }
 
 }  // namespace
@@ -80,6 +90,12 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
     warps_[w].reset(present == kWarpSize ? ~0u : (1u << present) - 1u);
   }
   static_shared_bytes_ = 0;
+  shared_variables_.clear();
+  barriers_passed_ = 0;
+  if (g_race_check_enabled) race_shadow_.reset(warp_count);
+  // Counters sample the first two blocks of a launch.
+  if (g_counters_enabled) counters_.reset(block_linear < 2, lane_count_);
+  t_dynamic_shared_name = nullptr;
   block_serial_ = g_last_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
 
   t_block_runner = this;
@@ -91,6 +107,10 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
 }
 
 void BlockRunner::finish_block() {
+  if (g_counters_enabled && counters_.sampled()) {
+    fold_block_counters(counters_);
+    counters_.reset(false, 0);
+  }
   t_block_serial = 0;
   t_dynamic_shared = nullptr;
   t_lane = nullptr;
@@ -111,7 +131,7 @@ void BlockRunner::run_block(GridJob& job, std::uint64_t block_linear) {
       continue;
     }
     if (next_unstarted_ < lane_count_) {
-      Lane& lane = lanes_[next_unstarted_++];
+      Lane& lane = lanes_[start_order(next_unstarted_++)];
       FiberSlot& slot = idle_fiber();
       slot.lane = &lane;
       lane.fiber = &slot;
@@ -163,9 +183,13 @@ boost::context::fiber BlockRunner::fiber_main(FiberSlot& slot,
   }
 }
 
+unsigned BlockRunner::start_order(unsigned position) const {
+  return job_->reverse_schedule ? lane_count_ - 1 - position : position;
+}
+
 Lane* BlockRunner::claim_unstarted() {
   if (ready_size_ != 0 || next_unstarted_ >= lane_count_ || job_->is_aborted()) return nullptr;
-  return &lanes_[next_unstarted_++];
+  return &lanes_[start_order(next_unstarted_++)];
 }
 
 void BlockRunner::bind(Lane& lane) {
@@ -267,6 +291,60 @@ void BlockRunner::report_warp_misuse(unsigned warp_index, const Lane* self,
   finish_report(text, kExitDeadlock);
 }
 
+void BlockRunner::report_exited_before_barrier() const {
+  const Lane* exited = nullptr;
+  for (const Lane& lane : lanes_) {
+    if (lane.state == LaneState::exited) {
+      exited = &lane;
+      break;
+    }
+  }
+  if (exited == nullptr) return;
+  const std::string site =
+      std::string(source_display_name(barrier_site_.file_name())) + ":" +
+      std::to_string(barrier_site_.line());
+  const uint3 t = exited->thread_idx;
+  std::string message =
+      "early exit before a barrier: in kernel " + std::string(kernel_name()) + ", " +
+      std::to_string(lane_count_ - at_barrier_) + " of the " + std::to_string(lane_count_) +
+      " threads of block (" + std::to_string(block_idx_.x) + "," + std::to_string(block_idx_.y) +
+      "," + std::to_string(block_idx_.z) + ") (thread (" + std::to_string(t.x) + "," +
+      std::to_string(t.y) + "," + std::to_string(t.z) + ") for one) had returned before the " +
+      "__syncthreads() at " + site + " that the others waited at. Every thread of a block must "
+      "reach every __syncthreads(): an early `return`, or a barrier inside an `if` that not "
+      "every thread takes, is undefined behaviour (older GPUs hang; newer ones may let the "
+      "barrier pass without them). Keep every thread running through the barriers and guard "
+      "only its loads and stores.";
+  report_finding(kFindingExitedBeforeBarrier, site,
+                 "early exit before the __syncthreads() at " + site, message);
+}
+
+void BlockRunner::report_absent_lane_read(unsigned warp_index, unsigned lanes) const {
+  const unsigned lane = static_cast<unsigned>(std::countr_zero(lanes));
+  const WarpRequest& request = warps_[warp_index].request(lane);
+  const std::string site =
+      std::string(source_display_name(request.site.file_name())) + ":" +
+      std::to_string(request.site.line());
+  const unsigned exited = warps_[warp_index].exited();
+  std::string message =
+      std::string(warp_op_name(request.op)) + " at " + site + " reads a lane that is not taking "
+      "part: in kernel " + kernel_name() + ", lane " + std::to_string(lane) + " of warp " +
+      std::to_string(warp_index) + " of block (" + std::to_string(block_idx_.x) + "," +
+      std::to_string(block_idx_.y) + "," + std::to_string(block_idx_.z) + ") (mask " +
+      hex_text(request.mask) + (exited != 0 ? ", lanes exited or absent " + hex_text(exited) : "") +
+      ") gets a value from a lane outside the mask or already exited. On a GPU that value is "
+      "undefined (here the lane got its own value back): every lane a shuffle reads must be in "
+      "the mask and still running.";
+  report_finding(kFindingInactiveLaneRead, site,
+                 std::string(warp_op_name(request.op)) + " from an inactive lane at " + site,
+                 message);
+}
+
+std::string BlockRunner::last_barrier_site() const {
+  return std::string(source_display_name(last_barrier_.file_name())) + ":" +
+         std::to_string(last_barrier_.line());
+}
+
 BarrierResult BlockRunner::barrier(Lane& self, std::source_location site, int predicate) {
   if (at_barrier_ == 0) {
     barrier_site_ = site;
@@ -291,6 +369,10 @@ bool BlockRunner::barrier_complete() const {
 }
 
 void BlockRunner::release_barrier(const Lane* self) {
+  if (at_barrier_ < lane_count_) report_exited_before_barrier();
+  ++barriers_passed_;
+  last_barrier_ = barrier_site_;
+  if (g_race_check_enabled) race_shadow_.on_barrier();
   barrier_result_ = BarrierResult{barrier_count_, static_cast<int>(at_barrier_)};
   at_barrier_ = 0;
   for (Lane& lane : lanes_) {
@@ -307,6 +389,8 @@ std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& reques
   const WarpCompletion done = warp.try_complete(request.mask);
   if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
   if (done.group != 0) {
+    if (g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
+    if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
     wake_group(warp_index, done.group, &self);
     return warp.result(lane);
   }
@@ -330,6 +414,8 @@ void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
     const unsigned mask = waiting.mask;
     const WarpCompletion done = warp.try_complete(mask);
     if (!done.mismatch.empty()) report_warp_misuse(warp_index, nullptr, waiting, done.mismatch);
+    if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
+    if (done.group != 0 && g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
     if (done.group != 0) wake_group(warp_index, done.group, self);
     pending &= ~mask;
   }

@@ -19,6 +19,9 @@
 #include "exec/fiber_stack.hpp"
 #include "exec/grid_job.hpp"
 #include "exec/warp_state.hpp"
+#include "counters/access_counters.hpp"
+#include "race/block_shadow.hpp"
+#include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/vector_types.hpp"
 
 namespace parlab_sim::detail {
@@ -68,11 +71,22 @@ class BlockRunner {
   void yield(Lane& self);
   unsigned live_lanes_of_warp(const Lane& self) const;
   void add_static_shared(std::size_t bytes);
+  // A static __shared__ variable of this block (poisoned already), for the race check.
+  void add_shared_variable(const SharedVariable& variable) { shared_variables_.push_back(variable); }
+  const std::vector<SharedVariable>& shared_variables() const { return shared_variables_; }
 
   // For fault reports.
   const char* kernel_name() const;
   const GridJob* job() const { return job_; }
   const DynamicSharedBuffer& dynamic_shared() const { return dynamic_shared_; }
+  const char* dynamic_shared_name() const { return t_dynamic_shared_name; }
+  uint3 block_index() const { return block_idx_; }
+
+  // For the race check (race/race_check.cpp).
+  BlockShadow& race_shadow() { return race_shadow_; }
+  BlockCounters& counters() { return counters_; }
+  unsigned barriers_passed() const { return barriers_passed_; }
+  std::string last_barrier_site() const;
   std::size_t static_shared_bytes() const { return static_shared_bytes_; }
 
  private:
@@ -83,6 +97,7 @@ class BlockRunner {
   void run_lane(Lane& lane);
   void on_lane_exit(Lane& lane);
   Lane* claim_unstarted();
+  unsigned start_order(unsigned position) const;  // which lane starts `position`-th
   void bind(Lane& lane);  // makes `lane` the CUDA thread this OS thread runs
   void resume(Lane& lane);
   void suspend(Lane& self, LaneState state);
@@ -96,6 +111,10 @@ class BlockRunner {
   void abandon_block();
   // Fault reports: kept out of line so the hot paths keep small stack frames.
   [[noreturn, gnu::noinline, gnu::cold]] void report_stall() const;
+  // A finding, not a fault: the barrier completed without threads that had exited.
+  [[gnu::noinline, gnu::cold]] void report_exited_before_barrier() const;
+  [[gnu::noinline, gnu::cold]] void report_absent_lane_read(unsigned warp_index,
+                                                            unsigned lanes) const;
   [[noreturn, gnu::noinline, gnu::cold]] void report_out_of_stacks() const;
   [[noreturn, gnu::noinline, gnu::cold]] void report_divergent_barrier(std::source_location site) const;
   [[noreturn, gnu::noinline, gnu::cold]] void report_warp_misuse(unsigned warp_index, const Lane* self,
@@ -123,6 +142,11 @@ class BlockRunner {
   std::vector<FiberSlot*> idle_;
   DynamicSharedBuffer dynamic_shared_;
   std::size_t static_shared_bytes_ = 0;
+  std::vector<SharedVariable> shared_variables_;
+  BlockShadow race_shadow_;
+  BlockCounters counters_;
+  unsigned barriers_passed_ = 0;
+  std::source_location last_barrier_;
   std::uint64_t block_serial_ = 0;
 };
 

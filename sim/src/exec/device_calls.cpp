@@ -3,11 +3,13 @@
 // kernel they stop the program with a report, since CUDA rejects them at compile time.
 #include <atomic>
 #include <chrono>
+#include <cstring>
 
 #include "exec/execution_state.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/runtime.hpp"
+#include "parlab_sim/source_names.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -39,6 +41,17 @@ std::uint64_t warp_collective(const WarpRequest& request) {
   return collective(warp_op_name(request.op), request);
 }
 
+void grid_sync_not_supported(std::source_location site) {
+  ReportText text;
+  begin_report(text, "grid-wide sync not supported by the simulator").add(":\n  ");
+  text.add("cooperative_groups::this_grid().sync() at ").add(source_display_name(site.file_name()));
+  text.add(':').add_decimal(site.line());
+  text.add(" needs every block of the grid running at once, which the simulator\n  cannot do "
+           "(it runs a few blocks at a time). Split the kernel into two launches, or grade on "
+           "a GPU.");
+  finish_report(text, kExitKernelFault);
+}
+
 void yield_to_other_threads() {
   if (Lane* lane = t_lane) t_block_runner->yield(*lane);
 }
@@ -46,6 +59,19 @@ void yield_to_other_threads() {
 void count_static_shared_of_new_block(std::size_t bytes, std::uint64_t& counted_in_block) {
   counted_in_block = t_block_serial;
   if (t_lane != nullptr) t_block_runner->add_static_shared(bytes);
+}
+
+void enter_static_shared_of_new_block(std::initializer_list<SharedVariable> variables,
+                                      std::uint64_t& counted_in_block) {
+  counted_in_block = t_block_serial;
+  if (t_lane == nullptr) return;  // host code touching a __shared__ variable: no block
+  std::size_t bytes = 0;
+  for (const SharedVariable& variable : variables) bytes += variable.bytes;
+  t_block_runner->add_static_shared(bytes);
+  for (const SharedVariable& variable : variables) {
+    std::memset(variable.address, 0xff, variable.bytes);
+    t_block_runner->add_shared_variable(variable);
+  }
 }
 
 }  // namespace parlab_sim::detail

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <new>
 
 #include "exec/launch_limits.hpp"
@@ -29,7 +30,11 @@ DynamicSharedBuffer::~DynamicSharedBuffer() {
 std::byte* DynamicSharedBuffer::place(std::size_t bytes) {
   placed_bytes_ = bytes;
   const std::size_t rounded = (bytes + 15) / 16 * 16;
-  return reinterpret_cast<std::byte*>(guard_ - rounded);
+  auto* start = reinterpret_cast<std::byte*>(guard_ - rounded);
+  // Poisoned for every block (NaN floats, -1 integers): a GPU's shared memory starts
+  // with whatever was there, never with zeros or this kernel's previous block's values.
+  std::memset(start, 0xff, rounded);
+  return start;
 }
 
 }  // namespace parlab_sim::detail

@@ -10,6 +10,8 @@
 #include "fault/signal_handlers.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/launch.hpp"
+#include "counters/access_counters.hpp"
+#include "race/race_check.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -41,7 +43,11 @@ void run_launch(const LaunchRequest& request) {
   job.shared_limit = total_shared_limit(request.kernel);
   const char* allow_exited = std::getenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER");
   job.exited_threads_release_barriers = allow_exited != nullptr && std::string(allow_exited) == "1";
+  const char* schedule = std::getenv("PARLAB_SIM_SCHEDULE");
+  job.reverse_schedule = schedule != nullptr && std::string(schedule) == "reverse";
+  if (g_access_hooks_enabled) race_check_begin_launch();
   WorkerPool::instance().run(job);
+  if (g_counters_enabled) report_launch_counters(request.kernel_name);
   if (job.is_aborted()) record_error(static_cast<cudaError_t>(job.abort_error.load()));
 }
 

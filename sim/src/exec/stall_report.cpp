@@ -2,6 +2,7 @@
 // can run. Names what the stuck threads wait for and why it can never happen.
 #include <bit>
 
+#include "parlab_sim/source_names.hpp"
 #include "exec/block_runner.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
@@ -54,7 +55,8 @@ void BlockRunner::report_stall() const {
     const Lane* blocker =
         missing != 0 ? &lanes_[warp_index * kWarpSize + first_missing] : nullptr;
     if (blocker != nullptr && blocker->state == LaneState::at_barrier) {
-      text.add(", which wait at __syncthreads() (").add(blocker->barrier_site.file_name());
+      text.add(", which wait at __syncthreads() (")
+          .add(source_display_name(blocker->barrier_site.file_name()));
       text.add(':').add_decimal(blocker->barrier_site.line()).add(")");
     } else {
       text.add(", which never make that call");
@@ -64,7 +66,7 @@ void BlockRunner::report_stall() const {
     text.add(":\n  ").add_decimal(waiting_barrier).add(" of ").add_decimal(lane_count_);
     text.add(" threads wait at __syncthreads()");
     if (first_barrier != nullptr) {
-      text.add(" (").add(first_barrier->barrier_site.file_name()).add(':');
+      text.add(" (").add(source_display_name(first_barrier->barrier_site.file_name())).add(':');
       text.add_decimal(first_barrier->barrier_site.line()).add(")");
     }
     text.add(", but ").add_decimal(exited_).add(" threads exited without reaching it");

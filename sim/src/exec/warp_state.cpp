@@ -80,12 +80,13 @@ WarpCompletion WarpState::try_complete(unsigned mask) {
                           "); every lane named in the mask must make the same call"};
     }
   }
+  absent_reads_ = 0;
   compute_results(needed);
   arrived_ &= ~needed;
-  return {needed, {}};
+  return {needed, {}, absent_reads_};
 }
 
-std::uint64_t WarpState::shuffle_result(unsigned lane, unsigned group) const {
+std::uint64_t WarpState::shuffle_result(unsigned lane, unsigned group, bool& read_absent) const {
   const WarpRequest& request = requests_[lane];
   const unsigned width = segment_width(request.width);
   const unsigned segment = lane & ~(width - 1);
@@ -115,7 +116,10 @@ std::uint64_t WarpState::shuffle_result(unsigned lane, unsigned group) const {
       break;
   }
   // Reading an absent lane is undefined in CUDA; the caller keeps its own value.
-  if ((group & lane_bit(static_cast<unsigned>(source))) == 0) source = lane;
+  if ((group & lane_bit(static_cast<unsigned>(source))) == 0) {
+    read_absent = true;
+    source = lane;
+  }
   return requests_[static_cast<unsigned>(source)].value;
 }
 
@@ -167,7 +171,12 @@ void WarpState::compute_results(unsigned group) {
       case WarpOp::shfl:
       case WarpOp::shfl_up:
       case WarpOp::shfl_down:
-      case WarpOp::shfl_xor: result = shuffle_result(lane, group); break;
+      case WarpOp::shfl_xor: {
+        bool read_absent = false;
+        result = shuffle_result(lane, group, read_absent);
+        if (read_absent) absent_reads_ |= lane_bit(lane);
+        break;
+      }
       case WarpOp::ballot: result = ballot; break;
       case WarpOp::any: result = ballot != 0 ? 1 : 0; break;
       case WarpOp::all: result = ballot == group ? 1 : 0; break;

@@ -18,6 +18,7 @@ inline unsigned lane_bit(unsigned lane) { return 1u << lane; }
 struct WarpCompletion {
   unsigned group = 0;    // lanes whose collective completed (0: not complete yet)
   std::string mismatch;  // non-empty: the lanes disagree (different op or mask)
+  unsigned absent_reads = 0;  // shuffles: lanes whose source lane was not taking part
 };
 
 class WarpState {
@@ -40,11 +41,12 @@ class WarpState {
 
  private:
   void compute_results(unsigned group);
-  std::uint64_t shuffle_result(unsigned lane, unsigned group) const;
+  std::uint64_t shuffle_result(unsigned lane, unsigned group, bool& read_absent) const;
 
   unsigned arrived_ = 0;
   unsigned exited_ = 0;
   bool masks_differ_ = false;  // exited lanes and lanes that do not exist
+  unsigned absent_reads_ = 0;
   std::array<WarpRequest, kWarpSize> requests_{};
   std::array<std::uint64_t, kWarpSize> results_{};
 };

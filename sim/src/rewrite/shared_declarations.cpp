@@ -169,7 +169,7 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
       const std::string name(t.text(end - 3));
       const std::string type = type_text(t, begin, end - 3);
       const std::string buffer =
-          "static_cast<" + type + "*>(::parlab_sim::dynamic_shared_memory())";
+          "static_cast<" + type + "*>(::parlab_sim::dynamic_shared_memory(\"" + name + "\"))";
       const std::string_view original = t.span(begin, end);
       if (!in_function) {
         file_scope_dynamic_names.insert(name);
@@ -195,9 +195,11 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
       if (names.empty()) {
         errors.push_back(location(file, t[i].line) + ": cannot find the name declared by this __shared__ declaration");
       } else {
-        std::string bytes;
-        for (const std::string& name : names) bytes += (bytes.empty() ? "sizeof(" : " + sizeof(") + name + ")";
-        edits.push_back(Edit{t[end].end, t[end].end, " PARLAB_SIM_STATIC_SHARED(" + bytes + ");"});
+        std::string variables;
+        for (const std::string& name : names) {
+          variables += (variables.empty() ? "PARLAB_SIM_SHARED_VAR(" : ", PARLAB_SIM_SHARED_VAR(") + name + ")";
+        }
+        edits.push_back(Edit{t[end].end, t[end].end, " PARLAB_SIM_STATIC_SHARED_VARS(" + variables + ");"});
       }
     }
     i = end;

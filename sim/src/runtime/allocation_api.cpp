@@ -7,6 +7,7 @@
 #include "runtime/allocations.hpp"
 #include "runtime/device_memory_budget.hpp"
 #include "runtime/guarded_mapping.hpp"
+#include "runtime/leak_check.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -41,6 +42,7 @@ cudaError_t release(void* pointer, MemoryKind kind) {
     return cudaErrorInvalidValue;
   }
   if (counts_against_device_memory(kind)) release_device_memory(range.end - range.begin);
+  if (kind == MemoryKind::device) forget_allocation_site(range.begin);
   quarantine(range);
   return cudaSuccess;
 }
@@ -58,8 +60,13 @@ void release_all_allocations() {
 using parlab_sim::detail::MemoryKind;
 using parlab_sim::detail::record_error;
 
-cudaError_t cudaMalloc(void** device_pointer, std::size_t bytes) {
-  return parlab_sim::detail::allocate(device_pointer, bytes, MemoryKind::device);
+cudaError_t cudaMalloc(void** device_pointer, std::size_t bytes, std::source_location site) {
+  const cudaError_t error = parlab_sim::detail::allocate(device_pointer, bytes, MemoryKind::device);
+  if (error == cudaSuccess && *device_pointer != nullptr) {
+    parlab_sim::detail::remember_allocation_site(reinterpret_cast<std::uintptr_t>(*device_pointer),
+                                                 bytes, site);
+  }
+  return error;
 }
 
 cudaError_t cudaFree(void* device_pointer) {

@@ -54,27 +54,51 @@ bool contains(const std::vector<std::string>& args, const std::string& a) {
 
 }  // namespace
 
-TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, then one g++ link",
+TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each source compiled "
+          "with the race check's instrumentation, then one g++ link without it",
           "[build]") {
   Fixture f;
   CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
-  REQUIRE(plan.steps.size() == 3);
+  REQUIRE(plan.steps.size() == 4);
   CHECK(plan.steps[0].program == f.tc.sim.rewrite_tool);
   CHECK(plan.steps[0].args == std::vector<std::string>{(f.stage / "helpers.cuh").string(),
                                                        (f.stage / "sim" / "helpers.cuh").string()});
   CHECK(plan.steps[1].args == std::vector<std::string>{(f.stage / "kernels.cu").string(),
                                                        (f.stage / "sim" / "kernels.cu.cpp").string()});
-  const CompileStep& link = plan.steps[2];
+  const CompileStep& compile = plan.steps[2];
+  CHECK(compile.program == "/usr/bin/c++");
+  CHECK(contains(compile.args, "parlab_sim/prelude.hpp"));
+  CHECK(contains(compile.args, "-fsanitize=thread"));
+  CHECK(contains(compile.args, "-c"));
+  CHECK(contains(compile.args, (f.stage / "sim" / "kernels.cu.cpp").string()));
+  CHECK_FALSE(contains(compile.args, (f.stage / "kernels.cu").string()));
+  const CompileStep& link = plan.steps[3];
   CHECK(link.program == "/usr/bin/c++");
-  CHECK(contains(link.args, "parlab_sim/prelude.hpp"));
-  CHECK(contains(link.args, (f.stage / "sim" / "kernels.cu.cpp").string()));
-  CHECK_FALSE(contains(link.args, (f.stage / "kernels.cu").string()));
+  CHECK(contains(link.args, (f.stage / "sim" / "kernels.cu.o").string()));
+  CHECK_FALSE(contains(link.args, "-fsanitize=thread"));  // libtsan stays out
   CHECK(contains(link.args, (f.root / "libdriver_sim.a").string()));
   CHECK(contains(link.args, "/usr/lib/libboost_context.so"));
   // Never the real CUDA runtime in sim mode.
   for (const std::string& a : link.args) CHECK(a.find("cudart") == std::string::npos);
   CHECK(std::find(plan.read_only.begin(), plan.read_only.end(), f.root / "cuda_compat") !=
         plan.read_only.end());
+}
+
+TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (compile only)",
+          "[build]") {
+  Fixture f;
+  f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
+  REQUIRE(plan.steps.size() == 5);
+  const CompileStep& check = plan.steps[2];  // after the rewrites, before g++
+  CHECK(check.program == "/usr/local/cuda/bin/nvcc");
+  CHECK(contains(check.args, (f.stage / "kernels.cu").string()));
+  CHECK(contains(check.args, "-c"));
+  CHECK(contains(check.args, "/dev/null"));
+  CHECK(std::find(plan.inputs.begin(), plan.inputs.end(), f.tc.nvcc) != plan.inputs.end());
+  setenv("PARLAB_SIM_NVCC_CHECK", "0", 1);
+  CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 4);
+  unsetenv("PARLAB_SIM_NVCC_CHECK");
 }
 
 TEST_CASE("CUDA build: nvcc for this machine's GPU; a clear error without nvcc", "[build]") {

@@ -27,3 +27,11 @@ TEST_CASE("a tiled shared-memory SGEMM is exact", "[sim][programs]") {
   CHECK(outcome.exit_code == 0);
   CHECK_THAT(outcome.output, Contains("PASS"));
 }
+
+TEST_CASE("the CUDA that real code uses: cooperative groups, 2D copies, occupancy, "
+          "cudaLaunchKernel, carve-out", "[sim][programs]") {
+  const auto outcome = sim_test::run_program("sim_fixture_real_code_api");
+  INFO(outcome.output);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.output, Contains("PASS"));
+}

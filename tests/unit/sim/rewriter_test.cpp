@@ -4,6 +4,7 @@
 #include <string>
 
 #include "parlab_sim/rewrite.hpp"
+#include "parlab_sim/source_names.hpp"
 
 namespace {
 
@@ -108,14 +109,14 @@ TEST_CASE("a launch inside a macro definition stays inside it", "[sim][rewrite]"
 TEST_CASE("extern __shared__ becomes the block's dynamic shared memory", "[sim][rewrite]") {
   CHECK(rewrite("__global__ void k() {\n  extern __shared__ float s[];\n}\n") ==
         "__global__ void k() {\n  float* const s = "
-        "static_cast<float*>(::parlab_sim::dynamic_shared_memory());\n}\n");
+        "static_cast<float*>(::parlab_sim::dynamic_shared_memory(\"s\"));\n}\n");
   CHECK(rewrite("template <class T> __global__ void k(T* x) { extern __shared__ __align__(16) "
                 "unsigned char raw[]; }") ==
         "template <class T> __global__ void k(T* x) { unsigned char* const raw = "
-        "static_cast<unsigned char*>(::parlab_sim::dynamic_shared_memory()); }");
+        "static_cast<unsigned char*>(::parlab_sim::dynamic_shared_memory(\"raw\")); }");
   CHECK(rewrite("__global__ void k() { extern volatile __shared__ T data[]; }") ==
         "__global__ void k() { volatile T* const data = "
-        "static_cast<volatile T*>(::parlab_sim::dynamic_shared_memory()); }");
+        "static_cast<volatile T*>(::parlab_sim::dynamic_shared_memory(\"data\")); }");
 }
 
 TEST_CASE("a file-scope extern __shared__ becomes a macro", "[sim][rewrite]") {
@@ -123,7 +124,7 @@ TEST_CASE("a file-scope extern __shared__ becomes a macro", "[sim][rewrite]") {
       "extern __shared__ int buffer[];\n"
       "__global__ void k() { extern __shared__ int buffer[]; buffer[0] = 1; }\n";
   const std::string out = rewrite(source);
-  CHECK(out.find("#define buffer (static_cast<int*>(::parlab_sim::dynamic_shared_memory()))\n"
+  CHECK(out.find("#define buffer (static_cast<int*>(::parlab_sim::dynamic_shared_memory(\"buffer\")))\n"
                  "#line 1 \"lab.cu\"\n") != std::string::npos);
   const std::string blanked(std::string("extern __shared__ int buffer[];").size(), ' ');
   CHECK(out.find("{ " + blanked + " buffer[0] = 1; }") != std::string::npos);
@@ -132,13 +133,13 @@ TEST_CASE("a file-scope extern __shared__ becomes a macro", "[sim][rewrite]") {
 TEST_CASE("static __shared__ declarations in functions are counted", "[sim][rewrite]") {
   CHECK(rewrite("__global__ void k() { __shared__ float a[16][16], b[16]; a[0][0] = 1; }") ==
         "__global__ void k() { __shared__ float a[16][16], b[16]; "
-        "PARLAB_SIM_STATIC_SHARED(sizeof(a) + sizeof(b)); a[0][0] = 1; }");
+        "PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(a), PARLAB_SIM_SHARED_VAR(b)); a[0][0] = 1; }");
   CHECK(rewrite("__device__ void f() { static __shared__ Pair<int, 2> p __align__(8); }") ==
         "__device__ void f() { " + std::string(6, ' ') + " __shared__ Pair<int, 2> p __align__(8); "
-        "PARLAB_SIM_STATIC_SHARED(sizeof(p)); }");
+        "PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(p)); }");
   CHECK(rewrite("__global__ void k() __launch_bounds__(256) { __shared__ unsigned int n; }") ==
         "__global__ void k() __launch_bounds__(256) { __shared__ unsigned int n; "
-        "PARLAB_SIM_STATIC_SHARED(sizeof(n)); }");
+        "PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(n)); }");
   CHECK(rewrite("namespace lab { __shared__ float file_scope[8]; }") ==
         "namespace lab { __shared__ float file_scope[8]; }");
 }
@@ -156,4 +157,32 @@ TEST_CASE("launches the rewriter cannot read are reported with their line", "[si
   REQUIRE(result.errors.size() == 2);
   CHECK(result.errors[0] == "lab.cu:2: kernel launch without an argument list: expected ( after >>>");
   CHECK(result.errors[1] == "lab.cu:3: kernel launch <<< without a matching >>>");
+}
+
+TEST_CASE("a file in a folder registers the folder as a source root before its #line",
+          "[sim][rewrite]") {
+  const parlab_sim::RewriteResult result =
+      parlab_sim::rewrite_cuda_source("int x;\n", "/build/src/lab.cu");
+  CHECK(result.text == "PARLAB_SIM_SOURCE_ROOT(\"/build/src/\")\n#line 1 \"/build/src/lab.cu\"\nint x;\n");
+}
+
+TEST_CASE("run-time reports name files relative to a registered source root", "[sim][rewrite]") {
+  using parlab_sim::detail::register_source_root;
+  using parlab_sim::detail::source_display_name;
+  CHECK(std::string(source_display_name("/stage-x/lab.cu")) == "/stage-x/lab.cu");
+  register_source_root("/stage-x/");
+  register_source_root("/stage-x/");  // twice is once
+  CHECK(std::string(source_display_name("/stage-x/lab.cu")) == "lab.cu");
+  CHECK(std::string(source_display_name("/stage-x/kernels/reduce.cuh")) == "kernels/reduce.cuh");
+  CHECK(std::string(source_display_name("/other/lab.cu")) == "/other/lab.cu");
+}
+
+TEST_CASE("inline PTX gets a 'not supported by the simulator' error with its line",
+          "[sim][rewrite]") {
+  const parlab_sim::RewriteResult result = parlab_sim::rewrite_cuda_source(
+      "__device__ unsigned lane() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n"
+      "  return id;\n}\nint asm_count = 0;  // an identifier is fine\n", "lab.cu");
+  REQUIRE(result.errors.size() == 1);
+  CHECK_THAT(result.errors[0], Catch::Matchers::StartsWith("lab.cu:3: inline PTX (asm) is not "
+                                                           "supported by the simulator"));
 }

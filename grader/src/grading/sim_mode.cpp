@@ -1,0 +1,104 @@
+#include "grading/sim_mode.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "grading/child_run_files.hpp"
+
+namespace parlab::grader {
+namespace {
+
+constexpr std::size_t kMaxFindings = 16;
+constexpr std::size_t kMaxMessage = 1200;
+constexpr std::size_t kMaxSummary = 200;
+constexpr std::uint64_t kFindingsFileCap = 256 << 10;
+
+std::string text_field(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::string sim_mode_note(const std::string& why_sim) {
+  return "simulation mode (" + why_sim + "): your CUDA code ran on the CPU in parlab's "
+         "simulator. It checks correctness, not speed: performance tests of GPU code are "
+         "skipped, and streams run one after the other, so overlap cannot be shown. It also "
+         "checks for data races between barriers (a race fails the test), "
+         "early exits before a barrier, shuffles from inactive lanes and device memory never "
+         "freed (reported with the line, points kept); where nvcc is installed, your code "
+         "must compile with it too. A run on a real GPU remains the reference.";
+}
+
+std::map<std::string, std::string> sim_child_environment(int cores) {
+  // PARLAB_SIM_CHECK=0: a build without the race check's instrumentation (compile_steps).
+  const char* check = std::getenv("PARLAB_SIM_CHECK");
+  const bool race_check = check == nullptr || std::string(check) != "0";
+  return {
+      {"PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1"},  // Volta+ semantics, reported as findings
+      {"PARLAB_SIM_WORKERS", std::to_string(cores)},
+      {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
+      {"PARLAB_SIM_RACE_CHECK", race_check ? "1" : "0"},  // the sim build is the check build
+      {"PARLAB_SIM_COUNTERS", race_check ? "1" : "0"},    // memory-access hints
+  };
+}
+
+std::vector<SimFinding> parse_sim_findings(const std::string& text) {
+  std::vector<SimFinding> findings;
+  std::istringstream lines(text);
+  std::string line;
+  while (findings.size() < kMaxFindings && std::getline(lines, line)) {
+    const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
+    if (!object.is_object()) continue;
+    SimFinding finding{text_field(object, "kind"), text_field(object, "summary"),
+                       text_field(object, "message")};
+    if (finding.kind.empty() || finding.kind.size() > 64 || finding.message.empty()) continue;
+    if (finding.summary.size() > kMaxSummary) finding.summary = finding.summary.substr(0, kMaxSummary) + "...";
+    if (finding.message.size() > kMaxMessage) finding.message = finding.message.substr(0, kMaxMessage) + "...";
+    findings.push_back(std::move(finding));
+  }
+  return findings;
+}
+
+void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
+                      const std::string& run_name, std::vector<std::string>& notes) {
+  const ChildRunFiles files(runs_root, run_name);
+  const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
+  if (!text) return;
+  const std::vector<SimFinding> findings = parse_sim_findings(*text);
+  if (findings.empty()) return;
+  bool race = false;
+  std::string summaries;
+  std::string listed;
+  for (const SimFinding& finding : findings) {
+    race = race || finding.kind == "data_race";
+    const std::string& headline = finding.summary.empty() ? finding.kind : finding.summary;
+    summaries += (summaries.empty() ? "" : "; ") + headline;
+    const std::string note = "simulator found: " + headline + " (first in test '" + result.name +
+                             "'; details in its message)";
+    const bool noted = std::any_of(notes.begin(), notes.end(), [&](const std::string& n) {
+      return n.rfind("simulator found: " + headline + " (", 0) == 0;
+    });
+    if (!noted && notes.size() < 64) notes.push_back(note);
+    listed += "\n  - " + finding.message;
+  }
+  if (race && result.status == TestStatus::passed) {
+    result.status = TestStatus::failed;
+    result.points = 0;
+    result.message = "right answer here, but the kernel has a data race: a GPU may compute "
+                     "another answer on any run";
+  }
+  // The first line is what a one-line report shows: keep it short, details below.
+  const std::size_t first_line = result.message.find('\n');
+  const std::string head = result.message.substr(0, first_line);
+  const std::string rest = first_line == std::string::npos ? "" : result.message.substr(first_line);
+  result.message = head + " (simulator: " + summaries + ")" + rest;
+  result.message += race ? "\nthe simulator found:"
+                         : "\nthe simulator found (points unchanged; a GPU may still fail this "
+                           "code):";
+  result.message += listed;
+}
+
+}  // namespace parlab::grader

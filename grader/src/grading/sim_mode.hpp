@@ -1,0 +1,45 @@
+#pragma once
+// The grader's side of sim mode (docs/simulation.md): the environment of every child
+// the simulator runs, and the simulator's findings (early exit before a barrier, a
+// shuffle from an inactive lane, a device-memory leak, a data race) brought into the
+// test's feedback. The findings file is written by the untrusted process: it is read
+// through ChildRunFiles (no links, capped), parsed line by line, and kept as text only.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "result/result.hpp"
+
+namespace parlab::grader {
+
+// Where, relative to the child's run folder (its working directory), the simulator
+// appends its findings: inside the output folder ChildRunFiles reads.
+inline constexpr const char* kSimFindingsFile = "sim-findings.jsonl";
+
+// The report's note on what sim mode checks and what it cannot.
+std::string sim_mode_note(const std::string& why_sim);
+
+// PARLAB_SIM_* settings for every sim-mode child: Volta+ barrier semantics (exited
+// threads reported as findings, not deadlocks), `cores` workers, findings file.
+std::map<std::string, std::string> sim_child_environment(int cores);
+
+struct SimFinding {
+  std::string kind;     // "exited_before_barrier", "data_race", ... (sim/src/report)
+  std::string summary;  // one short line with the place (may be empty)
+  std::string message;  // the simulator's text (untrusted; reporters escape it)
+};
+
+// Parses the findings file's JSON lines; malformed lines are skipped, at most 16 kept,
+// each message capped.
+std::vector<SimFinding> parse_sim_findings(const std::string& text);
+
+// Adds the findings of run `run_name` to `result`: the summaries on the message's first
+// line (what a console shows), the explanations below it. A data race fails the test
+// (a GPU may compute another answer on any run); the others leave its points as they are.
+// Each summary not yet noted also becomes a grading note ("simulator found: ..."), so a
+// one-line console report, which shows no message for a passed test, still shows it.
+void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
+                      const std::string& run_name, std::vector<std::string>& notes);
+
+}  // namespace parlab::grader

@@ -1,0 +1,3 @@
+#pragma once
+// parlab sim mode: this library is not part of the simulator (docs/simulation.md).
+#error "parlab sim: <curand_kernel.h> is not supported by the simulator: write the kernel yourself with the CUDA runtime (or grade on a GPU)"

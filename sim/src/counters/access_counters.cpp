@@ -1,0 +1,165 @@
+#include "counters/access_counters.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "race/source_lines.hpp"
+#include "report/diagnostics.hpp"
+
+namespace parlab_sim::detail {
+
+bool g_counters_enabled = [] {
+  const char* value = std::getenv("PARLAB_SIM_COUNTERS");
+  return value != nullptr && (std::strcmp(value, "1") == 0 || std::strcmp(value, "2") == 0);
+}();
+
+namespace {
+
+// PARLAB_SIM_COUNTERS=2 also prints every sampled instruction's figures on stderr.
+const bool g_print_all = [] {
+  const char* value = std::getenv("PARLAB_SIM_COUNTERS");
+  return value != nullptr && std::strcmp(value, "2") == 0;
+}();
+
+constexpr unsigned kMaxOccurrences = 64;  // requests sampled per instruction and warp
+constexpr std::uintptr_t kSector = 32;
+
+std::mutex g_mutex;
+std::map<const void*, InstructionTotals> g_launch_totals;
+
+using Accesses = std::vector<std::pair<std::uintptr_t, std::size_t>>;
+
+}  // namespace
+
+std::uint64_t sectors_of(const Accesses& accesses) {
+  std::set<std::uintptr_t> sectors;
+  for (const auto& [address, bytes] : accesses) {
+    for (std::uintptr_t s = address / kSector; s <= (address + bytes - 1) / kSector; ++s) sectors.insert(s);
+  }
+  return sectors.size();
+}
+
+// The fewest sectors the same bytes could take: the distinct bytes, packed.
+std::uint64_t ideal_sectors_of(const Accesses& accesses) {
+  std::set<std::uintptr_t> words;
+  std::size_t bytes = 4;
+  for (const auto& [address, size] : accesses) {
+    words.insert(address / size);
+    bytes = size;
+  }
+  return (words.size() * bytes + kSector - 1) / kSector;
+}
+
+unsigned bank_conflict_degree(const Accesses& accesses) {
+  std::set<std::uintptr_t> words_in_bank[32];
+  for (const auto& [address, bytes] : accesses) {
+    for (std::uintptr_t w = address / 4; w <= (address + bytes - 1) / 4; ++w) words_in_bank[w % 32].insert(w);
+  }
+  unsigned degree = 1;
+  for (const auto& words : words_in_bank) degree = std::max<unsigned>(degree, static_cast<unsigned>(words.size()));
+  return degree;
+}
+
+void BlockCounters::reset(bool sampled, unsigned lanes) {
+  sampled_ = sampled;
+  requests_.clear();
+  if (!sampled) return;
+  occurrences_.assign(lanes, {});
+}
+
+void BlockCounters::record(const void* pc, unsigned lane, std::uintptr_t address,
+                           std::size_t bytes, bool shared, bool write) {
+  const unsigned occurrence = occurrences_[lane][pc]++;
+  if (occurrence >= kMaxOccurrences) return;
+  Request& request = requests_[RequestKey{pc, lane / 32, occurrence}];
+  request.shared = shared;
+  request.write = write;
+  request.accesses.push_back({address, bytes});
+}
+
+void BlockCounters::fold_into(std::map<const void*, InstructionTotals>& totals) const {
+  for (const auto& [key, request] : requests_) {
+    InstructionTotals& t = totals[key.pc];
+    Accesses accesses;
+    for (const Access& a : request.accesses) accesses.push_back({a.address, a.bytes});
+    t.shared = request.shared;
+    t.write = request.write;
+    ++t.requests;
+    if (request.shared) {
+      t.conflict_ways += bank_conflict_degree(accesses);
+    } else {
+      t.sectors += sectors_of(accesses);
+      t.ideal_sectors += ideal_sectors_of(accesses);
+    }
+  }
+}
+
+void fold_block_counters(const BlockCounters& block) {
+  if (!block.sampled()) return;
+  std::lock_guard lock(g_mutex);
+  block.fold_into(g_launch_totals);
+}
+
+void report_launch_counters(const char* kernel_name) {
+  std::map<const void*, InstructionTotals> totals;
+  {
+    std::lock_guard lock(g_mutex);
+    totals.swap(g_launch_totals);
+  }
+  // A hint only for instructions that carry a tenth or more of the launch's requests of
+  // their kind: a one-time load before the main loop is not the lesson.
+  std::uint64_t shared_requests = 0;
+  std::uint64_t global_requests = 0;
+  for (const auto& [pc, t] : totals) (t.shared ? shared_requests : global_requests) += t.requests;
+  for (const auto& [pc, t] : totals) {
+    if (t.requests == 0) continue;
+    const bool weighty = t.requests * 10 >= (t.shared ? shared_requests : global_requests);
+    const std::string where = source_line_of(pc);
+    const char* what = t.write ? "stores" : "loads";
+    char line[512];
+    if (t.shared) {
+      const double degree = static_cast<double>(t.conflict_ways) / t.requests;
+      std::snprintf(line, sizeof line,
+                    "parlab-sim: counters: kernel %s, shared %s at %s: %.1f-way bank conflicts "
+                    "per request (1 is ideal), %llu requests sampled\n",
+                    kernel_name, what, where.c_str(), degree,
+                    static_cast<unsigned long long>(t.requests));
+      if (g_print_all) std::fputs(line, stderr);
+      if (degree >= 2.0 && weighty) {
+        report_finding("memory_access", where + " shared " + what,
+                       std::string("shared-memory bank conflicts at ") + where,
+                       std::string("shared-memory ") + what + " at " + where + " in kernel " +
+                           kernel_name + " have " + std::to_string(static_cast<int>(degree + 0.5)) +
+                           "-way bank conflicts per request (1 is ideal): the 32 lanes of a warp "
+                           "hit the same bank at different words, so the accesses are serialized. "
+                           "Consecutive threads should use consecutive words (tile[ty][tx], or pad "
+                           "a row: tile[32][33]).");
+      }
+    } else {
+      const double sectors = static_cast<double>(t.sectors) / t.requests;
+      const double ideal = static_cast<double>(t.ideal_sectors) / t.requests;
+      std::snprintf(line, sizeof line,
+                    "parlab-sim: counters: kernel %s, global %s at %s: %.1f sectors per request "
+                    "(%.1f is ideal), %llu requests sampled\n",
+                    kernel_name, what, where.c_str(), sectors, ideal,
+                    static_cast<unsigned long long>(t.requests));
+      if (g_print_all) std::fputs(line, stderr);
+      if (sectors >= 2.0 * ideal && sectors >= 8.0 && weighty) {
+        char numbers[64];
+        std::snprintf(numbers, sizeof numbers, "%.0f sectors per request; %.0f", sectors, ideal);
+        report_finding("memory_access", where + " global " + what,
+                       std::string("uncoalesced ") + what + " at " + where,
+                       std::string("global-memory ") + what + " at " + where + " in kernel " +
+                           kernel_name + " need " + numbers +
+                           " is ideal: consecutive threads should access consecutive addresses "
+                           "(coalescing), so a warp's 32 accesses share a few 32-byte sectors.");
+      }
+    }
+  }
+}
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,81 @@
+#pragma once
+// Memory-access counters, the way Nsight Compute counts them (docs/simulation.md,
+// "Memory-access counters"), from the check build's load/store hooks. A request is one
+// execution of one load or store instruction by the lanes of a warp: the k-th time
+// each lane runs the instruction at that code address. Per request:
+//   global memory: the 32-byte sectors it touches (a coalesced float load: 4; a stride
+//                  of 32 floats: 32);
+//   shared memory: the bank-conflict degree, the most distinct 4-byte words any of the
+//                  32 banks must serve (the same word twice is a broadcast).
+// Sampled to bound the cost: the first blocks of each launch, the first requests of
+// each instruction per warp. PARLAB_SIM_COUNTERS=1 turns them on (with the check build):
+// an instruction far from ideal becomes a finding with a hint; =2 also prints every
+// sampled instruction's figures on stderr.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace parlab_sim::detail {
+
+extern bool g_counters_enabled;
+
+struct RequestKey {
+  const void* pc;
+  unsigned warp;
+  unsigned occurrence;
+  bool operator==(const RequestKey&) const = default;
+};
+struct RequestKeyHash {
+  std::size_t operator()(const RequestKey& k) const {
+    return std::hash<const void*>()(k.pc) ^ (std::size_t{k.warp} << 20) ^ k.occurrence;
+  }
+};
+
+struct InstructionTotals {
+  bool shared = false;
+  bool write = false;
+  std::uint64_t requests = 0;
+  std::uint64_t sectors = 0;      // global: sum over requests
+  std::uint64_t ideal_sectors = 0;
+  std::uint64_t conflict_ways = 0;  // shared: sum of degrees
+};
+
+// One block's requests; folded into the launch's totals when the block ends.
+class BlockCounters {
+ public:
+  void reset(bool sampled, unsigned lanes);
+  bool sampled() const { return sampled_; }
+  void record(const void* pc, unsigned lane, std::uintptr_t address, std::size_t bytes,
+              bool shared, bool write);
+  // Adds this block's per-instruction figures to `totals`.
+  void fold_into(std::map<const void*, InstructionTotals>& totals) const;
+
+ private:
+  struct Access {
+    std::uintptr_t address;
+    std::size_t bytes;
+  };
+  struct Request {
+    bool shared = false;
+    bool write = false;
+    std::vector<Access> accesses;
+  };
+  bool sampled_ = false;
+  std::vector<std::unordered_map<const void*, unsigned>> occurrences_;  // per lane
+  std::unordered_map<RequestKey, Request, RequestKeyHash> requests_;
+};
+
+// Pure arithmetic of one request (unit-tested on its own).
+std::uint64_t sectors_of(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
+std::uint64_t ideal_sectors_of(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
+unsigned bank_conflict_degree(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
+
+// A launch ends: report its instructions (stderr lines; a finding with a hint where an
+// instruction is far from ideal).
+void report_launch_counters(const char* kernel_name);
+// Called by a block runner when its block ends.
+void fold_block_counters(const BlockCounters& block);
+
+}  // namespace parlab_sim::detail

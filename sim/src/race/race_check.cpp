@@ -1,0 +1,178 @@
+#include "race/race_check.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "exec/execution_state.hpp"
+#include "parlab_sim/source_names.hpp"
+#include "race/source_lines.hpp"
+#include "report/diagnostics.hpp"
+#include "runtime/memory_registry.hpp"
+
+namespace parlab_sim::detail {
+
+namespace {
+
+bool environment_says_one(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
+
+}  // namespace
+
+bool g_race_check_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK");
+bool g_access_hooks_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK") ||
+                              environment_says_one("PARLAB_SIM_COUNTERS") ||
+                              std::getenv("PARLAB_SIM_COUNTERS") != nullptr &&
+                                  std::strcmp(std::getenv("PARLAB_SIM_COUNTERS"), "2") == 0;
+
+namespace {
+
+struct DeviceRange {
+  std::uintptr_t begin;
+  std::uintptr_t end;
+};
+// Sorted by begin; written by the host thread between launches, read by workers.
+std::vector<DeviceRange> g_device_ranges;
+
+enum class RegionKind { none, static_shared, dynamic_shared, device };
+
+struct Region {
+  RegionKind kind = RegionKind::none;
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+  const char* name = nullptr;  // static shared variables
+};
+
+Region classify(std::uintptr_t address, const BlockRunner& runner) {
+  for (const SharedVariable& variable : runner.shared_variables()) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(variable.address);
+    if (address >= begin && address < begin + variable.bytes) {
+      return {RegionKind::static_shared, begin, variable.bytes, variable.name};
+    }
+  }
+  if (const std::byte* dynamic = t_dynamic_shared) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(dynamic);
+    const std::size_t bytes = runner.dynamic_shared().placed_bytes();
+    if (address >= begin && address < begin + bytes) {
+      return {RegionKind::dynamic_shared, begin, bytes, runner.dynamic_shared_name()};
+    }
+  }
+  auto it = std::upper_bound(g_device_ranges.begin(), g_device_ranges.end(), address,
+                             [](std::uintptr_t a, const DeviceRange& r) { return a < r.begin; });
+  if (it != g_device_ranges.begin()) {
+    --it;
+    if (address < it->end) return {RegionKind::device, it->begin, it->end - it->begin, nullptr};
+  }
+  return {};
+}
+
+std::string index_text(uint3 index) {
+  return "(" + std::to_string(index.x) + "," + std::to_string(index.y) + "," +
+         std::to_string(index.z) + ")";
+}
+
+uint3 thread_index(unsigned linear, dim3 block) {
+  return uint3{linear % block.x, (linear / block.x) % block.y, linear / (block.x * block.y)};
+}
+
+const char* verb(bool write, bool atomic) {
+  if (atomic) return "updates it atomically";
+  return write ? "writes it" : "reads it";
+}
+
+std::string region_text(const Region& region, std::uintptr_t word) {
+  const std::string offset = "byte " + std::to_string(word - region.begin);
+  switch (region.kind) {
+    case RegionKind::static_shared:
+      return "shared array `" + std::string(region.name) + "` (" + offset + ")";
+    case RegionKind::dynamic_shared:
+      return region.name != nullptr && *region.name != '\0'
+                 ? "shared array `" + std::string(region.name) + "` (extern __shared__, " + offset + ")"
+                 : "dynamic shared memory (extern __shared__, " + offset + ")";
+    case RegionKind::device:
+      return "device memory (a cudaMalloc block of " + std::to_string(region.bytes) + " bytes, " +
+             offset + ")";
+    case RegionKind::none: break;
+  }
+  return "memory";
+}
+
+[[gnu::noinline, gnu::cold]] void report_race(const RaceConflict& conflict, const Region& region,
+                                              const BlockRunner& runner) {
+  // One report per pair of places: the rest of the threads repeat it.
+  thread_local std::set<std::pair<const void*, const void*>> reported;
+  const auto key = std::minmax(conflict.earlier.pc, conflict.later.pc);
+  if (!reported.insert(key).second) return;
+
+  const std::string first = source_line_of(conflict.earlier.pc);
+  const std::string second = source_line_of(conflict.later.pc);
+  const dim3 block = runner.job()->request->config.block;
+  const std::string what = region_text(region, conflict.word);
+  const char* array_kind = region.kind == RegionKind::device ? "global memory" : "shared memory";
+  std::string barrier = runner.barriers_passed() == 0
+                            ? "no __syncthreads() since the kernel started"
+                            : "the last __syncthreads() passed was at " + runner.last_barrier_site();
+  const bool same_warp = conflict.earlier.lane / 32 == conflict.later.lane / 32;
+  std::string message =
+      "data race on " + what + " in kernel " + runner.kernel_name() + ", block " +
+      index_text(runner.block_index()) + ": thread " +
+      index_text(thread_index(conflict.earlier.lane, block)) + " " +
+      verb(conflict.earlier_is_write, conflict.earlier.atomic) + " at " + first + ", thread " +
+      index_text(thread_index(conflict.later.lane, block)) + " " +
+      verb(conflict.later_is_write, conflict.later.atomic) + " at " + second +
+      ", with no barrier between them (" + barrier + "). On a GPU these threads run at the same " +
+      "time, so the result depends on their timing. " +
+      (conflict.earlier_is_write && conflict.later_is_write
+           ? "Make the update atomic (atomicAdd, ...) or give each thread its own element."
+       : first == second
+           ? "Several threads read and write it on one line (like `x++` or `x += v`): make the "
+             "update atomic (atomicAdd, ...) or give each thread its own element."
+           : std::string("Put a __syncthreads()") + (same_warp ? " (or __syncwarp())" : "") +
+                 " between the write and the read.");
+  report_finding(kFindingDataRace, first + "|" + second,
+                 std::string("data race on ") +
+                     (region.name != nullptr && *region.name != '\0'
+                          ? "`" + std::string(region.name) + "`"
+                          : std::string(array_kind)) +
+                     " between " + first + " and " + second,
+                 message);
+}
+
+}  // namespace
+
+void race_check_begin_launch() {
+  g_device_ranges.clear();
+  MemoryRegistry::instance().for_each([](const MemoryRange& range) {
+    if (range.kind == MemoryKind::device || range.kind == MemoryKind::managed) {
+      g_device_ranges.push_back({range.begin, range.end});
+    }
+  });
+  std::sort(g_device_ranges.begin(), g_device_ranges.end(),
+            [](const DeviceRange& a, const DeviceRange& b) { return a.begin < b.begin; });
+}
+
+void race_check_access(const volatile void* address, std::size_t bytes, bool write, bool atomic,
+                       const void* pc) {
+  const Lane* lane = t_lane;
+  BlockRunner* runner = t_block_runner;
+  if (lane == nullptr || runner == nullptr) return;  // host code
+  const auto where = reinterpret_cast<std::uintptr_t>(const_cast<const void*>(address));
+  const Region region = classify(where, *runner);
+  if (region.kind == RegionKind::none) return;  // the thread's own stack, host memory
+  if (runner->counters().sampled() && !atomic) {
+    runner->counters().record(pc, lane->linear, where, bytes == 0 ? 1 : bytes,
+                              region.kind != RegionKind::device, write);
+  }
+  if (!g_race_check_enabled) return;
+  const RaceConflict conflict =
+      runner->race_shadow().access(where, bytes, write, atomic, lane->linear, pc);
+  if (conflict.word != 0) report_race(conflict, region, *runner);
+}
+
+}  // namespace parlab_sim::detail

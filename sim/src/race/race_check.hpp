@@ -1,0 +1,26 @@
+#pragma once
+// The race check (docs/simulation.md, "Race check"): the student's code, compiled with
+// g++'s ThreadSanitizer instrumentation (-fsanitize=thread, linked WITHOUT libtsan),
+// calls a hook before every load and store (tsan_hooks.cpp). When
+// PARLAB_SIM_RACE_CHECK=1, accesses by a CUDA thread to shared memory or device memory
+// are recorded in its block's shadow (block_shadow.hpp) and a conflict between two
+// threads of the block in the same barrier interval is reported as a finding naming
+// the array, both threads, both source lines and the last barrier.
+#include <cstddef>
+#include <cstdint>
+
+namespace parlab_sim::detail {
+
+// Set once from PARLAB_SIM_RACE_CHECK at start-up.
+extern bool g_race_check_enabled;
+// The race check or the memory-access counters (PARLAB_SIM_COUNTERS=1) want accesses.
+extern bool g_access_hooks_enabled;
+
+// Called by the hooks (only when g_access_hooks_enabled).
+void race_check_access(const volatile void* address, std::size_t bytes, bool write, bool atomic,
+                       const void* pc);
+
+// A launch begins: snapshot the device allocations a kernel may touch.
+void race_check_begin_launch();
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,116 @@
+// The entry points g++'s -fsanitize=thread instrumentation calls (the same names and
+// signatures as libtsan's, which is not linked). Plain accesses go to the race check;
+// atomic ones are performed here (sequentially consistent) and recorded as atomic.
+// Without PARLAB_SIM_RACE_CHECK=1 every hook is a load and a branch.
+#include <cstddef>
+#include <cstdint>
+
+#include "race/race_check.hpp"
+
+using parlab_sim::detail::g_access_hooks_enabled;
+using parlab_sim::detail::race_check_access;
+
+#define PARLAB_PC __builtin_return_address(0)
+
+namespace {
+
+inline void plain(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
+  if (__builtin_expect(g_access_hooks_enabled, 0)) race_check_access(address, bytes, write, false, pc);
+}
+inline void atomic(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
+  if (__builtin_expect(g_access_hooks_enabled, 0)) race_check_access(address, bytes, write, true, pc);
+}
+
+}  // namespace
+
+extern "C" {
+
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_ignore_thread_begin() {}
+void __tsan_ignore_thread_end() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+
+#define PARLAB_TSAN_ACCESS(n)                                                                  \
+  void __tsan_read##n(void* a) { plain(a, n, false, PARLAB_PC); }                             \
+  void __tsan_write##n(void* a) { plain(a, n, true, PARLAB_PC); }                             \
+  void __tsan_unaligned_read##n(void* a) { plain(a, n, false, PARLAB_PC); }                   \
+  void __tsan_unaligned_write##n(void* a) { plain(a, n, true, PARLAB_PC); }                   \
+  void __tsan_volatile_read##n(void* a) { plain(a, n, false, PARLAB_PC); }                    \
+  void __tsan_volatile_write##n(void* a) { plain(a, n, true, PARLAB_PC); }                    \
+  void __tsan_read##n##_pc(void* a, void* pc) { plain(a, n, false, pc); }                     \
+  void __tsan_write##n##_pc(void* a, void* pc) { plain(a, n, true, pc); }
+PARLAB_TSAN_ACCESS(1)
+PARLAB_TSAN_ACCESS(2)
+PARLAB_TSAN_ACCESS(4)
+PARLAB_TSAN_ACCESS(8)
+PARLAB_TSAN_ACCESS(16)
+#undef PARLAB_TSAN_ACCESS
+
+void __tsan_read_range(void* a, unsigned long size) { plain(a, size, false, PARLAB_PC); }
+void __tsan_write_range(void* a, unsigned long size) { plain(a, size, true, PARLAB_PC); }
+
+void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+#define PARLAB_TSAN_ATOMICS(bits, type)                                                        \
+  type __tsan_atomic##bits##_load(const volatile type* a, int) {                              \
+    atomic(a, sizeof(type), false, PARLAB_PC);                                                 \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
+  }                                                                                            \
+  void __tsan_atomic##bits##_store(volatile type* a, type v, int) {                            \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                  \
+  }                                                                                            \
+  type __tsan_atomic##bits##_exchange(volatile type* a, type v, int) {                         \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                        \
+  }                                                                                            \
+  type __tsan_atomic##bits##_fetch_add(volatile type* a, type v, int) {                        \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                         \
+  }                                                                                            \
+  type __tsan_atomic##bits##_fetch_sub(volatile type* a, type v, int) {                        \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                         \
+  }                                                                                            \
+  type __tsan_atomic##bits##_fetch_and(volatile type* a, type v, int) {                        \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                         \
+  }                                                                                            \
+  type __tsan_atomic##bits##_fetch_or(volatile type* a, type v, int) {                         \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                          \
+  }                                                                                            \
+  type __tsan_atomic##bits##_fetch_xor(volatile type* a, type v, int) {                        \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                         \
+  }                                                                                            \
+  type __tsan_atomic##bits##_fetch_nand(volatile type* a, type v, int) {                       \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                        \
+  }                                                                                            \
+  int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* c, type v, int,   \
+                                                    int) {                                     \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+  }                                                                                            \
+  int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* c, type v, int,     \
+                                                  int) {                                       \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+  }                                                                                            \
+  type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type c, type v, int, int) { \
+    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    return c;                                                                                  \
+  }
+PARLAB_TSAN_ATOMICS(8, char)
+PARLAB_TSAN_ATOMICS(16, short)
+PARLAB_TSAN_ATOMICS(32, int)
+PARLAB_TSAN_ATOMICS(64, long)
+#undef PARLAB_TSAN_ATOMICS
+
+}  // extern "C"

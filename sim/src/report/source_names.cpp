@@ -1,0 +1,43 @@
+#include "parlab_sim/source_names.hpp"
+
+#include <atomic>
+#include <cstring>
+
+namespace parlab_sim::detail {
+namespace {
+
+// A few roots at most (one per staging folder); read without a lock, since fault
+// reports use them too.
+constexpr int kMaxRoots = 16;
+std::atomic<const char*> g_roots[kMaxRoots];
+std::atomic<int> g_root_count{0};
+
+}  // namespace
+
+bool register_source_root(const char* folder) {
+  const int count = g_root_count.load();
+  for (int i = 0; i < count; ++i) {
+    if (std::strcmp(g_roots[i].load(), folder) == 0) return true;
+  }
+  const int slot = g_root_count.fetch_add(1);
+  if (slot >= kMaxRoots) {
+    g_root_count.store(kMaxRoots);
+    return true;
+  }
+  g_roots[slot].store(folder);
+  return true;
+}
+
+const char* source_display_name(const char* file) {
+  if (file == nullptr) return "?";
+  const int count = g_root_count.load() < kMaxRoots ? g_root_count.load() : kMaxRoots;
+  for (int i = 0; i < count; ++i) {
+    const char* root = g_roots[i].load();
+    if (root == nullptr) continue;
+    const std::size_t length = std::strlen(root);
+    if (std::strncmp(file, root, length) == 0 && file[length] != '\0') return file + length;
+  }
+  return file;
+}
+
+}  // namespace parlab_sim::detail

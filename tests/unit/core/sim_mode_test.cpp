@@ -1,0 +1,106 @@
+// grading/sim_mode: the simulator's findings file is untrusted text; a data race fails
+// the test, the other findings leave its points unchanged.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "grading/sim_mode.hpp"
+
+namespace fs = std::filesystem;
+using namespace parlab::grader;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct RunFolder {
+  fs::path root = fs::temp_directory_path() / ("sim-mode-test-" + std::to_string(::getpid()));
+  RunFolder() { fs::create_directories(root / "run" / "out"); }
+  ~RunFolder() { fs::remove_all(root); }
+  void write(const std::string& text) const {
+    std::ofstream(root / "run" / "out" / kSimFindingsFile) << text;
+  }
+};
+
+TestResult passed_test() {
+  TestResult r;
+  r.status = TestStatus::passed;
+  r.points = 10;
+  r.max_points = 10;
+  r.message = "all outputs match";
+  r.name = "naive: 1 x 1";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("sim children get Volta barrier semantics, workers and the findings file", "[sim_mode]") {
+  const auto env = sim_child_environment(3);
+  CHECK(env.at("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER") == "1");
+  CHECK(env.at("PARLAB_SIM_WORKERS") == "3");
+  CHECK(env.at("PARLAB_SIM_DIAGNOSTICS") == "out/sim-findings.jsonl");
+  CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "1");
+  CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
+}
+
+TEST_CASE("findings lines are parsed, malformed ones skipped, counts and sizes capped",
+          "[sim_mode]") {
+  std::string text = "{\"kind\":\"exited_before_barrier\",\"message\":\"early exit at a.cu:3\"}\n"
+                     "not json\n{\"kind\":7}\n{\"message\":\"no kind\"}\n";
+  text += "{\"kind\":\"data_race\",\"message\":\"" + std::string(5000, 'x') + "\"}\n";
+  for (int i = 0; i < 40; ++i) text += "{\"kind\":\"k\",\"message\":\"m\"}\n";
+  const auto findings = parse_sim_findings(text);
+  REQUIRE(findings.size() == 16);
+  CHECK(findings[0].kind == "exited_before_barrier");
+  CHECK(findings[0].message == "early exit at a.cu:3");
+  CHECK(findings[1].kind == "data_race");
+  CHECK(findings[1].message.size() == 1203);
+}
+
+TEST_CASE("a warning finding keeps the points and is added to the feedback", "[sim_mode]") {
+  RunFolder folder;
+  std::vector<std::string> notes;
+  folder.write("{\"kind\":\"exited_before_barrier\",\"summary\":\"early exit before the "
+               "__syncthreads() at matmul.cu:20\",\"message\":\"early exit before a barrier at "
+               "matmul.cu:20\"}\n");
+  TestResult r = passed_test();
+  add_sim_findings(r, folder.root, "run", notes);
+  CHECK(r.status == TestStatus::passed);
+  CHECK(r.points == 10);
+  CHECK_THAT(r.message, Catch::Matchers::StartsWith(
+                           "all outputs match (simulator: early exit before the __syncthreads() "
+                           "at matmul.cu:20)\nthe simulator found (points unchanged"));
+  CHECK_THAT(r.message, Contains("- early exit before a barrier at matmul.cu:20"));
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "simulator found: early exit before the __syncthreads() at matmul.cu:20 "
+                    "(first in test 'naive: 1 x 1'; details in its message)");
+  TestResult again = passed_test();
+  add_sim_findings(again, folder.root, "run", notes);  // the same finding in another test
+  CHECK(notes.size() == 1);
+}
+
+TEST_CASE("a data race fails a test whose outputs matched", "[sim_mode]") {
+  RunFolder folder;
+  std::vector<std::string> notes;
+  folder.write("{\"kind\":\"data_race\",\"message\":\"data race on shared array bins\"}\n");
+  TestResult r = passed_test();
+  add_sim_findings(r, folder.root, "run", notes);
+  CHECK(r.status == TestStatus::failed);
+  CHECK(r.points == 0);
+  CHECK_THAT(r.message, Contains("data race: a GPU may compute another answer on any run "
+                                 "(simulator: data_race)"));
+  CHECK_THAT(r.message, Contains("- data race on shared array bins"));
+}
+
+TEST_CASE("no findings file, or a link in its place, changes nothing", "[sim_mode]") {
+  RunFolder folder;
+  std::vector<std::string> notes;
+  TestResult r = passed_test();
+  add_sim_findings(r, folder.root, "run", notes);
+  CHECK(r.message == "all outputs match");
+  std::ofstream(folder.root / "secret") << "{\"kind\":\"data_race\",\"message\":\"x\"}\n";
+  fs::create_symlink(folder.root / "secret", folder.root / "run" / "out" / kSimFindingsFile);
+  add_sim_findings(r, folder.root, "run", notes);
+  CHECK(r.status == TestStatus::passed);
+  CHECK(r.message == "all outputs match");
+  CHECK(notes.empty());
+}

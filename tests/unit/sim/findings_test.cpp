@@ -1,0 +1,240 @@
+// Findings: what the simulator reports without stopping the program (a GPU might
+// still compute the right answer), on stderr and as JSON lines in the file named by
+// PARLAB_SIM_DIAGNOSTICS, each with the student's source line. And poisoned shared
+// memory: a block never sees zeros or the previous block's values.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "sim_test_support.hpp"
+
+using Catch::Matchers::Contains;
+using sim_test::DeviceArray;
+using sim_test::run_in_child;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A fresh diagnostics file for one test.
+struct DiagnosticsFile {
+  std::string path;
+  DiagnosticsFile() {
+    char name[] = "/tmp/parlab-sim-findings-XXXXXX";
+    const int fd = mkstemp(name);
+    REQUIRE(fd >= 0);
+    close(fd);
+    path = name;
+  }
+  ~DiagnosticsFile() { std::remove(path.c_str()); }
+  std::string text() const { return read_file(path); }
+};
+
+__global__ void return_before_barrier(int* data, int n) {
+  __shared__ int tile[64];
+  const int i = static_cast<int>(threadIdx.x);
+  if (i >= n) return;
+  tile[i] = data[i];
+  __syncthreads();  // LINE_BARRIER
+  data[i] = tile[(i + 1) % n];
+}
+constexpr int kLineBarrier = __LINE__ - 3;  // the __syncthreads() above
+
+__global__ void full_block_barrier(int* data) {
+  __shared__ int tile[64];
+  const int i = static_cast<int>(threadIdx.x);
+  tile[i] = data[i];
+  __syncthreads();
+  data[i] = tile[(i + 1) % 64];
+}
+
+// The classic upstream reduction tail: the mask names only the lanes with data, but
+// the shuffle reads lanes outside it.
+__global__ void shuffle_outside_mask(int* out, int n) {
+  const int lane = static_cast<int>(threadIdx.x);
+  if (lane >= n) return;
+  int value = lane;
+  const unsigned mask = (1u << n) - 1u;
+  value += __shfl_down_sync(mask, value, 4);  // LINE_SHUFFLE
+  out[lane] = value;
+}
+constexpr int kLineShuffle = __LINE__ - 3;  // the shuffle above
+
+__global__ void shuffle_inside_mask(int* out) {
+  const int lane = static_cast<int>(threadIdx.x);
+  int value = lane;
+  value += __shfl_down_sync(0xffffffffu, value, 4);
+  out[lane] = value;
+}
+
+// Reads static shared memory that no thread wrote: what was there before.
+__global__ void read_unwritten_static_shared(float* out) {
+  __shared__ float tile[32];
+  PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(tile));  // as parlab-sim-rewrite adds
+  const unsigned t = threadIdx.x;
+  out[blockIdx.x * 32 + t] = tile[t];
+  tile[t] = 0.0f;  // a next block on this worker must not see this
+}
+
+__global__ void read_unwritten_dynamic_shared(int* out) {
+  int* buffer = static_cast<int*>(parlab_sim::dynamic_shared_memory());
+  const unsigned t = threadIdx.x;
+  out[blockIdx.x * 32 + t] = buffer[t];
+  buffer[t] = 0;
+}
+
+}  // namespace
+
+TEST_CASE("an early return before __syncthreads is a finding with the barrier's line",
+          "[sim][findings]") {
+  DiagnosticsFile file;
+  const auto outcome = run_in_child([&] {
+    setenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1", 1);
+    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    std::vector<int> values(64, 1);
+    DeviceArray<int> data(values);
+    for (int launch = 0; launch < 3; ++launch) {  // reported once, not per launch or block
+      parlab_sim::launch("return_before_barrier", return_before_barrier, dim3(4), dim3(64), 0,
+                         nullptr, data.get(), 50);
+    }
+  });
+  INFO(outcome.stderr_text);
+  CHECK(outcome.exit_code == 0);  // Volta semantics: the program goes on
+  const std::string line = "findings_test.cpp:" + std::to_string(kLineBarrier);
+  CHECK_THAT(outcome.stderr_text, Contains("parlab-sim: warning: early exit before a barrier"));
+  CHECK_THAT(outcome.stderr_text, Contains(line));
+  CHECK_THAT(outcome.stderr_text, Contains("14 of the 64 threads of block ("));
+  CHECK_THAT(outcome.stderr_text, Contains("thread (50,0,0)"));
+  const std::string json = file.text();
+  INFO(json);
+  CHECK_THAT(json, Contains("{\"kind\":\"exited_before_barrier\",\"summary\":\"early exit before "
+                            "the __syncthreads() at "));
+  CHECK_THAT(json, Contains(line + "\",\"message\":\"early exit"));
+  CHECK(std::count(json.begin(), json.end(), '\n') == 1);
+}
+
+TEST_CASE("a barrier every thread reaches is no finding", "[sim][findings]") {
+  DiagnosticsFile file;
+  const auto outcome = run_in_child([&] {
+    setenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1", 1);
+    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    DeviceArray<int> data(64, 1);
+    parlab_sim::launch("full_block_barrier", full_block_barrier, dim3(2), dim3(64), 0, nullptr,
+                       data.get());
+  });
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.stderr_text.empty());
+  CHECK(file.text().empty());
+}
+
+TEST_CASE("a shuffle reading a lane outside its mask is a finding with its line",
+          "[sim][findings]") {
+  DiagnosticsFile file;
+  const auto outcome = run_in_child([&] {
+    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    DeviceArray<int> out(32, 0);
+    parlab_sim::launch("shuffle_outside_mask", shuffle_outside_mask, dim3(1), dim3(32), 0,
+                       nullptr, out.get(), 10);
+  });
+  INFO(outcome.stderr_text);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.stderr_text,
+             Contains("__shfl_down_sync at " + std::string(__FILE__) + ":" +
+                      std::to_string(kLineShuffle) + " reads a lane that is not taking part"));
+  CHECK_THAT(outcome.stderr_text, Contains("lane 6 of warp 0"));  // lane 6 reads lane 10
+  CHECK_THAT(file.text(), Contains("\"kind\":\"inactive_lane_read\""));
+}
+
+TEST_CASE("a shuffle inside its mask is no finding", "[sim][findings]") {
+  const auto outcome = run_in_child([&] {
+    DeviceArray<int> out(32, 0);
+    parlab_sim::launch("shuffle_inside_mask", shuffle_inside_mask, dim3(1), dim3(32), 0,
+                       nullptr, out.get());
+  });
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.stderr_text.empty());
+}
+
+TEST_CASE("device memory never freed is a finding at exit, with the cudaMalloc line",
+          "[sim][findings]") {
+  DiagnosticsFile file;
+  const auto outcome = run_in_child([&] {
+    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    float* kept = nullptr;
+    float* freed = nullptr;
+    cudaMalloc(&kept, 1000 * sizeof(float)); const int line = __LINE__;
+    cudaMalloc(&freed, 10 * sizeof(float));
+    cudaFree(freed);
+    std::fprintf(stderr, "line %d\n", line);
+    std::exit(0);  // the check runs at exit
+  });
+  INFO(outcome.stderr_text);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.stderr_text, Contains("device memory leak: 1 cudaMalloc allocation (4000 bytes)"));
+  const std::string line = outcome.stderr_text.substr(outcome.stderr_text.find("line ") + 5, 3);
+  CHECK_THAT(outcome.stderr_text, Contains("findings_test.cpp:" + line + " (1x)"));
+  CHECK_THAT(file.text(), Contains("\"kind\":\"device_memory_leak\""));
+}
+
+TEST_CASE("memory freed before exit, or released by cudaDeviceReset, is no leak",
+          "[sim][findings]") {
+  const auto outcome = run_in_child([&] {
+    float* a = nullptr;
+    float* b = nullptr;
+    cudaMalloc(&a, 100);
+    cudaFree(a);
+    cudaMalloc(&b, 100);
+    cudaDeviceReset();
+    std::exit(0);
+  });
+  CHECK(outcome.exit_code == 0);
+  CHECK(outcome.stderr_text.empty());
+}
+
+TEST_CASE("static shared memory is poisoned at the start of every block", "[sim][shared]") {
+  DeviceArray<float> out(4 * 32, 1.0f);
+  parlab_sim::launch("read_unwritten_static_shared", read_unwritten_static_shared, dim3(4),
+                     dim3(32), 0, nullptr, out.get());
+  for (float value : out.to_host()) CHECK(std::isnan(value));
+}
+
+TEST_CASE("dynamic shared memory is poisoned at the start of every block", "[sim][shared]") {
+  DeviceArray<int> out(4 * 32, 7);
+  parlab_sim::launch("read_unwritten_dynamic_shared", read_unwritten_dynamic_shared, dim3(4),
+                     dim3(32), 32 * sizeof(int), nullptr, out.get());
+  for (int value : out.to_host()) CHECK(value == -1);
+}
+
+namespace {
+// Without a barrier, whoever runs first claims the slot: an order-dependent answer.
+__global__ void first_claims(int* slot) {
+  if (*slot == 0) *slot = static_cast<int>(threadIdx.x) + 1;
+}
+}  // namespace
+
+TEST_CASE("PARLAB_SIM_SCHEDULE=reverse starts a block's threads last first", "[sim][schedule]") {
+  auto run = [](const char* schedule) {
+    int result = -1;
+    const auto outcome = run_in_child([&] {
+      if (schedule != nullptr) setenv("PARLAB_SIM_SCHEDULE", schedule, 1);
+      DeviceArray<int> slot(1, 0);
+      parlab_sim::launch("first_claims", first_claims, dim3(1), dim3(64), 0, nullptr, slot.get());
+      _exit(slot.to_host()[0]);
+    });
+    result = outcome.exit_code;
+    return result;
+  };
+  CHECK(run(nullptr) == 1);     // thread 0 ran first
+  CHECK(run("reverse") == 64);  // thread 63 ran first
+}

@@ -1,0 +1,125 @@
+// The race check on canonical kernels with known answers (fixtures/race_kernels.cu,
+// built with the check build's flags) and its shadow bookkeeping on its own.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+
+#include "race/block_shadow.hpp"
+#include "sim_test_support.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::Matches;
+using parlab_sim::detail::BlockShadow;
+
+namespace {
+
+sim_test::ProgramOutcome run_checked(const std::string& kernel) {
+  setenv("PARLAB_SIM_RACE_CHECK", "1", 1);
+  auto outcome = sim_test::run_program("sim_fixture_race_kernels", kernel);
+  unsetenv("PARLAB_SIM_RACE_CHECK");
+  return outcome;
+}
+
+const void* pc(int n) { return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(n)); }
+
+}  // namespace
+
+TEST_CASE("a plain ++ on a shared histogram bin is a race on that line", "[sim][race]") {
+  const auto outcome = run_checked("histogram_plain");
+  INFO(outcome.output);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.output, Contains("parlab-sim: warning: data race on shared array `bins`"));
+  CHECK_THAT(outcome.output, Matches("(.|\n)*at race_kernels.cu:(\\d+), thread \\(\\d+,0,0\\) "
+                                     "(reads|writes) it at race_kernels.cu:\\2,(.|\n)*"));
+  CHECK_THAT(outcome.output, Contains("the last __syncthreads() passed was at race_kernels.cu:16"));
+  CHECK_THAT(outcome.output, Contains("make the update atomic"));
+}
+
+TEST_CASE("the same histogram with atomicAdd has no race", "[sim][race]") {
+  const auto outcome = run_checked("histogram_atomic");
+  INFO(outcome.output);
+  CHECK(outcome.output == "histogram_atomic: out[0] = 125\n");
+}
+
+TEST_CASE("a tree reduction one barrier short is a race between its read and write",
+          "[sim][race]") {
+  const auto outcome = run_checked("sum_one_barrier_too_few");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on shared array `partial` (byte "));
+  CHECK_THAT(outcome.output, Contains("the last __syncthreads() passed was at race_kernels.cu:36"));
+  const auto fixed = run_checked("sum_with_barriers");
+  CHECK(fixed.output == "sum_with_barriers: out[0] = 128\n");
+}
+
+TEST_CASE("a warp-synchronous tail without __syncwarp is a race; with it, none",
+          "[sim][race]") {
+  const auto outcome = run_checked("warp_tail_unsynced");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on shared array `s`"));
+  CHECK_THAT(outcome.output, Contains("(or __syncwarp())"));
+  const auto fixed = run_checked("warp_tail_synced");
+  CHECK(fixed.output == "warp_tail_synced: out[0] = 64\n");
+}
+
+TEST_CASE("threads of a block writing one global word race", "[sim][race]") {
+  const auto outcome = run_checked("global_same_word");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on device memory (a cudaMalloc block of 512 bytes, byte 0)"));
+  CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:83"));
+}
+
+TEST_CASE("tile[ty][tx] then a barrier then tile[tx][ty] is no race", "[sim][race]") {
+  const auto outcome = run_checked("transpose_tile");
+  CHECK(outcome.output == "transpose_tile: out[0] = 0\n");
+}
+
+TEST_CASE("reading a neighbour's dynamic shared slot before the barrier is a race",
+          "[sim][race]") {
+  const auto outcome = run_checked("dynamic_neighbour_early");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on shared array `stage` (extern __shared__, byte 4)"));
+  CHECK_THAT(outcome.output, Contains("reads it at race_kernels.cu:98"));
+  CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:97"));
+}
+
+TEST_CASE("without PARLAB_SIM_RACE_CHECK the check build reports nothing", "[sim][race]") {
+  const auto outcome = sim_test::run_program("sim_fixture_race_kernels", "histogram_plain");
+  CHECK(outcome.output == "histogram_plain: out[0] = 125\n");
+}
+
+TEST_CASE("shadow: conflicts need two threads, one epoch, one write, not both atomic",
+          "[sim][race]") {
+  BlockShadow shadow;
+  shadow.reset(2);
+  const std::uintptr_t a = 0x1000;
+  CHECK(shadow.access(a, 4, true, false, 0, pc(1)).word == 0);
+  CHECK(shadow.access(a, 4, false, false, 0, pc(2)).word == 0);  // same thread
+  const auto read_write = shadow.access(a, 4, false, false, 40, pc(3));
+  CHECK(read_write.word == a);
+  CHECK(read_write.earlier.lane == 0);
+  CHECK(read_write.earlier_is_write);
+  CHECK(read_write.later.lane == 40);
+  shadow.on_barrier();
+  CHECK(shadow.access(a, 4, true, false, 40, pc(4)).word == 0);  // after a barrier
+  CHECK(shadow.access(a + 4, 4, true, true, 1, pc(5)).word == 0);
+  CHECK(shadow.access(a + 4, 4, true, true, 2, pc(5)).word == 0);  // both atomic
+  CHECK(shadow.access(a + 4, 4, false, false, 3, pc(6)).word == a + 4);  // plain vs atomic
+  // Two readers, then a write by one of them still conflicts with the other.
+  CHECK(shadow.access(a + 8, 4, false, false, 5, pc(7)).word == 0);
+  CHECK(shadow.access(a + 8, 4, false, false, 6, pc(7)).word == 0);
+  const auto write_after_reads = shadow.access(a + 8, 4, true, false, 5, pc(8));
+  CHECK(write_after_reads.word == a + 8);
+  CHECK(write_after_reads.earlier.lane == 6);
+}
+
+TEST_CASE("shadow: a warp collective orders lanes of its warp only", "[sim][race]") {
+  BlockShadow shadow;
+  shadow.reset(2);
+  const std::uintptr_t a = 0x2000;
+  CHECK(shadow.access(a, 4, true, false, 1, pc(1)).word == 0);
+  shadow.on_warp_sync(0);
+  CHECK(shadow.access(a, 4, false, false, 2, pc(2)).word == 0);    // same warp, synced
+  CHECK(shadow.access(a, 4, false, false, 33, pc(3)).word == a);   // another warp: race
+  // An access spanning two words reports the conflict of either.
+  CHECK(shadow.access(a + 16, 4, true, false, 7, pc(4)).word == 0);
+  CHECK(shadow.access(a + 12, 8, true, false, 8, pc(5)).word == a + 16);
+}
