@@ -135,9 +135,12 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     }
     plan.inputs.push_back(tc.nvcc);
   }
-  // Each source is compiled on its own with the race check's instrumentation (the hooks
-  // are parlab_sim's; the link must not name -fsanitize, which would add libtsan), then
-  // linked. docs/simulation.md, "Race check".
+  // Each CUDA source is compiled on its own with the race check's instrumentation (the
+  // hooks are parlab_sim's; the link must not name -fsanitize, which would add libtsan),
+  // then linked. Plain host sources (.cpp) are compiled as the reference's are: no kernel
+  // runs there, and instrumented host code would run 3x slower, which a CPU performance
+  // test of a GPU lab (lab02) would measure against an uninstrumented reference.
+  // docs/simulation.md, "Race check".
   std::vector<std::string> objects;
   for (const std::string& src : lab.sources) {
     fs::path staged = stage / src;
@@ -146,7 +149,7 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     const fs::path object = (out_dir / src).string() + ".o";
     CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
     compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-    if (sim_check_build()) {
+    if (sim_check_build() && has_extension(staged, {".cu"})) {
       compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
     }
     compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
