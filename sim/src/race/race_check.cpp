@@ -28,8 +28,8 @@ bool environment_says_one(const char* name) {
 bool g_race_check_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK");
 bool g_access_hooks_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK") ||
                               environment_says_one("PARLAB_SIM_COUNTERS") ||
-                              std::getenv("PARLAB_SIM_COUNTERS") != nullptr &&
-                                  std::strcmp(std::getenv("PARLAB_SIM_COUNTERS"), "2") == 0;
+                              (std::getenv("PARLAB_SIM_COUNTERS") != nullptr &&
+                               std::strcmp(std::getenv("PARLAB_SIM_COUNTERS"), "2") == 0);
 
 namespace {
 
