@@ -45,6 +45,17 @@ expect_rc_or_busy() {  # NAME EXPECTED
 expect_json() {  # FILE KEY VALUE-REGEX
   expect_in "$1" "\"$2\": $3" "$1 has $2 = $3"
 }
+# A test's status in a result.json, by its full name (the console shortens long names).
+expect_status() {  # FILE TEST_NAME STATUS-REGEX WHAT
+  local got
+  got=$(python3 - "$1" "$2" <<'PY'
+import json, sys
+tests = json.load(open(sys.argv[1])).get("tests", [])
+print(next((t["status"] for t in tests if t.get("name") == sys.argv[2]), "(no such test)"))
+PY
+)
+  if [[ "$got" =~ ^($3)$ ]]; then pass "$4"; else fail "$4: test '$2' is $got in $1, expected $3"; fi
+}
 finish() {
   if [ "$failures" -eq 0 ]; then echo "all checks passed"; exit 0; fi
   echo "$failures check(s) failed" >&2; exit 1
