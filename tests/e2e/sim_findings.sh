@@ -9,7 +9,9 @@
 #   - Thrust: a "not supported by the simulator" compile error;
 #   - std::min in a kernel: nvcc's error, where nvcc is installed;
 #   - lab03 matrix_scale down a column: the memory-access counters' hint, points kept;
-#   - shuffles reading lanes outside their mask: the finding, and a wrong sum.
+#   - shuffles reading lanes outside their mask: the finding, and a wrong sum;
+#   - the sum zeroed inside the kernel by block 0: right in the usual order, wrong in
+#     the grader's reversed-order re-run: the test fails and says why.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -96,8 +98,19 @@ expect_rc shuffle 1
 expect_in "$W/shuffle.out" "sum: prime size, mixed signs +failed" "the sum with undefined shuffles fails"
 expect_in "$W/shuffle.json" "__shfl_down_sync from an inactive lane at sum_reduce.cu:17" "the finding names the shuffle's line"
 
-# 9. The reference has no findings.
+# 9. The result zeroed in the kernel by block 0 ("it runs first"): right in the usual
+#    order, wrong with the blocks reversed; the race check cannot see it (other blocks).
+SUB=$(lab04_fake zeroed "$FAKES/lab04/zeroed_in_kernel/sum_reduce.cu")
+run_grade zeroed lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/zeroed.json"
+expect_rc zeroed 1
+expect_in "$W/zeroed.out" "sum: prime size, mixed signs +failed" "the order-dependent sum fails"
+expect_in "$W/zeroed.json" "wrong when the blocks and their threads start in reverse order" "the failure says the order changed the answer"
+expect_in "$W/zeroed.json" "in reverse order: sum\\[0\\]: expected" "and shows the first difference"
+expect_in "$W/zeroed.out" "max_block: prime size +passed" "the untouched kernels pass"
+
+# 10. The reference has no findings, and its answers do not depend on the order.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"
+expect_not_in "$W/ref.json" "start in reverse order" "the reference's answers do not depend on the order"
 finish

@@ -22,6 +22,7 @@
 #include "grading/performance_gate.hpp"
 #include "grading/performance_test.hpp"
 #include "grading/run_feedback.hpp"
+#include "grading/schedule_check.hpp"
 #include "grading/sim_mode.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
@@ -81,6 +82,7 @@ class Session {
   const Expected& reference_run(const TestSpec& t, const std::string& task, const Params& params);
   void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
+  ReversedRun run_in_reversed_order(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
   std::optional<NotMeasured> not_measured_reason(const TestSpec& t,
                                                  const std::map<std::string, TestResult>& done) const;
@@ -257,6 +259,23 @@ TestResult Session::run_correctness(const TestSpec& t) {
     r.mismatch = cmp.mismatch;
   }
   return r;
+}
+
+// The same run with the simulator's order reversed (grading/schedule_check).
+ReversedRun Session::run_in_reversed_order(const TestSpec& t) {
+  const Params params = resolve_params(t.params);
+  const Expected& expected = reference_run(t, t.task, params);
+  TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
+                     limits(t)};
+  inv.env = reversed_schedule_environment();
+  const TaskRun got = submission_runs_.run(inv, reversed_run_name(slug(t.name)));
+  if (!got.ok()) return {false, "the run failed: " + got.message};
+  try {
+    const CompareOutcome cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
+    return {cmp.ok, cmp.message};
+  } catch (const harness::OutputFormatError& e) {
+    return {false, std::string("unreadable output: ") + e.what()};
+  }
 }
 
 std::optional<NotMeasured> Session::not_measured_reason(
@@ -539,6 +558,9 @@ GradeResult Session::run() {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
+    if (mode_ == DeviceMode::sim && t.device == "gpu" && done[t.name].status == TestStatus::passed)
+      apply_schedule_check(done[t.name], run_in_reversed_order(t),
+                           t.visibility == Visibility::hidden);
     if (mode_ == DeviceMode::sim && runs_here(t))
       add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes);
     publish_done();

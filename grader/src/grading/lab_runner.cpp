@@ -145,6 +145,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   req.env = {{"PATH", "/usr/bin:/bin"}, {"HOME", dir.string()}, {"LANG", "C"},
              {"TMPDIR", dir.string()}};
   for (const auto& [k, v] : extra_env_) req.env[k] = v;
+  for (const auto& [k, v] : inv.env) req.env[k] = v;
   req.limits = inv.limits;
   req.observe = inv.observe;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};

@@ -22,6 +22,7 @@ struct TaskInvocation {
   int repeat = 1;
   ResourceLimits limits;
   bool observe = false;  // sample the tree and the machine's load (CPU performance runs)
+  std::map<std::string, std::string> env;  // over the runner's extra environment (one run)
 };
 
 struct TaskRun {

@@ -26,7 +26,8 @@ std::string sim_mode_note(const std::string& why_sim) {
   return "simulation mode (" + why_sim + "): your CUDA code ran on the CPU in parlab's "
          "simulator. It checks correctness, not speed: performance tests of GPU code are "
          "skipped, and streams run one after the other, so overlap cannot be shown. It also "
-         "checks for data races between barriers (a race fails the test), "
+         "checks for data races between barriers and re-runs each passed test with the threads "
+         "in reverse order (a race, or an answer that changes, fails the test), "
          "early exits before a barrier, shuffles from inactive lanes and device memory never "
          "freed (reported with the line, points kept); where nvcc is installed, your code "
          "must compile with it too. A run on a real GPU remains the reference.";

@@ -18,8 +18,9 @@ struct GridJob {
   // PARLAB_SIM_ALLOW_EXITED_AT_BARRIER: threads that exited no longer hold a
   // __syncthreads back (Volta+ hardware) instead of being reported as a deadlock.
   bool exited_threads_release_barriers = false;
-  // PARLAB_SIM_SCHEDULE=reverse: a block's threads start last first, so an answer that
-  // depends on the order threads run in changes (a schedule-perturbation run).
+  // PARLAB_SIM_SCHEDULE=reverse: the blocks, and each block's threads, start last first,
+  // so an answer that depends on the order threads run in changes (the grader's
+  // schedule-perturbation re-run, grading/schedule_check).
   bool reverse_schedule = false;
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<bool> aborted{false};

@@ -82,7 +82,8 @@ void WorkerPool::worker_main() {
     while (!job->is_aborted()) {
       const std::uint64_t block = job->next_block.fetch_add(1, std::memory_order_relaxed);
       if (block >= job->block_count) break;
-      runner->run_block(*job, block);
+      // A perturbed schedule starts the blocks last first too (grid_job.hpp).
+      runner->run_block(*job, job->reverse_schedule ? job->block_count - 1 - block : block);
     }
     std::lock_guard lock(mutex_);
     if (--busy_ == 0) done_.notify_all();

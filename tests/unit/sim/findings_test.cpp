@@ -221,7 +221,27 @@ namespace {
 __global__ void first_claims(int* slot) {
   if (*slot == 0) *slot = static_cast<int>(threadIdx.x) + 1;
 }
+// The same across blocks: the first block to run claims the slot.
+__global__ void first_block_claims(int* slot) {
+  if (threadIdx.x == 0 && *slot == 0) *slot = static_cast<int>(blockIdx.x) + 1;
+}
 }  // namespace
+
+TEST_CASE("PARLAB_SIM_SCHEDULE=reverse starts the blocks last first too", "[sim][schedule]") {
+  auto run = [](const char* schedule) {
+    const auto outcome = run_in_child([&] {
+      setenv("PARLAB_SIM_WORKERS", "1", 1);  // one worker: blocks run strictly in turn
+      if (schedule != nullptr) setenv("PARLAB_SIM_SCHEDULE", schedule, 1);
+      DeviceArray<int> slot(1, 0);
+      parlab_sim::launch("first_block_claims", first_block_claims, dim3(20), dim3(32), 0, nullptr,
+                         slot.get());
+      _exit(slot.to_host()[0]);
+    });
+    return outcome.exit_code;
+  };
+  CHECK(run(nullptr) == 1);     // block 0 ran first
+  CHECK(run("reverse") == 20);  // block 19 ran first
+}
 
 TEST_CASE("PARLAB_SIM_SCHEDULE=reverse starts a block's threads last first", "[sim][schedule]") {
   auto run = [](const char* schedule) {
