@@ -55,6 +55,17 @@ function(parlab_add_gpu_lab)
     add_executable(${target})
     if(variant STREQUAL reference)
       parlab_sim_cuda_sources(${target} ${ref_srcs} ${ref_extra})
+      # The check build (as a submission's sim build): its memory-access counters are
+      # what a scored counter check compares a submission with (docs/simulation.md).
+      foreach(cu IN LISTS ref_srcs ref_extra)
+        get_filename_component(cu_name "${cu}" NAME)
+        if(NOT cu_name MATCHES "\\.cu$")
+          continue()  # host code, as in a submission's build (compile_steps)
+        endif()
+        set_property(SOURCE "${CMAKE_CURRENT_BINARY_DIR}/sim-rewritten/${target}/${cu_name}.cpp"
+          APPEND PROPERTY COMPILE_OPTIONS -fsanitize=thread
+          --param=tsan-instrument-func-entry-exit=0 -g1)
+      endforeach()
     else()
       parlab_sim_cuda_sources(${target} ${skel_srcs})
     endif()

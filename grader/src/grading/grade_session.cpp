@@ -12,6 +12,7 @@
 #include "compile/submission_builder.hpp"
 #include "cli/errors.hpp"
 #include "compare/comparator.hpp"
+#include "grading/child_run_files.hpp"
 #include "grading/dataset_cache.hpp"
 #include "grading/host_info.hpp"
 #include "grading/folder_lock.hpp"
@@ -23,6 +24,7 @@
 #include "grading/performance_test.hpp"
 #include "grading/run_feedback.hpp"
 #include "grading/schedule_check.hpp"
+#include "grading/sim_counters.hpp"
 #include "grading/sim_mode.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
@@ -84,6 +86,10 @@ class Session {
   TestResult run_correctness(const TestSpec& t);
   ReversedRun run_in_reversed_order(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
+  bool sim_checked(const TestSpec& t) const;
+  TestSpec sim_check_test(const TestSpec& t) const;
+  void run_reference_counters(const TestSpec& t);
+  TestResult run_sim_check(const TestSpec& t, const std::map<std::string, TestResult>& done);
   std::optional<NotMeasured> not_measured_reason(const TestSpec& t,
                                                  const std::map<std::string, TestResult>& done) const;
   bool measures_any(const std::map<std::string, TestResult>& done) const;
@@ -118,6 +124,8 @@ class Session {
   DeviceInfo device_;      // GPU labs: where the tests run, for the report
   DeviceMode mode_ = DeviceMode::host;  // the same, for the policy
   std::map<std::string, Expected> reference_cache_;
+  // Sim mode: the reference's counters per sim-checked test (nothing: counters off).
+  std::map<std::string, std::optional<CounterTotals>> reference_counters_;
 };
 
 Params Session::resolve_params(const Params& p) const {
@@ -196,6 +204,14 @@ void open_cached_build_to_this_grading(const fs::path& build_root) {
 void Session::compute_expected_outputs() {
   for (const TestSpec& t : lab_.tests) {
     if (!runs_here(t)) continue;
+    // A sim-mode substitute: the reference's outputs and counters on its small dataset.
+    if (t.kind == "performance" && sim_checked(t)) {
+      const auto why = not_measured_reason(t, {});
+      if (why && why->status == TestStatus::not_graded) continue;
+      reference_run(sim_check_test(t), t.task, resolve_params(t.params));
+      run_reference_counters(t);
+      continue;
+    }
     // A performance test that cannot be graded here needs no expected outputs.
     if (t.kind == "performance") {
       const auto why = not_measured_reason(t, {});
@@ -286,13 +302,111 @@ std::optional<NotMeasured> Session::not_measured_reason(
 // Gradings that measure nothing never take the exclusive lock.
 bool Session::measures_any(const std::map<std::string, TestResult>& done) const {
   for (const TestSpec& t : lab_.tests) {
-    if (t.kind == "performance" && runs_here(t) && !not_measured_reason(t, done)) return true;
+    if (t.kind == "performance" && runs_here(t) && !sim_checked(t) &&
+        !not_measured_reason(t, done))
+      return true;
   }
   return false;
 }
 
+// Sim mode grades a GPU performance test with a [tests.sim] table by a counter.
+bool Session::sim_checked(const TestSpec& t) const {
+  return mode_ == DeviceMode::sim && t.device == "gpu" && t.sim_check.has_value();
+}
+
+// The test as its sim check runs it: its task on the check's small dataset, once.
+TestSpec Session::sim_check_test(const TestSpec& t) const {
+  TestSpec small = t;
+  small.dataset = t.sim_check->dataset;
+  small.warmup = 0;
+  small.repeat = 1;
+  return small;
+}
+
+// The reference in the simulator with the counters on: trusted, but its file is read
+// like the submission's (no links, capped) and its folder removed at once.
+void Session::run_reference_counters(const TestSpec& t) {
+  const TestSpec small = sim_check_test(t);
+  TaskInvocation inv{labtc_.sim_reference_exe, t.task, resolve_params(t.params),
+                     dataset_dir(small.dataset), 0, 1, limits(t)};
+  inv.limits.wall_seconds *= 4;
+  inv.limits.cpu_seconds *= 4;
+  inv.env = sim_counters_environment();
+  const TaskRun run = reference_runs_.run(inv, "sim-counters-" + slug(t.name));
+  if (!run.ok()) {
+    throw EnvironmentError("the reference solution failed in the simulator on dataset '" +
+                           small.dataset + "' task '" + t.task + "' (the lab or this machine "
+                           "is at fault, not the submission): " + run.message);
+  }
+  const std::optional<std::string> text =
+      ChildRunFiles(run.runs_root, run.run_name).read_text(kSimCountersFile, kSimCountersFileCap);
+  fs::remove_all(run.runs_root / run.run_name);
+  reference_counters_[t.name] = text ? parse_sim_counters(*text) : std::nullopt;
+}
+
+TestResult Session::run_sim_check(const TestSpec& t,
+                                  const std::map<std::string, TestResult>& done) {
+  TestResult r = base_result(t);
+  const TestSpec small = sim_check_test(t);
+  const SimCheckSpec& check = *t.sim_check;
+  r.dataset = dataset_label(small.dataset);
+  if (auto why = not_measured_reason(t, done)) {
+    r.status = why->status;
+    r.message = why->reason;
+    return r;
+  }
+  const std::optional<CounterTotals>& reference = reference_counters_.at(t.name);
+  const std::optional<double> reference_value =
+      reference ? counter_value(*reference, check.counter) : std::nullopt;
+  if (!reference_value) {
+    r.status = TestStatus::not_graded;
+    r.message = "not graded here: the simulator's counters are off (PARLAB_SIM_CHECK=0) or "
+                "the reference gave no " + counter_label(check.counter) +
+                "; grade on a machine with an NVIDIA GPU to measure it";
+    return r;
+  }
+  const Params params = resolve_params(t.params);
+  const Expected& expected = reference_run(small, t.task, params);
+  TaskInvocation inv{executable_, t.task, params, dataset_dir(small.dataset), 0, 1, limits(t)};
+  inv.env = sim_counters_environment();
+  const TaskRun got = submission_runs_.run(inv, slug(t.name));
+  if (!got.ok()) {
+    fail_from_run(r, got);
+    return r;
+  }
+  r.outcome = RunOutcome::ok;
+  try {
+    const CompareOutcome cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
+    if (!cmp.ok) {
+      r.status = TestStatus::failed;
+      r.message = "wrong result in the simulator on " + small.dataset + ": " + cmp.message;
+      return r;
+    }
+  } catch (const harness::OutputFormatError& e) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::bad_output;
+    r.message = std::string("unreadable output: ") + e.what();
+    return r;
+  }
+  const std::optional<std::string> text =
+      ChildRunFiles(got.runs_root, got.run_name).read_text(kSimCountersFile, kSimCountersFileCap);
+  const std::optional<CounterTotals> counted = text ? parse_sim_counters(*text) : std::nullopt;
+  const std::optional<double> value =
+      counted ? counter_value(*counted, check.counter) : std::nullopt;
+  if (!value) {
+    r.status = TestStatus::failed;
+    r.message = "the simulator counted no " + counter_label(check.counter) +
+                ": no kernel launch did the task's work on the GPU";
+    return r;
+  }
+  score_sim_check(check, *value, *reference_value, r);
+  r.message += "\n" + counters_side_by_side(*counted, *reference);
+  return r;
+}
+
 TestResult Session::run_performance(const TestSpec& t,
                                     const std::map<std::string, TestResult>& done) {
+  if (sim_checked(t)) return run_sim_check(t, done);
   TestResult r = base_result(t);
   const PerformanceSpec& p = *t.performance;
   if (auto why = not_measured_reason(t, done)) {
@@ -568,8 +682,11 @@ GradeResult Session::run() {
   if (measures_any(done)) machine_lock.take_exclusive();
   for (const TestSpec& t : lab_.tests) {
     if (t.kind != "performance") continue;
-    if (runs_here(t) && !not_measured_reason(t, done)) log("measuring: " + t.name);
+    if (runs_here(t) && !not_measured_reason(t, done))
+      log((sim_checked(t) ? "counting: " : "measuring: ") + t.name);
     done[t.name] = runs_here(t) ? run_performance(t, done) : skipped_without_gpu(t);
+    if (sim_checked(t) && done[t.name].outcome == RunOutcome::ok)
+      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes, true);
     publish_done();
   }
   machine_lock.release();

@@ -12,7 +12,8 @@ std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& la
     return NotMeasured{TestStatus::not_graded,
                        "not graded here: performance tests disabled (--no-perf)"};
   }
-  if (c.mode == DeviceMode::sim && t.device == "gpu") {
+  // A test with a sim-mode substitute ([tests.sim], grading/sim_counters) is graded by it.
+  if (c.mode == DeviceMode::sim && t.device == "gpu" && !t.sim_check) {
     return NotMeasured{TestStatus::not_graded,
                        "not graded here: the simulation backend checks correctness, not speed (" +
                            c.device_detail +

@@ -64,7 +64,8 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
 }
 
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name, std::vector<std::string>& notes) {
+                      const std::string& run_name, std::vector<std::string>& notes,
+                      bool scored) {
   const ChildRunFiles files(runs_root, run_name);
   const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
   if (!text) return;
@@ -96,7 +97,7 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
   const std::string head = result.message.substr(0, first_line);
   const std::string rest = first_line == std::string::npos ? "" : result.message.substr(first_line);
   result.message = head + " (simulator: " + summaries + ")" + rest;
-  result.message += race ? "\nthe simulator found:"
+  result.message += race || scored ? "\nthe simulator found:"
                          : "\nthe simulator found (points unchanged; a GPU may still fail this "
                            "code):";
   result.message += listed;

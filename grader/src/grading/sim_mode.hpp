@@ -39,7 +39,10 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // (a GPU may compute another answer on any run); the others leave its points as they are.
 // Each summary not yet noted also becomes a grading note ("simulator found: ..."), so a
 // one-line console report, which shows no message for a passed test, still shows it.
+// `scored`: the test's points came from the simulator's counters (grading/sim_counters),
+// so the list is not introduced as "points unchanged".
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name, std::vector<std::string>& notes);
+                      const std::string& run_name, std::vector<std::string>& notes,
+                      bool scored = false);
 
 }  // namespace parlab::grader

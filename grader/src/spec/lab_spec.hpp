@@ -88,6 +88,28 @@ struct PerformanceSpec {
   std::string serial_task;
 };
 
+// A GPU performance test's substitute in sim mode (docs/simulation.md, "Scored counter
+// checks"): the test's task runs in the simulator on a small dataset, submission and
+// reference, with the memory-access counters on; the points go by the submission's
+// counter over the reference's (lower is better). Graded only in sim mode; on a GPU the
+// real measurement grades the test.
+inline bool is_sim_counter(const std::string& c) {
+  return c == "global_sectors_per_request" || c == "global_sectors_over_ideal" ||
+         c == "global_loads_per_store" || c == "shared_conflict_ways";
+}
+struct SimCheckSpec {
+  // "global_sectors_per_request" (Nsight's coalescing figure) | "global_sectors_over_ideal"
+  // (the same over the fewest sectors the bytes need: 1 = coalesced, whatever the access
+  // width) | "global_loads_per_store" (data reuse: global loads per element written)
+  // | "shared_conflict_ways" (bank-conflict degree per shared request)
+  std::string counter;
+  std::string dataset;     // DatasetSpec::id, small: the simulator is slow
+  double full_at = 1.5;    // counter / reference's at or below: full credit
+  double zero_at = 4.0;    // at or above: none; linear between
+  std::string hint;        // shown when the test loses points
+  std::string where;
+};
+
 struct TestSpec {
   std::string name;
   std::string kind;  // "correctness" | "performance"
@@ -106,6 +128,7 @@ struct TestSpec {
   ResourceLimits limits;
   std::optional<PerformanceSpec> performance;
   std::optional<RooflineSpec> roofline;
+  std::optional<SimCheckSpec> sim_check;  // [tests.sim]: GPU performance tests only
   std::vector<std::string> requires_tests;  // performance gated on these passing
   std::string where;
 };

@@ -132,6 +132,27 @@ RooflineSpec read_roofline(TomlReader& r) {
   return f;
 }
 
+SimCheckSpec read_sim_check(TomlReader& r) {
+  r.expect_keys({"counter", "dataset", "full_at", "zero_at", "hint"});
+  SimCheckSpec c;
+  c.where = r.location(nullptr);
+  c.counter = r.required_string("counter");
+  if (!is_sim_counter(c.counter)) {
+    r.fail(r.node("counter"), "counter must be one of 'global_sectors_per_request', "
+                              "'global_sectors_over_ideal', 'global_loads_per_store', "
+                              "'shared_conflict_ways', got '" + c.counter + "'");
+  }
+  c.dataset = r.required_string("dataset");
+  c.full_at = r.optional_number("full_at").value_or(c.full_at);
+  c.zero_at = r.optional_number("zero_at").value_or(c.zero_at);
+  if (!(c.full_at > 0) || !(c.zero_at > c.full_at) || !std::isfinite(c.zero_at)) {
+    r.fail(r.node("zero_at"), "need 0 < full_at < zero_at (ratios to the reference's "
+                              "counter; lower is better)");
+  }
+  c.hint = r.optional_string("hint").value_or("");
+  return c;
+}
+
 Visibility read_visibility(TomlReader& r) {
   std::string v = r.optional_string("visibility").value_or("visible");
   if (v == "visible") return Visibility::visible;
@@ -146,7 +167,8 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   if (auto n = t["name"].value<std::string>()) context = "test '" + *n + "'";
   TomlReader r(t, file, context);
   r.expect_keys({"name", "kind", "points", "visibility", "dataset", "task", "params", "warmup",
-                 "repeat", "requires", "compare", "limits", "performance", "roofline", "device"});
+                 "repeat", "requires", "compare", "limits", "performance", "roofline", "device",
+                 "sim"});
   TestSpec s;
   s.where = r.location(nullptr);
   s.name = r.required_string("name");
@@ -198,6 +220,14 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
     }
     TomlReader rr(*roof, file, "test '" + s.name + "' roofline");
     s.roofline = read_roofline(rr);
+  }
+  if (const toml::table* sim = r.optional_table("sim")) {
+    if (s.kind != "performance" || s.device != "gpu") {
+      r.fail(r.node("sim"), "only GPU performance tests take a 'sim' table (a sim-mode "
+                            "substitute for the measurement)");
+    }
+    TomlReader sr(*sim, file, "test '" + s.name + "' sim");
+    s.sim_check = read_sim_check(sr);
   }
   return s;
 }
@@ -287,6 +317,7 @@ void check_references(const LabSpec& lab) {
       throw SpecError(t.where + ": test name '" + t.name + "' is used twice");
     }
     (void)lab.dataset(t.dataset);
+    if (t.sim_check) (void)lab.dataset(t.sim_check->dataset);
   }
   bool has_fresh = false;
   for (const DatasetSpec& d : lab.datasets) has_fresh |= !d.seed.has_value();

@@ -1,5 +1,6 @@
 #include "counters/access_counters.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,6 +31,11 @@ constexpr std::uintptr_t kSector = 32;
 
 std::mutex g_mutex;
 std::map<const void*, InstructionTotals> g_launch_totals;
+std::uint64_t g_launch_threads = 0;
+std::uint64_t g_launch_global_loads = 0;
+std::uint64_t g_launch_global_stores = 0;
+constexpr unsigned kMaxSummaryLines = 256;  // per process: a solver's thousand launches
+unsigned g_summary_lines = 0;
 
 using Accesses = std::vector<std::pair<std::uintptr_t, std::size_t>>;
 
@@ -67,12 +73,16 @@ unsigned bank_conflict_degree(const Accesses& accesses) {
 void BlockCounters::reset(bool sampled, unsigned lanes) {
   sampled_ = sampled;
   requests_.clear();
+  threads_ = sampled ? lanes : 0;
+  global_loads_ = 0;
+  global_stores_ = 0;
   if (!sampled) return;
   occurrences_.assign(lanes, {});
 }
 
 void BlockCounters::record(const void* pc, unsigned lane, std::uintptr_t address,
                            std::size_t bytes, bool shared, bool write) {
+  if (!shared) ++(write ? global_stores_ : global_loads_);
   const unsigned occurrence = occurrences_[lane][pc]++;
   if (occurrence >= kMaxOccurrences) return;
   Request& request = requests_[RequestKey{pc, lane / 32, occurrence}];
@@ -102,14 +112,83 @@ void fold_block_counters(const BlockCounters& block) {
   if (!block.sampled()) return;
   std::lock_guard lock(g_mutex);
   block.fold_into(g_launch_totals);
+  g_launch_threads += block.threads();
+  g_launch_global_loads += block.global_loads();
+  g_launch_global_stores += block.global_stores();
 }
+
+LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
+                        std::uint64_t threads, std::uint64_t global_loads,
+                        std::uint64_t global_stores) {
+  LaunchSummary s;
+  s.threads = threads;
+  s.global_loads = global_loads;
+  s.global_stores = global_stores;
+  for (const auto& [pc, t] : totals) {
+    if (t.shared) {
+      s.shared_requests += t.requests;
+      s.shared_conflict_ways += t.conflict_ways;
+    } else {
+      s.global_requests += t.requests;
+      s.global_sectors += t.sectors;
+      s.global_ideal_sectors += t.ideal_sectors;
+    }
+  }
+  return s;
+}
+
+std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
+  std::string name;
+  for (const char* c = kernel_name; *c != '\0' && name.size() < 120; ++c) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(*c)) || std::strchr("_:<>, ", *c);
+    name += plain ? *c : '?';
+  }
+  char numbers[400];
+  std::snprintf(numbers, sizeof numbers,
+                "\"threads\": %llu, \"global_loads\": %llu, \"global_stores\": %llu, \"global_requests\": %llu, "
+                "\"global_sectors\": %llu, \"global_ideal_sectors\": %llu, "
+                "\"shared_requests\": %llu, \"shared_conflict_ways\": %llu}\n",
+                static_cast<unsigned long long>(s.threads),
+                static_cast<unsigned long long>(s.global_loads),
+                static_cast<unsigned long long>(s.global_stores),
+                static_cast<unsigned long long>(s.global_requests),
+                static_cast<unsigned long long>(s.global_sectors),
+                static_cast<unsigned long long>(s.global_ideal_sectors),
+                static_cast<unsigned long long>(s.shared_requests),
+                static_cast<unsigned long long>(s.shared_conflict_ways));
+  return "{\"kernel\": \"" + name + "\", " + numbers;
+}
+
+namespace {
+
+void write_summary(const char* kernel_name, const LaunchSummary& summary) {
+  static const char* const path = std::getenv("PARLAB_SIM_COUNTERS_FILE");
+  if (path == nullptr || *path == '\0' || summary.threads == 0) return;
+  if (g_summary_lines >= kMaxSummaryLines) return;
+  ++g_summary_lines;
+  if (std::FILE* file = std::fopen(path, "a")) {
+    const std::string line = summary_json_line(kernel_name, summary);
+    std::fputs(line.c_str(), file);
+    std::fclose(file);
+  }
+}
+
+}  // namespace
+
 
 void report_launch_counters(const char* kernel_name) {
   std::map<const void*, InstructionTotals> totals;
+  std::uint64_t threads = 0;
+  std::uint64_t global_loads = 0;
+  std::uint64_t global_stores = 0;
   {
     std::lock_guard lock(g_mutex);
     totals.swap(g_launch_totals);
+    std::swap(threads, g_launch_threads);
+    std::swap(global_loads, g_launch_global_loads);
+    std::swap(global_stores, g_launch_global_stores);
   }
+  write_summary(kernel_name, summarize(totals, threads, global_loads, global_stores));
   // A hint only for instructions that carry a tenth or more of the launch's requests of
   // their kind: a one-time load before the main loop is not the lesson.
   std::uint64_t shared_requests = 0;

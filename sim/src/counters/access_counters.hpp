@@ -10,10 +10,13 @@
 // Sampled to bound the cost: the first blocks of each launch, the first requests of
 // each instruction per warp. PARLAB_SIM_COUNTERS=1 turns them on (with the check build):
 // an instruction far from ideal becomes a finding with a hint; =2 also prints every
-// sampled instruction's figures on stderr.
+// sampled instruction's figures on stderr. PARLAB_SIM_COUNTERS_FILE names a file that
+// gets one JSON line per launch with the launch's sampled totals (the grader compares a
+// submission's with the reference's: docs/simulation.md, "Scored counter checks").
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -51,6 +54,11 @@ class BlockCounters {
               bool shared, bool write);
   // Adds this block's per-instruction figures to `totals`.
   void fold_into(std::map<const void*, InstructionTotals>& totals) const;
+  // Threads of the block and the global loads and stores they made (each lane's access
+  // counts once; not capped like the requests).
+  unsigned threads() const { return threads_; }
+  std::uint64_t global_loads() const { return global_loads_; }
+  std::uint64_t global_stores() const { return global_stores_; }
 
  private:
   struct Access {
@@ -63,6 +71,9 @@ class BlockCounters {
     std::vector<Access> accesses;
   };
   bool sampled_ = false;
+  unsigned threads_ = 0;
+  std::uint64_t global_loads_ = 0;
+  std::uint64_t global_stores_ = 0;
   std::vector<std::unordered_map<const void*, unsigned>> occurrences_;  // per lane
   std::unordered_map<RequestKey, Request, RequestKeyHash> requests_;
 };
@@ -71,6 +82,23 @@ class BlockCounters {
 std::uint64_t sectors_of(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
 std::uint64_t ideal_sectors_of(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
 unsigned bank_conflict_degree(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
+
+// One launch's sampled totals, the line written to PARLAB_SIM_COUNTERS_FILE.
+struct LaunchSummary {
+  std::uint64_t threads = 0;           // threads of the sampled blocks
+  std::uint64_t global_loads = 0;      // their global loads, one per lane and load
+  std::uint64_t global_stores = 0;     // their global stores, the same
+  std::uint64_t global_requests = 0;   // sampled global requests (loads and stores)
+  std::uint64_t global_sectors = 0;
+  std::uint64_t global_ideal_sectors = 0;
+  std::uint64_t shared_requests = 0;
+  std::uint64_t shared_conflict_ways = 0;
+};
+LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
+                        std::uint64_t threads, std::uint64_t global_loads,
+                        std::uint64_t global_stores);
+// The JSON line for one launch (kernel name reduced to identifier characters).
+std::string summary_json_line(const char* kernel_name, const LaunchSummary& s);
 
 // A launch ends: report its instructions (stderr lines; a finding with a hint where an
 // instruction is far from ideal).

@@ -2,6 +2,9 @@
 // definitions): sectors per global request, bank-conflict degree per shared request.
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 #include "counters/access_counters.hpp"
 #include "sim_test_support.hpp"
@@ -85,4 +88,50 @@ TEST_CASE("tile[ty][tx] is conflict-free, tile[tx][ty] 32-way on 32x32 and 8-way
 TEST_CASE("without PARLAB_SIM_COUNTERS nothing is counted", "[sim][counters]") {
   const auto outcome = sim_test::run_program("sim_fixture_counters_kernels", "stride_32_load");
   CHECK(outcome.output == "stride_32_load: done\n");
+}
+
+TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with the sampled totals",
+          "[sim][counters]") {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-file-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  run_counted("coalesced_load");  // <<<2, 128>>>: out[i] = in[i]
+  run_counted("stride_32_load");  // the same with in[i * 32]
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string coalesced, strided, more;
+  std::getline(in, coalesced);
+  std::getline(in, strided);
+  CHECK_FALSE(std::getline(in, more));
+  std::filesystem::remove(file);
+  // 256 threads, one load and one store each; 8 warps x 2 instructions = 16 requests.
+  CHECK(coalesced == "{\"kernel\": \"coalesced_load\", \"threads\": 256, \"global_loads\": 256, "
+                     "\"global_stores\": 256, \"global_requests\": 16, \"global_sectors\": 64, "
+                     "\"global_ideal_sectors\": 64, \"shared_requests\": 0, "
+                     "\"shared_conflict_ways\": 0}");
+  // Loads 32 sectors per request, stores 4: 8 x 32 + 8 x 4.
+  CHECK_THAT(strided, Contains("\"global_requests\": 16, \"global_sectors\": 288, "
+                               "\"global_ideal_sectors\": 64"));
+}
+
+TEST_CASE("a launch's summary adds its instructions by kind; odd kernel names are reduced",
+          "[sim][counters]") {
+  using parlab_sim::detail::InstructionTotals;
+  std::map<const void*, InstructionTotals> totals;
+  int a = 0, b = 0, c = 0;
+  totals[&a] = InstructionTotals{false, false, 4, 128, 16, 0};
+  totals[&b] = InstructionTotals{false, true, 4, 16, 16, 0};
+  totals[&c] = InstructionTotals{true, false, 10, 0, 0, 80};
+  const auto s = parlab_sim::detail::summarize(totals, 64, 7, 3);
+  CHECK(s.threads == 64);
+  CHECK(s.global_loads == 7);
+  CHECK(s.global_stores == 3);
+  CHECK(s.global_requests == 8);
+  CHECK(s.global_sectors == 144);
+  CHECK(s.global_ideal_sectors == 32);
+  CHECK(s.shared_requests == 10);
+  CHECK(s.shared_conflict_ways == 80);
+  const std::string line = parlab_sim::detail::summary_json_line("k<1>\"\n\\x", s);
+  CHECK_THAT(line, Contains("{\"kernel\": \"k<1>???x\", \"threads\": 64,"));
 }

@@ -1,0 +1,134 @@
+#include "grading/sim_counters.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "score/scoring.hpp"
+
+namespace parlab::grader {
+namespace {
+
+constexpr std::size_t kMaxLines = 4096;
+constexpr std::uint64_t kMaxField = std::uint64_t{1} << 40;  // far above any sampled total
+
+// A non-negative integer field, bounded; nothing when absent or not one.
+std::optional<std::uint64_t> count_field(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number_unsigned()) return std::nullopt;
+  const std::uint64_t value = it->get<std::uint64_t>();
+  if (value > kMaxField) return std::nullopt;
+  return value;
+}
+
+std::string figure(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> sim_counters_environment() {
+  return {{"PARLAB_SIM_COUNTERS", "1"},
+          {"PARLAB_SIM_RACE_CHECK", "0"},
+          {"PARLAB_SIM_COUNTERS_FILE", std::string("out/") + kSimCountersFile}};
+}
+
+std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
+  CounterTotals totals;
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t seen = 0;
+  while (seen++ < kMaxLines && std::getline(lines, line)) {
+    const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
+    if (!object.is_object()) continue;
+    const auto threads = count_field(object, "threads");
+    const auto loads = count_field(object, "global_loads");
+    const auto stores = count_field(object, "global_stores");
+    const auto requests = count_field(object, "global_requests");
+    const auto sectors = count_field(object, "global_sectors");
+    const auto ideal = count_field(object, "global_ideal_sectors");
+    const auto shared = count_field(object, "shared_requests");
+    const auto ways = count_field(object, "shared_conflict_ways");
+    if (!threads || !loads || !stores || !requests || !sectors || !ideal || !shared || !ways) continue;
+    ++totals.launches;
+    totals.threads += *threads;
+    totals.global_loads += *loads;
+    totals.global_stores += *stores;
+    totals.global_requests += *requests;
+    totals.global_sectors += *sectors;
+    totals.global_ideal_sectors += *ideal;
+    totals.shared_requests += *shared;
+    totals.shared_conflict_ways += *ways;
+  }
+  if (totals.launches == 0) return std::nullopt;
+  return totals;
+}
+
+std::optional<double> counter_value(const CounterTotals& t, const std::string& counter) {
+  if (counter == "global_sectors_per_request") {
+    if (t.global_requests == 0) return std::nullopt;
+    return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_requests);
+  }
+  if (counter == "global_sectors_over_ideal") {
+    if (t.global_ideal_sectors == 0) return std::nullopt;
+    return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_ideal_sectors);
+  }
+  if (counter == "global_loads_per_store") {
+    if (t.global_stores == 0) return std::nullopt;
+    return static_cast<double>(t.global_loads) / static_cast<double>(t.global_stores);
+  }
+  if (counter == "shared_conflict_ways") {
+    if (t.shared_requests == 0) return 1.0;
+    return static_cast<double>(t.shared_conflict_ways) / static_cast<double>(t.shared_requests);
+  }
+  return std::nullopt;
+}
+
+std::string counter_label(const std::string& counter) {
+  if (counter == "global_sectors_per_request") return "global sectors per request";
+  if (counter == "global_sectors_over_ideal")
+    return "global sectors over the fewest the same bytes need";
+  if (counter == "global_loads_per_store") return "global loads per global store";
+  if (counter == "shared_conflict_ways") return "shared bank-conflict ways per request";
+  return counter;
+}
+
+void score_sim_check(const SimCheckSpec& check, double candidate, double reference,
+                     TestResult& result) {
+  // Lower is better: the fraction is that of reference / candidate against the inverted
+  // thresholds (full credit at candidate <= full_at x reference).
+  const double fraction =
+      candidate > 0 && reference > 0
+          ? performance_fraction(reference / candidate, {1.0 / check.full_at, 1.0 / check.zero_at})
+          : (candidate <= reference ? 1.0 : 0.0);
+  result.points = round_points(result.max_points * fraction);
+  result.status = fraction >= 1.0  ? TestStatus::passed
+                  : fraction > 0.0 ? TestStatus::partial
+                                   : TestStatus::failed;
+  result.message = "simulator counters: " + counter_label(check.counter) + ": " +
+                   figure(candidate) + " (reference: " + figure(reference) +
+                   "); full marks at " + figure(check.full_at * reference) + " or less, none at " +
+                   figure(check.zero_at * reference) + " or more";
+  if (result.status != TestStatus::passed && !check.hint.empty())
+    result.message += "\n" + check.hint;
+}
+
+std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
+  std::string line = "sampled counters (first two blocks of each launch):";
+  const char* sep = " ";
+  for (const char* counter : {"global_sectors_per_request", "global_loads_per_store",
+                              "shared_conflict_ways"}) {
+    const auto mine = counter_value(candidate, counter);
+    const auto theirs = counter_value(reference, counter);
+    if (!mine && !theirs) continue;
+    line += sep + counter_label(counter) + " " + (mine ? figure(*mine) : "-") +
+            " (reference: " + (theirs ? figure(*theirs) : "-") + ")";
+    sep = ", ";
+  }
+  return line;
+}
+
+}  // namespace parlab::grader

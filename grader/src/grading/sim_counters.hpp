@@ -1,0 +1,62 @@
+#pragma once
+// Scored counter checks in sim mode (docs/simulation.md, "Scored counter checks"): a GPU
+// performance test with a [tests.sim] table is graded, without a GPU, by one of the
+// simulator's memory-access counters measured on the submission and on the reference,
+// same task, same small dataset. The counters file is written by the child process
+// (the submission's: untrusted; the reference's: trusted but read the same way):
+// read through ChildRunFiles (no links, capped), parsed line by line, malformed lines
+// skipped, numbers bounded.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "result/result.hpp"
+#include "spec/lab_spec.hpp"
+
+namespace parlab::grader {
+
+// Where, relative to the child's run folder, the simulator writes one JSON line per
+// kernel launch (PARLAB_SIM_COUNTERS_FILE): inside the output folder ChildRunFiles reads.
+inline constexpr const char* kSimCountersFile = "sim-counters.jsonl";
+inline constexpr std::uint64_t kSimCountersFileCap = 256 << 10;
+
+// The sampled totals of a run, summed over its launches.
+struct CounterTotals {
+  std::uint64_t launches = 0;
+  std::uint64_t threads = 0;
+  std::uint64_t global_loads = 0;
+  std::uint64_t global_stores = 0;
+  std::uint64_t global_requests = 0;
+  std::uint64_t global_sectors = 0;
+  std::uint64_t global_ideal_sectors = 0;
+  std::uint64_t shared_requests = 0;
+  std::uint64_t shared_conflict_ways = 0;
+};
+
+// Environment of a counters run (over the sim environment): counters on, race check
+// off (the correctness tests ran it), the per-launch lines in out/sim-counters.jsonl.
+std::map<std::string, std::string> sim_counters_environment();
+
+// Sums the file's lines; nothing when no line is valid (no kernel launched, or the
+// counters were off).
+std::optional<CounterTotals> parse_sim_counters(const std::string& text);
+
+// The named counter (SimCheckSpec::counter); nothing when it has no denominator (no
+// global request, no thread sampled). A run with no shared request has 1-way conflicts.
+std::optional<double> counter_value(const CounterTotals& totals, const std::string& counter);
+
+// "global sectors per request", ...
+std::string counter_label(const std::string& counter);
+
+// Scores `result` (max_points set) by candidate / reference against the check's
+// thresholds: status passed / partial / failed, points, and a message that shows both
+// figures ("global sectors per request: 32.0 (reference: 4.0) ...").
+void score_sim_check(const SimCheckSpec& check, double candidate, double reference,
+                     TestResult& result);
+
+// One line with every counter of both runs, for the message: "sampled counters: global
+// sectors per request 32.0 (reference: 4.0), ...".
+std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference);
+
+}  // namespace parlab::grader

@@ -1,0 +1,120 @@
+// grading/sim_counters: the counters file is written by the child (untrusted); a
+// counter over the reference's scores a sim-mode substitute of a GPU performance test.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "grading/sim_counters.hpp"
+
+using namespace parlab::grader;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* kLine =
+    "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 512, \"global_stores\": 256, "
+    "\"global_requests\": 16, \"global_sectors\": 288, \"global_ideal_sectors\": 64, "
+    "\"shared_requests\": 4, \"shared_conflict_ways\": 32}\n";
+
+TestResult test_worth(double points) {
+  TestResult r;
+  r.max_points = points;
+  return r;
+}
+
+SimCheckSpec check(const std::string& counter, double full_at, double zero_at) {
+  SimCheckSpec c;
+  c.counter = counter;
+  c.full_at = full_at;
+  c.zero_at = zero_at;
+  c.hint = "read along a row";
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("counters runs turn the counters on, the race check off, and name the file",
+          "[sim_counters]") {
+  const auto env = sim_counters_environment();
+  CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
+  CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "0");
+  CHECK(env.at("PARLAB_SIM_COUNTERS_FILE") == "out/sim-counters.jsonl");
+}
+
+TEST_CASE("the launches' lines are summed and give each counter", "[sim_counters]") {
+  const auto totals = parse_sim_counters(std::string(kLine) + kLine);
+  REQUIRE(totals);
+  CHECK(totals->launches == 2);
+  CHECK(totals->threads == 512);
+  CHECK(*counter_value(*totals, "global_sectors_per_request") == Approx(18.0));
+  CHECK(*counter_value(*totals, "global_sectors_over_ideal") == Approx(4.5));
+  CHECK(*counter_value(*totals, "global_loads_per_store") == Approx(2.0));
+  CHECK(*counter_value(*totals, "shared_conflict_ways") == Approx(8.0));
+  CHECK_FALSE(counter_value(*totals, "no_such_counter"));
+}
+
+TEST_CASE("malformed, negative, fractional, huge or incomplete lines are skipped",
+          "[sim_counters]") {
+  CHECK_FALSE(parse_sim_counters(""));
+  CHECK_FALSE(parse_sim_counters("not json\n[1, 2]\n\"text\"\n"));
+  std::string hostile = kLine;
+  hostile.replace(hostile.find("256,"), 3, "-25");
+  CHECK_FALSE(parse_sim_counters(hostile));
+  std::string fractional = kLine;
+  fractional.replace(fractional.find("512"), 3, "5.5");
+  CHECK_FALSE(parse_sim_counters(fractional));
+  std::string huge = kLine;
+  huge.replace(huge.find("512"), 3, "99999999999999999");
+  CHECK_FALSE(parse_sim_counters(huge));
+  CHECK_FALSE(parse_sim_counters("{\"kernel\": \"k\", \"threads\": 256}\n"));
+  const auto one = parse_sim_counters("garbage\n" + hostile + kLine);
+  REQUIRE(one);
+  CHECK(one->launches == 1);
+}
+
+TEST_CASE("a run with no shared or global request", "[sim_counters]") {
+  CounterTotals none;
+  none.launches = 1;
+  CHECK(*counter_value(none, "shared_conflict_ways") == 1.0);  // no request, no conflict
+  CHECK_FALSE(counter_value(none, "global_sectors_per_request"));
+  CHECK_FALSE(counter_value(none, "global_loads_per_store"));
+}
+
+TEST_CASE("lower is better: full marks up to full_at x the reference, none from zero_at",
+          "[sim_counters]") {
+  const SimCheckSpec c = check("global_sectors_per_request", 1.5, 4.0);
+  TestResult same = test_worth(8);
+  score_sim_check(c, 4.0, 4.0, same);
+  CHECK(same.status == TestStatus::passed);
+  CHECK(same.points == 8);
+  CHECK_THAT(same.message, Contains("global sectors per request: 4.0 (reference: 4.0); full "
+                                    "marks at 6.0 or less, none at 16.0 or more"));
+  CHECK_THAT(same.message, !Contains("read along a row"));
+
+  TestResult uncoalesced = test_worth(8);
+  score_sim_check(c, 32.0, 4.0, uncoalesced);
+  CHECK(uncoalesced.status == TestStatus::failed);
+  CHECK(uncoalesced.points == 0);
+  CHECK_THAT(uncoalesced.message, Contains("32.0 (reference: 4.0)"));
+  CHECK_THAT(uncoalesced.message, Contains("\nread along a row"));
+
+  // Between the two, on the same log scale as a speed ratio: 8 sectors is 2x the
+  // reference, log(4/2) / log(4/1.5) of the points.
+  TestResult between = test_worth(8);
+  score_sim_check(c, 8.0, 4.0, between);
+  CHECK(between.status == TestStatus::partial);
+  CHECK(between.points == Approx(8 * std::log(2.0) / std::log(4.0 / 1.5)).margin(0.01));
+
+  TestResult better = test_worth(8);
+  score_sim_check(c, 1.0, 4.0, better);
+  CHECK(better.status == TestStatus::passed);
+}
+
+TEST_CASE("both runs' counters side by side", "[sim_counters]") {
+  auto mine = *parse_sim_counters(kLine);
+  auto reference = mine;
+  reference.global_sectors = 64;
+  CHECK(counters_side_by_side(mine, reference) ==
+        "sampled counters (first two blocks of each launch): global sectors per request 18.0 "
+        "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
+        "bank-conflict ways per request 8.0 (reference: 8.0)");
+}
