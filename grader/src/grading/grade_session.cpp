@@ -355,7 +355,9 @@ TestResult Session::run_sim_check(const TestSpec& t,
     r.message = why->reason;
     return r;
   }
-  const std::optional<CounterTotals>& reference = reference_counters_.at(t.name);
+  const auto counted_reference = reference_counters_.find(t.name);
+  const std::optional<CounterTotals> reference =
+      counted_reference != reference_counters_.end() ? counted_reference->second : std::nullopt;
   const std::optional<double> reference_value =
       reference ? counter_value(*reference, check.counter) : std::nullopt;
   if (!reference_value) {
@@ -369,7 +371,9 @@ TestResult Session::run_sim_check(const TestSpec& t,
   const Expected& expected = reference_run(small, t.task, params);
   TaskInvocation inv{executable_, t.task, params, dataset_dir(small.dataset), 0, 1, limits(t)};
   inv.env = sim_counters_environment();
+  const auto t0 = std::chrono::steady_clock::now();
   const TaskRun got = submission_runs_.run(inv, slug(t.name));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!got.ok()) {
     fail_from_run(r, got);
     return r;

@@ -25,7 +25,9 @@ std::string text_field(const nlohmann::json& object, const char* key) {
 std::string sim_mode_note(const std::string& why_sim) {
   return "simulation mode (" + why_sim + "): your CUDA code ran on the CPU in parlab's "
          "simulator. It checks correctness, not speed: performance tests of GPU code are "
-         "skipped, and streams run one after the other, so overlap cannot be shown. It also "
+         "skipped, except those the lab grades here by the simulator's memory-access "
+         "counters against the reference's (coalescing, data reuse), and streams run one "
+         "after the other, so overlap cannot be shown. It also "
          "checks for data races between barriers and re-runs each passed test with the threads "
          "in reverse order (a race, or an answer that changes, fails the test), "
          "early exits before a barrier, shuffles from inactive lanes and device memory never "

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Scored counter checks in sim mode (issue 15 item 4, docs/simulation.md): a GPU
+# performance test with a [tests.sim] table is graded without a GPU by a simulator
+# counter, the submission's against the reference's on the same small dataset.
+#   - lab03 matrix_scale with threads down a column: the coalescing check
+#     ("matrix_scale bandwidth", 8 points) gets 0, both counts in the message;
+#   - lab05 with the "tiled" kernel untiled: the data-reuse check (10 points) gets 0;
+#   - the references keep those points; with --no-perf the checks are not graded.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
+
+status_of() {  # JSON TEST_NAME
+  python3 -c 'import json,sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
+}
+message_of() {  # JSON TEST_NAME
+  python3 -c 'import json,sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    if t["name"] == sys.argv[2]: print(t["message"])' "$1" "$2"
+}
+expect_scored() {  # JSON TEST_NAME "STATUS POINTS MAX" WHAT
+  local got; got=$(status_of "$1" "$2")
+  if [ "$got" = "$3" ]; then pass "$4"; else fail "$4: '$2' is '$got', expected '$3'"; fi
+}
+
+SCALE="matrix_scale bandwidth (2D grid)"
+REUSE="data reuse: tiled vs the reference naive kernel"
+
+# 1. lab03, uncoalesced: correctness kept, the coalescing check lost, with the counts.
+run_grade unc lab03 "$FAKES/lab03/uncoalesced_scale" --device sim --work-dir "$W/work" \
+  --json "$W/unc.json"
+expect_rc unc 1
+expect_scored "$W/unc.json" "$SCALE" "failed 0.0 8.0" "uncoalesced: the coalescing check earns nothing"
+message_of "$W/unc.json" "$SCALE" >"$W/unc.msg"
+expect_in "$W/unc.msg" "global sectors over the fewest the same bytes need: 8.0 \(reference: 1.0\)" "the check's counter next to the reference's"
+expect_in "$W/unc.msg" "global sectors per request 32.0 \(reference: 4.0\)" "Nsight's sectors per request next to the reference's"
+expect_in "$W/unc.msg" "uncoalesced loads at kernels.cu:45" "the line of the uncoalesced load"
+expect_in "$W/unc.out" "Total: 60(\.0+)? / 68(\.0+)? graded here \(100 in all\)" "correctness points kept; 68 graded here"
+expect_json "$W/unc.json" graded_max_score "68(\.0+)?,"
+
+# 2. lab05, the tiled kernel untiled: right answers, the data-reuse check lost.
+run_grade untiled lab05 "$FAKES/lab05/untiled" --device sim --work-dir "$W/work" \
+  --json "$W/untiled.json"
+expect_rc untiled 1
+expect_scored "$W/untiled.json" "$REUSE" "failed 0.0 10.0" "untiled: the data-reuse check earns nothing"
+message_of "$W/untiled.json" "$REUSE" >"$W/untiled.msg"
+expect_in "$W/untiled.msg" "global loads per global store: 2062.0 \(reference: 150.4\)" "loads per element written next to the reference's"
+expect_in "$W/untiled.msg" "used 16 times from shared memory" "the hint"
+expect_in "$W/untiled.out" "Total: 60(\.0+)? / 70(\.0+)? graded here" "correctness points kept; 70 graded here"
+
+# 3. The references keep the checks' points (and their totals, in every format).
+run_grade ref3 lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref3.json"
+expect_rc ref3 0
+expect_scored "$W/ref3.json" "$SCALE" "passed 8.0 8.0" "lab03 reference: the coalescing check's 8 points"
+message_of "$W/ref3.json" "$SCALE" >"$W/ref3.msg"
+expect_in "$W/ref3.msg" "1.0 \(reference: 1.0\)" "the reference against itself"
+expect_not_in "$W/ref3.json" "\"status\": \"failed\"" "no lab03 reference test fails"
+# The derived formats count the check like any graded test.
+run_grade ref3_gs report "$W/ref3.json" --format gradescope -o "$W/ref3.gradescope.json"
+expect_rc ref3_gs 0
+python3 - "$W/ref3.gradescope.json" "$SCALE" <<'PY' && pass "Gradescope: the check scores 8 / 8, total 68" || fail "Gradescope: the check or the total"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [t for t in d["tests"] if t["name"].startswith(sys.argv[2])]
+assert t and t[0]["score"] == 8 and t[0]["max_score"] == 8, t
+assert d["score"] == 68, d["score"]
+PY
+run_grade ref3_junit report "$W/ref3.json" --format junit -o "$W/ref3.xml"
+expect_rc ref3_junit 0
+expect_not_in "$W/ref3.xml" "<failure" "JUnit: no failure in the lab03 reference"
+run_grade ref5 lab05 --reference --device sim --work-dir "$W/work" --json "$W/ref5.json"
+expect_rc ref5 0
+expect_scored "$W/ref5.json" "$REUSE" "passed 10.0 10.0" "lab05 reference: the data-reuse check's 10 points"
+expect_in "$W/ref5.out" "Total: 70(\.0+)? / 70(\.0+)? graded here" "lab05 reference: 70 / 70 graded here"
+
+# 4. --no-perf leaves the checks out, as every performance test.
+run_grade noperf lab03 "$FAKES/lab03/uncoalesced_scale" --device sim --no-perf \
+  --work-dir "$W/work" --json "$W/noperf.json"
+expect_rc noperf 0
+expect_scored "$W/noperf.json" "$SCALE" "not_graded 0.0 8.0" "--no-perf: the check is not graded"
+finish
