@@ -5,7 +5,9 @@
 #   - lab03 matrix_scale with threads down a column: the coalescing check
 #     ("matrix_scale bandwidth", 8 points) gets 0, both counts in the message;
 #   - lab05 with the "tiled" kernel untiled: the data-reuse check (10 points) gets 0;
-#   - the references keep those points; with --no-perf the checks are not graded.
+#   - the references keep those points; with --no-perf the checks are not graded;
+#   - a correctness test's memory-access hint is shown only where the run is clearly
+#     worse than the reference's on the same data, with both figures.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -75,7 +77,23 @@ expect_rc ref5 0
 expect_scored "$W/ref5.json" "$REUSE" "passed 10.0 10.0" "lab05 reference: the data-reuse check's 10 points"
 expect_in "$W/ref5.out" "Total: 70(\.0+)? / 70(\.0+)? graded here" "lab05 reference: 70 / 70 graded here"
 
-# 4. --no-perf leaves the checks out, as every performance test.
+# 4. The correctness tests' hints are judged against the reference's counters on the
+#    same data: the uncoalesced fake's keep both figures; lab02's reference, whose
+#    strided one-time load and 2-way staging conflicts are its own, gets none.
+message_of "$W/unc.json" "matrix_scale, 509 x 33 (tall)" >"$W/unc_tall.msg"
+expect_in "$W/unc_tall.msg" "need 32 sectors per request; 4 is ideal" "a correctness test keeps the hint"
+expect_in "$W/unc_tall.msg" "\(this run: [0-9.]+ global sectors over the fewest needed \(reference on the same data: 1\.[0-9]\)\)" "with the reference's figure on the same data"
+run_grade ref2 lab02 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref2.json"
+expect_rc ref2 0
+# The report's messages and notes (the program's raw stderr keeps the simulator's lines).
+python3 - "$W/ref2.json" >"$W/ref2.feedback" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("\n".join(d["notes"] + [t["message"] for t in d["tests"]]))
+PY
+expect_not_in "$W/ref2.feedback" "uncoalesced|bank conflicts" "lab02's reference: no hint about its own accesses"
+
+# 5. --no-perf leaves the checks out, as every performance test.
 run_grade noperf lab03 "$FAKES/lab03/uncoalesced_scale" --device sim --no-perf \
   --work-dir "$W/work" --json "$W/noperf.json"
 expect_rc noperf 0

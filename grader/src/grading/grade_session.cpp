@@ -88,7 +88,7 @@ class Session {
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
   bool sim_checked(const TestSpec& t) const;
   TestSpec sim_check_test(const TestSpec& t) const;
-  void run_reference_counters(const TestSpec& t);
+  std::optional<CounterTotals> reference_counters_on(const TestSpec& t, const std::string& dataset);
   TestResult run_sim_check(const TestSpec& t, const std::map<std::string, TestResult>& done);
   std::optional<NotMeasured> not_measured_reason(const TestSpec& t,
                                                  const std::map<std::string, TestResult>& done) const;
@@ -126,6 +126,9 @@ class Session {
   std::map<std::string, Expected> reference_cache_;
   // Sim mode: the reference's counters per sim-checked test (nothing: counters off).
   std::map<std::string, std::optional<CounterTotals>> reference_counters_;
+  // Sim mode: the reference's counters on each GPU correctness test's data, to judge
+  // the memory-access hints against (nothing: counters off).
+  std::map<std::string, std::optional<CounterTotals>> reference_hint_counters_;
 };
 
 Params Session::resolve_params(const Params& p) const {
@@ -209,9 +212,12 @@ void Session::compute_expected_outputs() {
       const auto why = not_measured_reason(t, {});
       if (why && why->status == TestStatus::not_graded) continue;
       reference_run(sim_check_test(t), t.task, resolve_params(t.params));
-      run_reference_counters(t);
+      reference_counters_[t.name] = reference_counters_on(t, t.sim_check->dataset);
       continue;
     }
+    if (t.kind == "correctness" && mode_ == DeviceMode::sim && t.device == "gpu" &&
+        sim_child_environment(cores_).at("PARLAB_SIM_COUNTERS") == "1")
+      reference_hint_counters_[t.name] = reference_counters_on(t, t.dataset);
     // A performance test that cannot be graded here needs no expected outputs.
     if (t.kind == "performance") {
       const auto why = not_measured_reason(t, {});
@@ -325,23 +331,23 @@ TestSpec Session::sim_check_test(const TestSpec& t) const {
 
 // The reference in the simulator with the counters on: trusted, but its file is read
 // like the submission's (no links, capped) and its folder removed at once.
-void Session::run_reference_counters(const TestSpec& t) {
-  const TestSpec small = sim_check_test(t);
+std::optional<CounterTotals> Session::reference_counters_on(const TestSpec& t,
+                                                           const std::string& dataset) {
   TaskInvocation inv{labtc_.sim_reference_exe, t.task, resolve_params(t.params),
-                     dataset_dir(small.dataset), 0, 1, limits(t)};
+                     dataset_dir(dataset), 0, 1, limits(t)};
   inv.limits.wall_seconds *= 4;
   inv.limits.cpu_seconds *= 4;
   inv.env = sim_counters_environment();
   const TaskRun run = reference_runs_.run(inv, "sim-counters-" + slug(t.name));
   if (!run.ok()) {
     throw EnvironmentError("the reference solution failed in the simulator on dataset '" +
-                           small.dataset + "' task '" + t.task + "' (the lab or this machine "
+                           dataset + "' task '" + t.task + "' (the lab or this machine "
                            "is at fault, not the submission): " + run.message);
   }
   const std::optional<std::string> text =
       ChildRunFiles(run.runs_root, run.run_name).read_text(kSimCountersFile, kSimCountersFileCap);
   fs::remove_all(run.runs_root / run.run_name);
-  reference_counters_[t.name] = text ? parse_sim_counters(*text) : std::nullopt;
+  return text ? parse_sim_counters(*text) : std::nullopt;
 }
 
 TestResult Session::run_sim_check(const TestSpec& t,
@@ -680,7 +686,9 @@ GradeResult Session::run() {
       apply_schedule_check(done[t.name], run_in_reversed_order(t),
                            t.visibility == Visibility::hidden);
     if (mode_ == DeviceMode::sim && runs_here(t))
-      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes);
+      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes, false,
+                       reference_hint_counters_.count(t.name) ? &reference_hint_counters_[t.name]
+                                                              : nullptr);
     publish_done();
   }
   if (measures_any(done)) machine_lock.take_exclusive();

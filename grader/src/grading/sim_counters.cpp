@@ -116,6 +116,21 @@ void score_sim_check(const SimCheckSpec& check, double candidate, double referen
     result.message += "\n" + check.hint;
 }
 
+HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
+                                const CounterTotals& reference) {
+  const char* counter = shared ? "shared_conflict_ways" : "global_sectors_over_ideal";
+  const auto value = counter_value(mine, counter);
+  const auto theirs = counter_value(reference, counter);
+  if (!value || !theirs) return {};
+  HintJudgement j;
+  j.keep = *value >= 1.25 * *theirs;
+  j.comparison = std::string("this run: ") + figure(*value) + " " +
+                 (shared ? "bank-conflict ways per shared request"
+                         : "global sectors over the fewest needed") +
+                 " (reference on the same data: " + figure(*theirs) + ")";
+  return j;
+}
+
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
   std::string line = "sampled counters (first two blocks of each launch):";
   const char* sep = " ";

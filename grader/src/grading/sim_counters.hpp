@@ -55,6 +55,18 @@ std::string counter_label(const std::string& counter);
 void score_sim_check(const SimCheckSpec& check, double candidate, double reference,
                      TestResult& result);
 
+// A memory-access hint of a correctness test judged against the reference's run on the
+// same data (docs/simulation.md, "Findings"): its kind's figure over the whole run
+// (global: sectors over the ideal; shared: conflict ways) must be at least 1.25x the
+// reference's to be shown; `comparison` gives both ("this run: 8.0 global sectors over
+// the fewest needed (reference: 1.0)").
+struct HintJudgement {
+  bool keep = true;
+  std::string comparison;
+};
+HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
+                                const CounterTotals& reference);
+
 // One line with every counter of both runs, for the message: "sampled counters: global
 // sectors per request 32.0 (reference: 4.0), ...".
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference);

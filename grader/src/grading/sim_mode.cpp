@@ -45,6 +45,8 @@ std::map<std::string, std::string> sim_child_environment(int cores) {
       {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
       {"PARLAB_SIM_RACE_CHECK", race_check ? "1" : "0"},  // the sim build is the check build
       {"PARLAB_SIM_COUNTERS", race_check ? "1" : "0"},    // memory-access hints
+      // and the run's totals, to judge the hints against the reference's
+      {"PARLAB_SIM_COUNTERS_FILE", std::string("out/") + kSimCountersFile},
   };
 }
 
@@ -67,11 +69,29 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
 
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                       const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored) {
+                      bool scored, const std::optional<CounterTotals>* reference) {
   const ChildRunFiles files(runs_root, run_name);
   const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
   if (!text) return;
-  const std::vector<SimFinding> findings = parse_sim_findings(*text);
+  std::vector<SimFinding> findings = parse_sim_findings(*text);
+  if (reference != nullptr && reference->has_value()) {
+    // Memory-access hints judged against the reference's run on the same data.
+    const std::optional<std::string> counted = files.read_text(kSimCountersFile, kSimCountersFileCap);
+    const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
+    if (mine) {
+      std::vector<SimFinding> kept;
+      for (SimFinding& finding : findings) {
+        if (finding.kind == "memory_access") {
+          const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
+          const HintJudgement j = judge_memory_hint(shared, *mine, **reference);
+          if (!j.keep) continue;
+          if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
+        }
+        kept.push_back(std::move(finding));
+      }
+      findings = std::move(kept);
+    }
+  }
   if (findings.empty()) return;
   bool race = false;
   std::string summaries;

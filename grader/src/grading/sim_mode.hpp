@@ -6,9 +6,11 @@
 // through ChildRunFiles (no links, capped), parsed line by line, and kept as text only.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "grading/sim_counters.hpp"
 #include "result/result.hpp"
 
 namespace parlab::grader {
@@ -40,9 +42,11 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // Each summary not yet noted also becomes a grading note ("simulator found: ..."), so a
 // one-line console report, which shows no message for a passed test, still shows it.
 // `scored`: the test's points came from the simulator's counters (grading/sim_counters),
-// so the list is not introduced as "points unchanged".
+// so the list is not introduced as "points unchanged". `reference`: the reference's
+// counters on the test's data; a memory-access hint is then kept only where this run's
+// counters are clearly worse (judge_memory_hint), with both figures.
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                       const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored = false);
+                      bool scored = false, const std::optional<CounterTotals>* reference = nullptr);
 
 }  // namespace parlab::grader

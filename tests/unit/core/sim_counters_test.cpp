@@ -118,3 +118,29 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
         "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
         "bank-conflict ways per request 8.0 (reference: 8.0)");
 }
+
+TEST_CASE("a memory-access hint is kept only where this run is clearly worse than the "
+          "reference on the same data", "[sim_counters]") {
+  CounterTotals coalesced;
+  coalesced.launches = 1;
+  coalesced.global_requests = 16;
+  coalesced.global_sectors = 64;
+  coalesced.global_ideal_sectors = 64;
+  coalesced.shared_requests = 8;
+  coalesced.shared_conflict_ways = 16;  // 2-way, as lab02's reference staging
+  CounterTotals strided = coalesced;
+  strided.global_sectors = 512;
+  const HintJudgement worse = judge_memory_hint(false, strided, coalesced);
+  CHECK(worse.keep);
+  CHECK(worse.comparison ==
+        "this run: 8.0 global sectors over the fewest needed (reference on the same data: 1.0)");
+  CHECK_FALSE(judge_memory_hint(false, coalesced, coalesced).keep);  // the reference's own
+  CHECK_FALSE(judge_memory_hint(true, coalesced, coalesced).keep);   // 2-way, as the reference
+  CounterTotals conflicted = coalesced;
+  conflicted.shared_conflict_ways = 256;  // 32-way
+  CHECK(judge_memory_hint(true, conflicted, coalesced).keep);
+  CounterTotals nothing;  // no global request: no figure, the hint stays as it is
+  const HintJudgement unknown = judge_memory_hint(false, nothing, coalesced);
+  CHECK(unknown.keep);
+  CHECK(unknown.comparison.empty());
+}

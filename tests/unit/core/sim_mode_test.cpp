@@ -104,3 +104,42 @@ TEST_CASE("no findings file, or a link in its place, changes nothing", "[sim_mod
   CHECK(r.message == "all outputs match");
   CHECK(notes.empty());
 }
+
+TEST_CASE("memory-access hints are judged against the reference's counters on the same data",
+          "[sim_mode]") {
+  RunFolder folder;
+  std::vector<std::string> notes;
+  folder.write("{\"kind\":\"memory_access\",\"summary\":\"uncoalesced loads at k.cu:4\","
+               "\"message\":\"loads at k.cu:4 need 32 sectors per request\"}\n"
+               "{\"kind\":\"memory_access\",\"summary\":\"shared-memory bank conflicts at k.cu:9\","
+               "\"message\":\"2-way conflicts at k.cu:9\"}\n");
+  std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
+      << "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
+         "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
+         "\"shared_requests\": 2, \"shared_conflict_ways\": 4}\n";
+  CounterTotals reference_totals;  // coalesced, with the same 2-way conflicts
+  reference_totals.launches = 1;
+  reference_totals.global_requests = 2;
+  reference_totals.global_sectors = 8;
+  reference_totals.global_ideal_sectors = 8;
+  reference_totals.shared_requests = 2;
+  reference_totals.shared_conflict_ways = 4;
+  const std::optional<CounterTotals> reference = reference_totals;
+  TestResult r = passed_test();
+  add_sim_findings(r, folder.root, "run", notes, false, &reference);
+  CHECK_THAT(r.message, Contains("(simulator: uncoalesced loads at k.cu:4)"));
+  CHECK_THAT(r.message, Contains("need 32 sectors per request (this run: 8.0 global sectors over "
+                                 "the fewest needed (reference on the same data: 1.0))"));
+  CHECK_THAT(r.message, !Contains("k.cu:9"));  // the reference has the same conflicts
+
+  // The reference itself: nothing to say.
+  const std::optional<CounterTotals> same = parse_sim_counters(
+      "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
+      "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
+      "\"shared_requests\": 2, \"shared_conflict_ways\": 4}\n");
+  TestResult own = passed_test();
+  std::vector<std::string> no_notes;
+  add_sim_findings(own, folder.root, "run", no_notes, false, &same);
+  CHECK(own.message == "all outputs match");
+  CHECK(no_notes.empty());
+}
