@@ -98,4 +98,12 @@ run_grade noperf lab03 "$FAKES/lab03/uncoalesced_scale" --device sim --no-perf \
   --work-dir "$W/work" --json "$W/noperf.json"
 expect_rc noperf 0
 expect_scored "$W/noperf.json" "$SCALE" "not_graded 0.0 8.0" "--no-perf: the check is not graded"
+
+# 6. A build without the counters' hooks (PARLAB_SIM_CHECK=0, benchmarks): the check is
+#    not graded, never failed for want of counts.
+PARLAB_SIM_CHECK=0 run_grade plain lab03 "$FAKES/lab03/uncoalesced_scale" --device sim \
+  --work-dir "$W/work-plain" --json "$W/plain.json"
+expect_rc plain 0
+expect_scored "$W/plain.json" "$SCALE" "not_graded 0.0 8.0" "no counters: the check is not graded"
+expect_in "$W/plain.json" "the simulator's counters are off" "and says why"
 finish

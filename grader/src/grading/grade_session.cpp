@@ -86,6 +86,7 @@ class Session {
   TestResult run_correctness(const TestSpec& t);
   ReversedRun run_in_reversed_order(const TestSpec& t);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
+  bool counters_on() const;
   bool sim_checked(const TestSpec& t) const;
   TestSpec sim_check_test(const TestSpec& t) const;
   std::optional<CounterTotals> reference_counters_on(const TestSpec& t, const std::string& dataset);
@@ -212,11 +213,10 @@ void Session::compute_expected_outputs() {
       const auto why = not_measured_reason(t, {});
       if (why && why->status == TestStatus::not_graded) continue;
       reference_run(sim_check_test(t), t.task, resolve_params(t.params));
-      reference_counters_[t.name] = reference_counters_on(t, t.sim_check->dataset);
+      if (counters_on()) reference_counters_[t.name] = reference_counters_on(t, t.sim_check->dataset);
       continue;
     }
-    if (t.kind == "correctness" && mode_ == DeviceMode::sim && t.device == "gpu" &&
-        sim_child_environment(cores_).at("PARLAB_SIM_COUNTERS") == "1")
+    if (t.kind == "correctness" && mode_ == DeviceMode::sim && t.device == "gpu" && counters_on())
       reference_hint_counters_[t.name] = reference_counters_on(t, t.dataset);
     // A performance test that cannot be graded here needs no expected outputs.
     if (t.kind == "performance") {
@@ -315,6 +315,11 @@ bool Session::measures_any(const std::map<std::string, TestResult>& done) const 
   return false;
 }
 
+// The submission's sim runs count (PARLAB_SIM_CHECK=0 builds without the hooks).
+bool Session::counters_on() const {
+  return sim_child_environment(cores_).at("PARLAB_SIM_COUNTERS") == "1";
+}
+
 // Sim mode grades a GPU performance test with a [tests.sim] table by a counter.
 bool Session::sim_checked(const TestSpec& t) const {
   return mode_ == DeviceMode::sim && t.device == "gpu" && t.sim_check.has_value();
@@ -368,9 +373,11 @@ TestResult Session::run_sim_check(const TestSpec& t,
       reference ? counter_value(*reference, check.counter) : std::nullopt;
   if (!reference_value) {
     r.status = TestStatus::not_graded;
-    r.message = "not graded here: the simulator's counters are off (PARLAB_SIM_CHECK=0) or "
-                "the reference gave no " + counter_label(check.counter) +
-                "; grade on a machine with an NVIDIA GPU to measure it";
+    r.message = counters_on()
+                    ? "not graded here: the reference gave no " + counter_label(check.counter) +
+                          " in the simulator; grade on a machine with an NVIDIA GPU to measure it"
+                    : "not graded here: the simulator's counters are off (PARLAB_SIM_CHECK=0); "
+                      "grade on a machine with an NVIDIA GPU to measure it";
     return r;
   }
   const Params params = resolve_params(t.params);
@@ -389,7 +396,9 @@ TestResult Session::run_sim_check(const TestSpec& t,
     const CompareOutcome cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
     if (!cmp.ok) {
       r.status = TestStatus::failed;
-      r.message = "wrong result in the simulator on " + small.dataset + ": " + cmp.message;
+      r.message = lab_.dataset(small.dataset).hidden
+                      ? "wrong result in the simulator on hidden data"
+                      : "wrong result in the simulator on " + small.dataset + ": " + cmp.message;
       return r;
     }
   } catch (const harness::OutputFormatError& e) {
