@@ -286,7 +286,13 @@ void check_references(const LabSpec& lab) {
     if (!names.insert(t.name).second) {
       throw SpecError(t.where + ": test name '" + t.name + "' is used twice");
     }
-    (void)lab.dataset(t.dataset);
+    // A hidden dataset's values never reach a report: only hidden tests, whose messages
+    // say where a result is wrong and not what, may use it.
+    if (lab.dataset(t.dataset).hidden && t.visibility != Visibility::hidden) {
+      throw SpecError(t.where + ": test '" + t.name + "' is visible but uses hidden dataset '" +
+                      t.dataset + "': set visibility = \"hidden\" on the test, or hidden = "
+                      "false on the dataset");
+    }
   }
   bool has_fresh = false;
   for (const DatasetSpec& d : lab.datasets) has_fresh |= !d.seed.has_value();
