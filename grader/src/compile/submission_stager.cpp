@@ -26,7 +26,12 @@ enum class Kind : std::int32_t {
   not_regular,   // `detail` holds the st_mode file type bits
   too_big,       // `size` holds the size seen
   unreadable,    // `detail` holds errno
-  no_privileges  // the helper could not take the folder owner's ids; `detail` holds errno
+  no_privileges, // the helper could not take the folder owner's ids; `detail` holds errno
+  // The walk's records, each followed by [u32 length][path bytes]:
+  entry,         // a name that is not a folder to walk; `detail` holds its sub-folder depth
+  folder_link,   // a symbolic link to a folder
+  too_many,      // the walk looked at more names than allowed (the path is where it stopped)
+  walk_end       // no path follows
 };
 
 struct Record {
@@ -63,7 +68,7 @@ char g_buffer[64 * 1024];
 
 // Streams one file: Record{ok}, chunks of [u32 length][bytes], a zero length, then a
 // trailer Record (ok, too_big or unreadable). Refusals are a single record.
-bool send_file(int out, int dir, const char* name, std::uint64_t max_bytes) {
+bool send_leaf(int out, int dir, const char* name, std::uint64_t max_bytes) {
   // O_PATH|O_NOFOLLOW opens the link itself, so a link can be named as such; nothing
   // is read and a device node is not opened.
   int probe = ::openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -113,8 +118,128 @@ bool send_file(int out, int dir, const char* name, std::uint64_t max_bytes) {
   return write_all(out, &end, sizeof end) && write_all(out, &trailer, sizeof trailer);
 }
 
-[[noreturn]] void helper_main(int out, int dir, uid_t owner_uid, gid_t owner_gid,
-                              const std::vector<const char*>& names, std::uint64_t max_bytes) {
+char g_path[1024];
+
+// Opens the folder that holds `path` (relative, '/'-separated, no "..": names the walk
+// read) one component at a time, never following a link: O_PATH|O_DIRECTORY|O_NOFOLLOW
+// relative to the folder before it. Returns the folder's descriptor (or `dir` itself
+// for a top-level file, not to be closed) and points `leaf` at the file's own name;
+// -1 with errno set when a component is missing, a link (ELOOP/ENOTDIR) or too long.
+int open_parent(int dir, const char* path, const char** leaf) {
+  std::size_t length = 0;
+  while (path[length] != '\0') ++length;
+  if (length >= sizeof g_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  std::memcpy(g_path, path, length + 1);
+  int current = dir;
+  char* component = g_path;
+  for (char* slash; (slash = std::strchr(component, '/')) != nullptr; component = slash + 1) {
+    *slash = '\0';
+    const int next = ::openat(current, component, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int saved = errno;
+    if (current != dir) ::close(current);
+    if (next < 0) {
+      errno = saved == ENOTDIR ? ELOOP : saved;
+      return -1;
+    }
+    current = next;
+  }
+  *leaf = component;
+  return current;
+}
+
+bool send_file(int out, int dir, const char* path, std::uint64_t max_bytes) {
+  const char* name = nullptr;
+  const int parent = open_parent(dir, path, &name);
+  if (parent < 0) {
+    return send(out, errno == ENOENT ? Kind::missing : errno == ELOOP ? Kind::symlink : Kind::unreadable,
+                errno);
+  }
+  const bool sent = send_leaf(out, parent, name, max_bytes);
+  if (parent != dir) ::close(parent);
+  return sent;
+}
+
+// --- the walk, in the helper: every name in the folder tree, depth first. Folders are
+// opened relative to their parent's descriptor with O_DIRECTORY|O_NOFOLLOW (a folder
+// swapped for a link in between is not entered); hidden folders are not walked.
+
+constexpr int kMaxWalkDepth = 15;
+char g_dents[kMaxWalkDepth + 1][8192];
+char g_walk_path[1024];
+
+struct Walk {
+  int out;
+  int max_depth;  // the deepest folder level entered
+  int budget;     // names left to look at
+};
+
+struct LinuxDirent64 {
+  std::uint64_t d_ino;
+  std::int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[1];
+};
+
+bool send_path(int out, Kind kind, std::int32_t detail, std::size_t length) {
+  const std::uint32_t n = static_cast<std::uint32_t>(length);
+  return send(out, kind, detail) && write_all(out, &n, sizeof n) && write_all(out, g_walk_path, n);
+}
+
+// False when the walk must stop (the pipe broke, or too many names).
+bool walk(Walk& w, int fd, std::size_t length, int depth) {
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, fd, g_dents[depth], sizeof g_dents[depth]);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return true;  // an unreadable folder holds nothing the owner could submit
+    for (long at = 0; at < n;) {
+      const auto* d = reinterpret_cast<const LinuxDirent64*>(g_dents[depth] + at);
+      at += d->d_reclen;
+      const char* name = d->d_name;
+      if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
+      const std::size_t name_length = std::strlen(name);
+      if (length + name_length + 2 > sizeof g_walk_path) continue;  // cannot be staged
+      std::memcpy(g_walk_path + length, name, name_length);
+      const std::size_t path_length = length + name_length;
+      if (--w.budget < 0) {
+        send_path(w.out, Kind::too_many, 0, path_length);
+        return false;
+      }
+      unsigned type = d->d_type;
+      struct stat seen {};
+      if (type == DT_UNKNOWN && ::fstatat(fd, name, &seen, AT_SYMLINK_NOFOLLOW) == 0) {
+        type = IFTODT(seen.st_mode);
+      }
+      if (type == DT_DIR) {
+        // Named too, so a folder named like a header is refused as a folder.
+        if (!send_path(w.out, Kind::entry, depth, path_length)) return false;
+        if (name[0] == '.' || depth + 1 > w.max_depth) continue;
+        const int sub = ::openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) {
+          if ((errno == ELOOP || errno == ENOTDIR) && !send_path(w.out, Kind::folder_link, 0, path_length))
+            return false;
+          continue;
+        }
+        g_walk_path[path_length] = '/';
+        const bool go_on = walk(w, sub, path_length + 1, depth + 1);
+        ::close(sub);
+        if (!go_on) return false;
+      } else if (type == DT_LNK && name[0] != '.' && ::fstatat(fd, name, &seen, 0) == 0 &&
+                 S_ISDIR(seen.st_mode)) {
+        // stat follows the link as the owner, only to tell a folder link by its type.
+        if (!send_path(w.out, Kind::folder_link, 0, path_length)) return false;
+      } else if (!send_path(w.out, Kind::entry, depth, path_length)) {
+        return false;
+      }
+    }
+  }
+}
+
+// Takes the submission folder owner's ids when the grader is root. In the helper only.
+void become_owner(int out, uid_t owner_uid, gid_t owner_gid) {
   if (::geteuid() == 0 && owner_uid != 0) {
     // Raw syscalls: glibc's wrappers synchronise threads the fork did not copy.
     if (::syscall(SYS_setgroups, 0, nullptr) != 0 ||
@@ -124,6 +249,21 @@ bool send_file(int out, int dir, const char* name, std::uint64_t max_bytes) {
       ::_exit(1);
     }
   }
+}
+
+[[noreturn]] void walk_main(int out, int dir, uid_t owner_uid, gid_t owner_gid, int max_depth,
+                            int budget) {
+  become_owner(out, owner_uid, owner_gid);
+  Walk w{out, max_depth, budget};
+  const int listing = ::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (listing >= 0 && !walk(w, listing, 0, 0)) ::_exit(1);
+  send(out, Kind::walk_end);
+  ::_exit(0);
+}
+
+[[noreturn]] void read_main(int out, int dir, uid_t owner_uid, gid_t owner_gid,
+                            const std::vector<const char*>& names, std::uint64_t max_bytes) {
+  become_owner(out, owner_uid, owner_gid);
   for (const char* name : names) {
     if (!send_file(out, dir, name, max_bytes)) ::_exit(1);
   }
@@ -190,24 +330,128 @@ void write_staged(const fs::path& file, const std::string& bytes) {
   if (!written) throw_errno("writing " + file.string());
 }
 
-std::vector<std::string> optional_names(int dir, const std::vector<std::string>& required,
-                                        bool (*want_optional)(const std::string&)) {
+// Runs `body(write_end)` in a forked helper (which must _exit); returns its pid and
+// the read end in `in`.
+template <class Body>
+pid_t start_helper(int* in, Body body) {
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw_errno("pipe");
+  const pid_t helper = ::fork();
+  if (helper < 0) {
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    throw_errno("fork");
+  }
+  if (helper == 0) {
+    ::close(pipe_fds[0]);
+    body(pipe_fds[1]);
+  }
+  ::close(pipe_fds[1]);
+  *in = pipe_fds[0];
+  return helper;
+}
+
+void finish_helper(int in, pid_t helper) {
+  ::close(in);  // the helper sees EPIPE if it is still writing
+  int status = 0;
+  while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+struct Found {
+  std::string path;
+  int depth = 0;
+};
+
+struct WalkResult {
+  std::vector<Found> entries;
+  std::vector<std::string> folder_links;
+  std::string too_many_at;  // where the walk stopped, when it did
+  bool no_privileges = false;
+  std::int32_t error = 0;
+};
+
+WalkResult walk_submission(int dir, const struct stat& owner, const StagingLimits& limits) {
+  WalkResult found;
+  int in = -1;
+  const int max_depth = std::clamp(limits.max_depth + 1, 0, kMaxWalkDepth);
+  const pid_t helper = start_helper(&in, [&](int out) {
+    walk_main(out, dir, owner.st_uid, owner.st_gid, max_depth, limits.max_walk_entries);
+  });
+  try {
+    for (;;) {
+      Record r{};
+      read_exact(in, &r, sizeof r);
+      if (r.kind == Kind::walk_end) break;
+      if (r.kind == Kind::no_privileges) {
+        found.no_privileges = true;
+        found.error = r.detail;
+        break;
+      }
+      std::uint32_t length = 0;
+      read_exact(in, &length, sizeof length);
+      if (length > sizeof g_walk_path) throw std::runtime_error("staging helper: bad path");
+      std::string path(length, '\0');
+      read_exact(in, path.data(), length);
+      if (r.kind == Kind::entry) {
+        found.entries.push_back({path, r.detail});
+      } else if (r.kind == Kind::folder_link) {
+        found.folder_links.push_back(path);
+      } else if (r.kind == Kind::too_many) {
+        found.too_many_at = path;
+        break;
+      } else {
+        throw std::runtime_error("staging helper: bad walk record");
+      }
+    }
+  } catch (...) {
+    finish_helper(in, helper);
+    throw;
+  }
+  finish_helper(in, helper);
+  std::sort(found.entries.begin(), found.entries.end(),
+            [](const Found& a, const Found& b) { return a.path < b.path; });
+  std::sort(found.folder_links.begin(), found.folder_links.end());
+  return found;
+}
+
+// The optional files to stage, or a refusal in `result`.
+std::vector<std::string> optional_names(const WalkResult& found, const std::vector<std::string>& required,
+                                        bool (*want_optional)(const std::string&),
+                                        const StagingLimits& limits, StagingResult& result) {
   std::vector<std::string> names;
-  int listing_fd = ::dup(dir);
-  if (listing_fd < 0) throw_errno("dup");
-  DIR* listing = ::fdopendir(listing_fd);
-  if (listing == nullptr) {
-    ::close(listing_fd);
-    throw_errno("listing the submission folder");
+  auto refuse = [&](const std::string& file, const std::string& reason) {
+    result.refused_file = file;
+    result.reason = reason;
+    return std::vector<std::string>{};
+  };
+  if (!found.too_many_at.empty()) {
+    return refuse(found.too_many_at,
+                  "the submission folder holds more than " + std::to_string(limits.max_walk_entries) +
+                      " files and folders (counted up to " + found.too_many_at +
+                      "); its sub-folders are searched for headers: remove build outputs and "
+                      "other files the build does not need");
   }
-  while (const dirent* entry = ::readdir(listing)) {
-    std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    if (want_optional(name) && std::find(required.begin(), required.end(), name) == required.end())
-      names.push_back(name);
+  if (!found.folder_links.empty()) {
+    const std::string& link = found.folder_links.front();
+    return refuse(link, link + " is a symbolic link to a folder; submit the folder itself " +
+                            "(links are not followed)");
   }
-  ::closedir(listing);
-  std::sort(names.begin(), names.end());
+  int in_subfolders = 0;
+  for (const Found& f : found.entries) {
+    if (!want_optional(f.path)) continue;
+    if (f.depth == 0 && std::find(required.begin(), required.end(), f.path) != required.end()) continue;
+    if (f.depth > limits.max_depth) {
+      return refuse(f.path, f.path + " is nested deeper than the " + std::to_string(limits.max_depth) +
+                                " sub-folder levels a submission's headers may use; move it up");
+    }
+    if (f.depth > 0 && ++in_subfolders > limits.max_subfolder_files) {
+      return refuse(f.path, "the submission has more than " + std::to_string(limits.max_subfolder_files) +
+                                " headers in sub-folders (reached at " + f.path +
+                                "); remove the ones the build does not need");
+    }
+    names.push_back(f.path);
+  }
   return names;
 }
 
@@ -234,35 +478,40 @@ StagingResult stage_submission_files(const fs::path& submission,
     throw_errno("stat " + submission.string());
   }
   std::vector<std::string> names = required;
-  for (std::string& name : optional_names(dir, required, want_optional)) names.push_back(name);
+  try {
+    const WalkResult found = walk_submission(dir, owner, limits);
+    if (found.no_privileges) {
+      result.refused_file = submission.string();
+      result.reason = refusal(submission.string(), Record{Kind::no_privileges, found.error, 0}, limits);
+      ::close(dir);
+      return result;
+    }
+    for (std::string& name : optional_names(found, required, want_optional, limits, result)) {
+      names.push_back(name);
+    }
+  } catch (...) {
+    ::close(dir);
+    throw;
+  }
+  if (!result.ok()) {
+    ::close(dir);
+    return result;
+  }
   std::vector<const char*> c_names;
   for (const std::string& name : names) c_names.push_back(name.c_str());
 
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+  int in = -1;
+  pid_t helper = -1;
+  try {
+    helper = start_helper(&in, [&](int out) {
+      read_main(out, dir, owner.st_uid, owner.st_gid, c_names, limits.max_file_bytes);
+    });
+  } catch (...) {
     ::close(dir);
-    throw_errno("pipe");
+    throw;
   }
-  const pid_t helper = ::fork();
-  if (helper < 0) {
-    ::close(dir);
-    ::close(pipe_fds[0]);
-    ::close(pipe_fds[1]);
-    throw_errno("fork");
-  }
-  if (helper == 0) {
-    ::close(pipe_fds[0]);
-    helper_main(pipe_fds[1], dir, owner.st_uid, owner.st_gid, c_names, limits.max_file_bytes);
-  }
-  ::close(pipe_fds[1]);
   ::close(dir);
-  const int in = pipe_fds[0];
-  auto finish = [&] {
-    ::close(in);  // the helper sees EPIPE if it is still writing
-    int status = 0;
-    while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
-    }
-  };
+  auto finish = [&] { finish_helper(in, helper); };
   std::uint64_t total = 0;
   try {
     for (const std::string& name : names) {
@@ -271,7 +520,8 @@ StagingResult stage_submission_files(const fs::path& submission,
       if (r.kind != Kind::ok) {
         result.refused_file = r.kind == Kind::no_privileges ? submission.string() : name;
         result.reason = refusal(name, r, limits);
-        result.missing = r.kind == Kind::missing;
+        result.missing = r.kind == Kind::missing &&
+                         std::find(required.begin(), required.end(), name) != required.end();
         break;
       }
       std::string bytes;
@@ -297,6 +547,7 @@ StagingResult stage_submission_files(const fs::path& submission,
                         mib(limits.max_total_bytes) + " allowed (reached at " + name + ")";
         break;
       }
+      if (name.find('/') != std::string::npos) fs::create_directories((stage / name).parent_path());
       write_staged(stage / name, bytes);
       result.staged.push_back(name);
     }
