@@ -241,3 +241,37 @@ TEST_CASE("api.hpp is never staged, in any folder", "[stage]") {
   REQUIRE(r.ok());
   CHECK(r.staged == std::vector<std::string>{"file_stats.cpp"});
 }
+
+TEST_CASE("as root, sub-folders are walked and read with the submission owner's rights",
+          "[stage][sandbox]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root (the privilege drop only happens when the grader is root)");
+    return;
+  }
+  Folders f;
+  const uid_t nobody = 65534;
+  ::chmod(f.root.c_str(), 0755);
+  fs::create_directories(f.submission / "common");
+  // A folder the owner cannot list (root's, mode 0700): its headers are not the
+  // student's to submit, so the walk, as the owner, does not see them.
+  fs::create_directories(f.submission / "rootonly");
+  std::ofstream(f.submission / "rootonly" / "secret.hpp") << kSecret << "\n";
+  ::chmod((f.submission / "rootonly").c_str(), 0700);
+  std::ofstream(f.submission / "common" / "mine.hpp") << "// mine\n";
+  for (const fs::path& p : {f.submission, f.submission / "file_stats.cpp", f.submission / "common",
+                            f.submission / "common" / "mine.hpp"}) {
+    REQUIRE(::chown(p.c_str(), nobody, nobody) == 0);
+  }
+  StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  REQUIRE(r.ok());
+  CHECK(r.staged == std::vector<std::string>{"file_stats.cpp", "common/mine.hpp"});
+  CHECK_FALSE(fs::exists(f.stage / "rootonly"));
+  // A hard link to a root-only file in the student's sub-folder fails as it would for them.
+  fs::create_hard_link(f.secret, f.submission / "common" / "answers.hpp");
+  r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "common/answers.hpp");
+  CHECK_THAT(r.reason, Catch::Contains("cannot be read with the permissions of the submission "
+                                       "folder's owner"));
+  CHECK(r.reason.find(kSecret) == std::string::npos);
+}
