@@ -33,7 +33,7 @@ std::vector<std::string> folder_names(const fs::path& folder) {
 }
 
 // Source files in sub-folders ("kernels/old.cu"), relative and sorted: names only,
-// links not followed, hidden folders skipped, 4 levels deep at most (the stager's
+// links not followed, hidden folders and __MACOSX skipped, 4 levels deep at most (the stager's
 // depth for headers, submission_stager.hpp).
 std::vector<std::string> subfolder_source_names(const fs::path& folder) {
   std::vector<std::string> names;
@@ -45,7 +45,7 @@ std::vector<std::string> subfolder_source_names(const fs::path& folder) {
     const std::string name = it->path().filename().string();
     std::error_code type_error;  // a dangling link is no folder, and no reason to stop
     if (it->is_directory(type_error) && !it->is_symlink(type_error)) {
-      if (name.starts_with(".") || it.depth() >= 4) it.disable_recursion_pending();
+      if (name.starts_with(".") || name == "__MACOSX" || it.depth() >= 4) it.disable_recursion_pending();
       continue;
     }
     if (it.depth() > 0 && is_source_name(name)) {

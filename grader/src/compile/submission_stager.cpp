@@ -164,7 +164,8 @@ bool send_file(int out, int dir, const char* path, std::uint64_t max_bytes) {
 
 // --- the walk, in the helper: every name in the folder tree, depth first. Folders are
 // opened relative to their parent's descriptor with O_DIRECTORY|O_NOFOLLOW (a folder
-// swapped for a link in between is not entered); hidden folders are not walked.
+// swapped for a link in between is not entered); hidden folders and __MACOSX (a zip
+// made on a Mac) are not walked.
 
 constexpr int kMaxWalkDepth = 15;
 char g_dents[kMaxWalkDepth + 1][8192];
@@ -216,7 +217,7 @@ bool walk(Walk& w, int fd, std::size_t length, int depth) {
       if (type == DT_DIR) {
         // Named too, so a folder named like a header is refused as a folder.
         if (!send_path(w.out, Kind::entry, depth, path_length)) return false;
-        if (name[0] == '.' || depth + 1 > w.max_depth) continue;
+        if (name[0] == '.' || std::strcmp(name, "__MACOSX") == 0 || depth + 1 > w.max_depth) continue;
         const int sub = ::openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub < 0) {
           if ((errno == ELOOP || errno == ENOTDIR) && !send_path(w.out, Kind::folder_link, 0, path_length))

@@ -162,6 +162,8 @@ TEST_CASE("a header in a sub-folder is staged at the same relative path", "[stag
   std::ofstream(f.submission / "common" / "notes.txt") << "not a header\n";
   fs::create_directories(f.submission / ".git" / "hooks");
   std::ofstream(f.submission / ".git" / "hooks" / "hidden.hpp") << "// never staged\n";
+  fs::create_directories(f.submission / "__MACOSX" / "common");
+  std::ofstream(f.submission / "__MACOSX" / "common" / "._helpers.hpp") << "AppleDouble\n";
   const StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
   REQUIRE(r.ok());
   CHECK(r.staged == std::vector<std::string>{"file_stats.cpp", "common/detail/inner.hpp",
@@ -170,6 +172,7 @@ TEST_CASE("a header in a sub-folder is staged at the same relative path", "[stag
   CHECK(f.staged("common/detail/inner.hpp") == "// inner\n");
   CHECK_FALSE(fs::exists(f.stage / "common" / "notes.txt"));
   CHECK_FALSE(fs::exists(f.stage / ".git"));
+  CHECK_FALSE(fs::exists(f.stage / "__MACOSX"));
 }
 
 TEST_CASE("a sub-folder that is a symbolic link is refused by name and never entered",
