@@ -1,5 +1,7 @@
+include(${CMAKE_CURRENT_LIST_DIR}/ParlabToolchainJson.cmake)
+
 # parlab_add_lab(): builds what the grader needs for one lab and records it in
-# toolchain.json, the file the `grade` binary reads at run time to compile
+# toolchain.json (ParlabToolchainJson.cmake), the file the `grade` binary reads at run time to compile
 # submissions the same way (same compiler, flags, driver and harness libraries).
 #
 #   parlab_add_lab(ID lab01 DIR lab01-multiprocessing
@@ -11,7 +13,6 @@
 # skeleton compiles).
 
 set(PARLAB_SUBMISSION_CXX_FLAGS -O2 -pthread CACHE STRING "Flags for student code")
-set_property(GLOBAL PROPERTY PARLAB_LAB_ENTRIES "")
 
 # A student kit (`grade export student`, docs/release.md) has no reference/ sources:
 # its references are stripped executables in prebuilt-references/, recorded in
@@ -73,46 +74,12 @@ function(parlab_add_lab)
                           Threads::Threads ${LAB_LIBS})
   endforeach()
 
-  string(JOIN "\",\"" libs_json ${LAB_LIBS})
-  if(libs_json)
-    set(libs_json "\"${libs_json}\"")
-  endif()
-  set(entry "\"${LAB_ID}\": {\"dir\": \"${lab_dir}\", \"reference_dir\": \"${ref_dir}\", \"driver_lib\": \"$<TARGET_FILE:parlab_${LAB_ID}_driver>\", \"reference_exe\": \"${reference_exe}\", \"libs\": [${libs_json}]}")
-  set_property(GLOBAL APPEND PROPERTY PARLAB_LAB_ENTRIES "${entry}")
-endfunction()
-
-function(parlab_write_toolchain_file)
-  get_property(entries GLOBAL PROPERTY PARLAB_LAB_ENTRIES)
-  string(JOIN ",\n    " labs_json ${entries})
-  string(JOIN "\",\"" flags_json ${PARLAB_SUBMISSION_CXX_FLAGS})
-  get_target_property(harness_inc parlab_harness INTERFACE_INCLUDE_DIRECTORIES)
-  set(cuda_json "false")
-  set(nvcc_json "")
-  if(PARLAB_CUDA_ENABLED)
-    set(cuda_json "true")
-    set(nvcc_json "\n  \"nvcc\": \"${CMAKE_CUDA_COMPILER}\",\n  \"cuda_probe\": \"$<TARGET_FILE:parlab-cuda-probe>\",")
-  endif()
-  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/toolchain.json CONTENT "{
-  \"format\": \"parlab-toolchain\",
-  \"version\": \"${PROJECT_VERSION}\",
-  \"source_dir\": \"${PROJECT_SOURCE_DIR}\",
-  \"build_dir\": \"${PROJECT_BINARY_DIR}\",
-  \"cxx\": \"${CMAKE_CXX_COMPILER}\",
-  \"cxx_standard\": \"c++${CMAKE_CXX_STANDARD}\",
-  \"cxx_flags\": [\"${flags_json}\"],
-  \"harness_include\": \"${PROJECT_SOURCE_DIR}/harness/include\",
-  \"harness_lib\": \"$<TARGET_FILE:parlab_harness>\",
-  \"cuda\": ${cuda_json},${nvcc_json}
-  \"sim\": {
-    \"rewrite_tool\": \"$<TARGET_FILE:parlab-sim-rewrite>\",
-    \"library\": \"$<TARGET_FILE:parlab_sim>\",
-    \"include\": [\"${PROJECT_SOURCE_DIR}/sim/include/cuda_compat\", \"${PROJECT_SOURCE_DIR}/sim/include\"],
-    \"prelude\": \"parlab_sim/prelude.hpp\",
-    \"link\": [\"$<TARGET_FILE:Boost::context>\"]
-  },
-  \"labs\": {
-    ${labs_json}
-  }
-}
-")
+  set(entry "{}")
+  parlab_json_set_string(entry dir "${lab_dir}")
+  parlab_json_set_string(entry reference_dir "${ref_dir}")
+  parlab_json_set_string(entry driver_lib "$<TARGET_FILE:parlab_${LAB_ID}_driver>")
+  parlab_json_set_string(entry reference_exe "${reference_exe}")
+  parlab_json_string_array(libs ${LAB_LIBS})
+  string(JSON entry SET "${entry}" libs "${libs}")
+  parlab_record_lab_toolchain(${LAB_ID} "${entry}")
 endfunction()

@@ -1,6 +1,7 @@
 // The table of dataset generators, looked up by the name used in lab.toml.
 #include "generators.hpp"
 #include "parlab/datasets/generator.hpp"
+#include "parlab/datasets/sources_hash.hpp"  // generated at build time
 
 namespace parlab::datasets {
 
@@ -34,5 +35,7 @@ const Generator* find_generator(std::string_view name) {
   }
   return nullptr;
 }
+
+std::string_view generator_sources_hash() { return kGeneratorSourcesHash; }
 
 }  // namespace parlab::datasets

@@ -56,13 +56,23 @@ void to_little_endian(char* bytes, std::size_t count, std::size_t size) {
 }
 
 template <class T>
-double load_element(const char* bytes) {
+T load_raw(const char* bytes) {
   char copy[sizeof(T)];
   std::memcpy(copy, bytes, sizeof(T));
   to_little_endian(copy, 1, sizeof(T));  // the swap is its own inverse
   T value;
   std::memcpy(&value, copy, sizeof(T));
-  return static_cast<double>(value);
+  return value;
+}
+
+template <class T>
+double load_element(const char* bytes) {
+  return static_cast<double>(load_raw<T>(bytes));
+}
+
+// The exact value of an element of an integer array.
+std::int64_t load_integer(DType t, const char* bytes) {
+  return t == DType::i32 ? load_raw<std::int32_t>(bytes) : load_raw<std::int64_t>(bytes);
 }
 
 double load_element(DType t, const char* bytes) {
@@ -361,6 +371,12 @@ std::vector<NamedArray> read_outputs_at(int dir_fd, std::uint64_t max_bytes) {
     plan.array.values.resize(plan.count);
     for (std::size_t i = 0; i < plan.count; ++i) {
       plan.array.values[i] = load_element(plan.array.dtype, bytes.data() + i * element);
+    }
+    if (is_integer_dtype(plan.array.dtype)) {
+      plan.array.integers.resize(plan.count);
+      for (std::size_t i = 0; i < plan.count; ++i) {
+        plan.array.integers[i] = load_integer(plan.array.dtype, bytes.data() + i * element);
+      }
     }
     result.push_back(std::move(plan.array));
   }

@@ -87,7 +87,7 @@ FileStats read_file_stats(const std::string& path) {
       ++stats.malformed;
       continue;
     }
-    double x;
+    double x = 0;  // from_chars leaves it unset on failure; GCC -Wmaybe-uninitialized
     if (parse_finite(value, x)) {
       values.add(x);
     } else {

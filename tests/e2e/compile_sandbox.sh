@@ -83,8 +83,8 @@ expect_in "$W/template_bomb.out" "the compiler ran out of (memory|time)" "a temp
 
 # 7. The compiler cannot see the reference build products, the reference sources or
 #    another lab's build (bubblewrap only: without it the view is not enforced).
-ref_exe=$(sed -n 's/.*"reference_exe": "\([^"]*lab01[^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)
-build_dir=$(sed -n 's/.*"build_dir": "\([^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)
+ref_exe=$(sed -n 's/.*"reference_exe" *: *"\([^"]*lab01[^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)
+build_dir=$(sed -n 's/.*"build_dir" *: *"\([^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)
 ref_src="$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing/file_stats.cpp"
 [ -f "$ref_exe" ] || fail "toolchain.json names no lab01 reference executable ($ref_exe)"
 if grep -q "Sandbox: *bubblewrap" "$W/dev_zero.out"; then

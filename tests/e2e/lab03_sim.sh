@@ -37,4 +37,21 @@ expect_rc steps 1
 expect_in "$W/steps.out" "heat_solve, to a tolerance +failed" "the off-by-one solve fails"
 expect_in "$W/steps.out" "iterations\[0\]: expected [0-9]+, got [0-9]+.*Hint: fewer steps than the reference" \
   "with the iteration-count hint"
+# Kernels in headers in sub-folders (kernels/elementwise.cuh; kernels/heat/step.cuh
+# includes its neighbour reduce.cuh; common/sizes.hpp): staged at the same paths,
+# rewritten under sim/, full correctness marks; a source in a sub-folder is said to be
+# not compiled.
+SUB="$W/subfolders"
+rm -rf "$SUB"; cp -r "$PARLAB_SOURCE_DIR/tests/fakes/lab03/subfolder_headers" "$SUB"
+mkdir -p "$SUB/old"; cp "$SUB/kernels.cu" "$SUB/old/kernels_v1.cu"
+run_grade subfolders lab03 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/subfolders.json"
+expect_rc subfolders 0
+expect_in "$W/subfolders.out" "Total: 60(\.0+)? / 60 graded here" "sub-folder headers: every correctness point"
+expect_in "$W/subfolders.out" "old/kernels_v1.cu will not be compiled: lab03 compiles only kernels.cu and takes only headers from sub-folders" \
+  "a source in a sub-folder is said not to be compiled"
+# A folder given as a link is refused by name, before anything is compiled.
+ln -s "$SUB/kernels" "$SUB/linked"
+run_grade linked lab03 "$SUB" --device sim --no-perf --work-dir "$W/work"
+expect_rc linked 1
+expect_in "$W/linked.out" "linked is a symbolic link to a folder; submit the folder itself" "a linked sub-folder is refused by name"
 finish

@@ -73,7 +73,7 @@ expect_in "$W/thrust.out" "Thrust \(<thrust/device_vector.h>\) is not supported 
 
 # 6. Code nvcc rejects (std::min in a kernel) fails in sim mode too where nvcc is
 #    installed, with nvcc's message naming the student's file and line.
-if grep -q '"nvcc": "/' "$(dirname "$GRADE")/toolchain.json"; then
+if grep -Eq '"nvcc" *: *"/' "$(dirname "$GRADE")/toolchain.json"; then
   run_grade nvcc lab05 "$FAKES/lab05/nvcc_rejects" --device sim --no-perf --work-dir "$W/work"
   expect_rc nvcc 1
   expect_in "$W/nvcc.out" "nvcc_rejects/matmul.cu(\(22\)|:22): error: calling a constexpr __host__ function" "nvcc's message, on the student's line"

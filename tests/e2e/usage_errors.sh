@@ -72,7 +72,12 @@ mkdir -p "$W/labs/lab01-multiprocessing"
 cp -r "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/." "$W/labs/lab01-multiprocessing/"
 sed -i 's/^points = 10$/points = "ten"/' "$W/labs/lab01-multiprocessing/lab.toml"
 tc="$(dirname "$GRADE")/toolchain.json"
-sed "s#\"dir\": \"[^\"]*labs/lab01-multiprocessing\"#\"dir\": \"$W/labs/lab01-multiprocessing\"#" "$tc" >"$W/tc.json"
+python3 - "$tc" "$W/tc.json" "$W/labs/lab01-multiprocessing" <<'PY'
+import json, sys
+toolchain = json.load(open(sys.argv[1]))
+toolchain["labs"]["lab01"]["dir"] = sys.argv[3]  # the copy with the broken spec
+json.dump(toolchain, open(sys.argv[2], "w"), indent=1)
+PY
 run_grade badspec lab01 --toolchain "$W/tc.json"
 expect_rc badspec 2
 expect_in "$W/badspec.err" "^grade: error: .*lab.toml:[0-9]+:[0-9]+: test '.*': points must be a number|^grade: error: .*lab.toml:[0-9]+:[0-9]+: .*points" "bad spec names file:line"

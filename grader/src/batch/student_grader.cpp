@@ -11,6 +11,7 @@
 #include "batch/submission_unpacker.hpp"
 #include "cli/errors.hpp"
 #include "result/result_json.hpp"
+#include "util/text_file.hpp"
 
 namespace fs = std::filesystem;
 
@@ -33,13 +34,6 @@ UnpackOutcome unpack(const SubmissionSource& source, const fs::path& dest, const
   return o;
 }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // One attempt: a `grade` child (or the test hook's stand-in). Returns the result when
 // it stands as the student's, else sets `problem` to why it is the grader's failure.
 std::optional<GradeResult> attempt(const BatchOptions& o, const Student& student, const fs::path& root,
@@ -57,7 +51,7 @@ std::optional<GradeResult> attempt(const BatchOptions& o, const Student& student
   problem = child_failure(run);
   if (!problem.empty()) return std::nullopt;
   try {
-    GradeResult result = grade_result_from_json_text(read_text(json));
+    GradeResult result = grade_result_from_json_text(read_text_file(json));
     problem = infrastructure_problem_in(result);
     if (problem.empty()) return result;
   } catch (const std::exception& e) {

@@ -15,6 +15,7 @@
 #include "result/result_json.hpp"
 #include "spec/lab_spec.hpp"
 #include "util/atomic_write.hpp"
+#include "util/text_file.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -23,14 +24,6 @@ namespace parlab::grader::batch {
 namespace {
 
 constexpr const char* kStatusNames[] = {"graded", "build_failed", "rejected", "error", "pending", "missing"};
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string status_text(const StudentRecord& r) {
   json j = {{"id", r.student.id},     {"name", r.student.name},   {"entry", r.student.entry},
@@ -114,16 +107,16 @@ StudentRecord load_record(const BatchLayout& layout, const ManifestStudent& stud
   const std::string& id = student.id;
   try {
     if (is_finished(layout, id)) {
-      json s = json::parse(read_text(layout.status_file(id)));
+      json s = json::parse(read_text_file(layout.status_file(id)));
       r.status = student_status_from_string(s.at("status").get<std::string>());
       r.reason = s.at("reason").get<std::string>();
       r.seconds = s.at("seconds").get<double>();
       read_status_extras(s, r);
-      r.result = grade_result_from_json_text(read_text(layout.result_file(id)));
+      r.result = grade_result_from_json_text(read_text_file(layout.result_file(id)));
       return r;
     }
     if (fs::exists(layout.error_file(id))) {
-      json s = json::parse(read_text(layout.error_file(id)));
+      json s = json::parse(read_text_file(layout.error_file(id)));
       r.status = StudentStatus::error;
       r.reason = s.at("reason").get<std::string>();
       r.seconds = s.at("seconds").get<double>();

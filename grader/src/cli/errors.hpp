@@ -6,7 +6,7 @@
 
 namespace parlab::grader {
 
-// Documented exit codes of `grade` (README, docs/cli.md).
+// Documented exit codes of `grade` (README, "Exit codes"; docs/scoring.md).
 enum ExitCode : int {
   kExitAllPassed = 0,
   kExitSomeFailed = 1,

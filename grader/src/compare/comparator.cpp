@@ -108,8 +108,15 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
                  spec.exact_arrays.end();
     std::uint64_t bad = 0;
     std::optional<Mismatch> first;
+    NumberPair first_integers;  // the exact values, when integers were compared
+    // Integers compared exactly are compared as integers (doubles lose them above 2^53).
+    const bool exact_integers = (exact || spec.kind == ComparatorSpec::Kind::exact) &&
+                                e.integers.size() == e.values.size() &&
+                                g->integers.size() == g->values.size();
     for (std::size_t i = 0; i < e.values.size(); ++i) {
-      if (values_match(e.values[i], g->values[i], spec, e.dtype, exact)) continue;
+      if (exact_integers ? e.integers[i] == g->integers[i]
+                         : values_match(e.values[i], g->values[i], spec, e.dtype, exact))
+        continue;
       if (!first) {
         Mismatch m;
         m.array = e.name;
@@ -122,6 +129,9 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
         }
         m.expected = e.values[i];
         m.got = g->values[i];
+        if (exact_integers) {
+          first_integers = {std::to_string(e.integers[i]), std::to_string(g->integers[i])};
+        }
         m.tolerance = describe_tolerance(spec, exact);
         first = m;
       }
@@ -133,7 +143,9 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
       std::string where = first->array + "[" + std::to_string(first->index) + "]";
       if (!first->label.empty()) where += " (" + first->label + ")";
       // Digits enough to tell the two apart, NaN spelled one way (util/number_format).
-      const NumberPair values = format_number_pair(first->expected, first->got);
+      const NumberPair values = first_integers.first.empty()
+                                    ? format_number_pair(first->expected, first->got)
+                                    : first_integers;
       out.message = where + ": expected " + values.first + ", got " + values.second + " (" +
                     first->tolerance + "); " +
                     std::to_string(bad) + " of " + std::to_string(e.values.size()) +

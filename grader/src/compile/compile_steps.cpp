@@ -109,19 +109,28 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   require_file(tc.sim.rewrite_tool, "parlab-sim-rewrite", tc);
   CompilePlan plan;
   // Rewritten copies of every CUDA file (headers too: they may hold kernels and
-  // launches) go to stage/sim/, so a quoted #include from a rewritten file finds the
-  // rewritten header next to it first.
+  // launches) go to stage/sim/, at the same relative path (common/helpers.cuh to
+  // sim/common/helpers.cuh), so a quoted #include from a rewritten file finds the
+  // rewritten header first: "common/helpers.cuh" from sim/lab.cu.cpp, "scan.cuh" from
+  // sim/common/helpers.cuh.
   const fs::path out_dir = stage / "sim";
-  std::vector<fs::path> cuda_files;
+  std::vector<fs::path> cuda_files;  // relative to the stage
   std::error_code not_staged_yet;
-  for (const auto& entry : fs::directory_iterator(stage, not_staged_yet)) {
-    if (has_extension(entry.path(), {".cu", ".cuh"})) cuda_files.push_back(entry.path());
+  for (fs::recursive_directory_iterator it(stage, not_staged_yet), end; !not_staged_yet && it != end;
+       it.increment(not_staged_yet)) {
+    if (it.depth() == 0 && it->path().filename() == "sim") {
+      it.disable_recursion_pending();  // the rewritten copies of a previous build
+      continue;
+    }
+    if (it->is_regular_file() && has_extension(it->path(), {".cu", ".cuh"})) {
+      cuda_files.push_back(it->path().lexically_relative(stage));
+    }
   }
   std::sort(cuda_files.begin(), cuda_files.end());
   for (const fs::path& p : cuda_files) {
-    fs::path out = out_dir / p.filename();
+    fs::path out = out_dir / p;
     if (p.extension() == ".cu") out += ".cpp";
-    plan.steps.push_back({tc.sim.rewrite_tool, {p.string(), out.string()}});
+    plan.steps.push_back({tc.sim.rewrite_tool, {(stage / p).string(), out.string()}});
   }
   // Where nvcc is installed (even without a GPU), it checks the CUDA sources first, so
   // code a GPU build rejects (a helper without __device__, std::max in a kernel) fails

@@ -22,9 +22,12 @@ bool is_header(const std::string& name) {
   return ext == ".h" || ext == ".hpp" || ext == ".hh" || ext == ".cuh" || ext == ".inl";
 }
 
-// The student's own headers travel with the listed sources; never a copy of the
-// fixed api.hpp, so its signatures cannot be changed.
-bool is_student_header(const std::string& name) { return is_header(name) && name != "api.hpp"; }
+// The student's own headers travel with the listed sources, from sub-folders too (at
+// the same relative path); never a copy of the fixed api.hpp, in any folder, so its
+// signatures cannot be changed (a quoted include looks next to the including file first).
+bool is_student_header(const std::string& path) {
+  return is_header(path) && fs::path(path).filename() != "api.hpp";
+}
 
 // A refused or missing file is the student's failure: a failed build naming the file.
 void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
@@ -70,12 +73,11 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   ContentHash key;
   key.add(built.result.command);
   for (const fs::path& input : plan.inputs) key.add_file_stamp(input);
-  std::vector<fs::path> staged;
-  for (const auto& entry : fs::directory_iterator(stage)) {
-    if (entry.is_regular_file()) staged.push_back(entry.path());
-  }
+  // Every staged file with its relative path (a header moved between sub-folders is a
+  // different build).
+  std::vector<std::string> staged = staging.staged;
   std::sort(staged.begin(), staged.end());
-  for (const fs::path& f : staged) key.add(f.filename().string()).add_file(f);
+  for (const std::string& name : staged) key.add(name).add_file(stage / name);
   const fs::path key_file = bin / "build.key";
   if (fs::exists(exe)) {
     std::ifstream in(key_file);

@@ -32,6 +32,30 @@ std::vector<std::string> folder_names(const fs::path& folder) {
   return names;
 }
 
+// Source files in sub-folders ("kernels/old.cu"), relative and sorted: names only,
+// links not followed, hidden folders and __MACOSX skipped, 4 levels deep at most (the stager's
+// depth for headers, submission_stager.hpp).
+std::vector<std::string> subfolder_source_names(const fs::path& folder) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  int looked_at = 0;
+  fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec);
+  for (const fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+    if (++looked_at > 10000) break;
+    const std::string name = it->path().filename().string();
+    std::error_code type_error;  // a dangling link is no folder, and no reason to stop
+    if (it->is_directory(type_error) && !it->is_symlink(type_error)) {
+      if (name.starts_with(".") || name == "__MACOSX" || it.depth() >= 4) it.disable_recursion_pending();
+      continue;
+    }
+    if (it.depth() > 0 && is_source_name(name)) {
+      names.push_back(it->path().lexically_relative(folder).generic_string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 // The closest name that could be the wanted file misnamed: same name in another
 // case, or a small edit away (a third of the name at most).
 std::string closest(const std::string& wanted, const std::vector<std::string>& names) {
@@ -102,6 +126,9 @@ SubmissionCheck check_submission(const fs::path& submission, const std::vector<s
     if (std::find(suggested.begin(), suggested.end(), name) != suggested.end()) continue;
     check.not_compiled.push_back(name);
   }
+  // Sources in sub-folders are never compiled either (only headers are staged from
+  // them), as far down as the stager looks for headers.
+  for (const std::string& path : subfolder_source_names(submission)) check.not_compiled.push_back(path);
   return check;
 }
 
@@ -121,9 +148,13 @@ std::vector<Diagnostic> submission_check_diagnostics(const SubmissionCheck& chec
     out.push_back({(submission / m.name).string(), 0, 0, "error", message});
   }
   for (const std::string& name : check.not_compiled) {
+    const bool in_subfolder = name.find('/') != std::string::npos;
     out.push_back({(submission / name).string(), 0, 0, "warning",
                    name + " will not be compiled: " + lab_id + " compiles only " +
-                       joined(sources) + " (move its code there)"});
+                       joined(sources) +
+                       (in_subfolder ? " and takes only headers from sub-folders (move its code "
+                                       "there, or into a header they include)"
+                                     : " (move its code there)")});
   }
   return out;
 }

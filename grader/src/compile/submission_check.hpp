@@ -18,7 +18,8 @@ struct MissingSource {
 
 struct SubmissionCheck {
   std::vector<MissingSource> missing;
-  std::vector<std::string> not_compiled;  // source files present but not in the lab's list
+  // Source files present but not in the lab's list, sub-folders' too ("kernels/old.cu").
+  std::vector<std::string> not_compiled;
   bool ok() const { return missing.empty(); }
 };
 

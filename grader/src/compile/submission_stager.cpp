@@ -1,10 +1,7 @@
 #include "compile/submission_stager.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,124 +10,19 @@
 #include <cstring>
 #include <system_error>
 
+#include "compile/staging_helper.hpp"
+
 namespace fs = std::filesystem;
 
 namespace parlab::grader {
 namespace {
 
-// One record per file from the reading helper to the grader, over a pipe.
-enum class Kind : std::int32_t {
-  ok,            // chunks follow, then a trailer record
-  missing,
-  symlink,
-  not_regular,   // `detail` holds the st_mode file type bits
-  too_big,       // `size` holds the size seen
-  unreadable,    // `detail` holds errno
-  no_privileges  // the helper could not take the folder owner's ids; `detail` holds errno
-};
-
-struct Record {
-  Kind kind;
-  std::int32_t detail;
-  std::uint64_t size;
-};
+using namespace staging;
 
 [[noreturn]] void throw_errno(const std::string& what) {
   throw std::system_error(errno, std::generic_category(), what);
 }
 
-// --- the helper side: async-signal-safe calls only (it is a fork of a possibly
-// multi-threaded grader), no allocation.
-
-bool write_all(int fd, const void* data, std::size_t n) {
-  const char* p = static_cast<const char*>(data);
-  while (n > 0) {
-    ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
-
-bool send(int out, Kind kind, std::int32_t detail = 0, std::uint64_t size = 0) {
-  Record r{kind, detail, size};
-  return write_all(out, &r, sizeof r);
-}
-
-char g_buffer[64 * 1024];
-
-// Streams one file: Record{ok}, chunks of [u32 length][bytes], a zero length, then a
-// trailer Record (ok, too_big or unreadable). Refusals are a single record.
-bool send_file(int out, int dir, const char* name, std::uint64_t max_bytes) {
-  // O_PATH|O_NOFOLLOW opens the link itself, so a link can be named as such; nothing
-  // is read and a device node is not opened.
-  int probe = ::openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-  if (probe < 0) return send(out, errno == ENOENT ? Kind::missing : Kind::unreadable, errno);
-  struct stat seen {};
-  const int stat_ok = ::fstat(probe, &seen);
-  ::close(probe);
-  if (stat_ok != 0) return send(out, Kind::unreadable, errno);
-  if (S_ISLNK(seen.st_mode)) return send(out, Kind::symlink);
-  if (!S_ISREG(seen.st_mode)) return send(out, Kind::not_regular, seen.st_mode & S_IFMT);
-  if (static_cast<std::uint64_t>(seen.st_size) > max_bytes)
-    return send(out, Kind::too_big, 0, static_cast<std::uint64_t>(seen.st_size));
-  // Opened for reading with the helper's (the owner's) permissions; O_NONBLOCK so a
-  // file swapped for a FIFO in between cannot hang, and the same inode is required.
-  int fd = ::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return send(out, errno == ELOOP ? Kind::symlink : Kind::unreadable, errno);
-  struct stat opened {};
-  if (::fstat(fd, &opened) != 0 || opened.st_ino != seen.st_ino || opened.st_dev != seen.st_dev ||
-      !S_ISREG(opened.st_mode)) {
-    ::close(fd);
-    return send(out, Kind::not_regular, opened.st_mode & S_IFMT);
-  }
-  if (!send(out, Kind::ok)) return false;
-  std::uint64_t total = 0;
-  Record trailer{Kind::ok, 0, 0};
-  for (;;) {
-    ssize_t n = ::read(fd, g_buffer, sizeof g_buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      trailer = {Kind::unreadable, errno, 0};
-      break;
-    }
-    if (n == 0) break;
-    total += static_cast<std::uint64_t>(n);
-    if (total > max_bytes) {  // it grew while we read
-      trailer = {Kind::too_big, 0, total};
-      break;
-    }
-    const std::uint32_t length = static_cast<std::uint32_t>(n);
-    if (!write_all(out, &length, sizeof length) || !write_all(out, g_buffer, length)) {
-      ::close(fd);
-      return false;
-    }
-  }
-  ::close(fd);
-  const std::uint32_t end = 0;
-  return write_all(out, &end, sizeof end) && write_all(out, &trailer, sizeof trailer);
-}
-
-[[noreturn]] void helper_main(int out, int dir, uid_t owner_uid, gid_t owner_gid,
-                              const std::vector<const char*>& names, std::uint64_t max_bytes) {
-  if (::geteuid() == 0 && owner_uid != 0) {
-    // Raw syscalls: glibc's wrappers synchronise threads the fork did not copy.
-    if (::syscall(SYS_setgroups, 0, nullptr) != 0 ||
-        ::syscall(SYS_setresgid, owner_gid, owner_gid, owner_gid) != 0 ||
-        ::syscall(SYS_setresuid, owner_uid, owner_uid, owner_uid) != 0 || ::geteuid() == 0) {
-      send(out, Kind::no_privileges, errno);
-      ::_exit(1);
-    }
-  }
-  for (const char* name : names) {
-    if (!send_file(out, dir, name, max_bytes)) ::_exit(1);
-  }
-  ::_exit(0);
-}
-
-// --- the grader side.
 
 void read_exact(int fd, void* data, std::size_t n) {
   char* p = static_cast<char*>(data);
@@ -190,24 +82,128 @@ void write_staged(const fs::path& file, const std::string& bytes) {
   if (!written) throw_errno("writing " + file.string());
 }
 
-std::vector<std::string> optional_names(int dir, const std::vector<std::string>& required,
-                                        bool (*want_optional)(const std::string&)) {
+// Runs `body(write_end)` in a forked helper (which must _exit); returns its pid and
+// the read end in `in`.
+template <class Body>
+pid_t start_helper(int* in, Body body) {
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) throw_errno("pipe");
+  const pid_t helper = ::fork();
+  if (helper < 0) {
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    throw_errno("fork");
+  }
+  if (helper == 0) {
+    ::close(pipe_fds[0]);
+    body(pipe_fds[1]);
+  }
+  ::close(pipe_fds[1]);
+  *in = pipe_fds[0];
+  return helper;
+}
+
+void finish_helper(int in, pid_t helper) {
+  ::close(in);  // the helper sees EPIPE if it is still writing
+  int status = 0;
+  while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+struct Found {
+  std::string path;
+  int depth = 0;
+};
+
+struct WalkResult {
+  std::vector<Found> entries;
+  std::vector<std::string> folder_links;
+  std::string too_many_at;  // where the walk stopped, when it did
+  bool no_privileges = false;
+  std::int32_t error = 0;
+};
+
+WalkResult walk_submission(int dir, const struct stat& owner, const StagingLimits& limits) {
+  WalkResult found;
+  int in = -1;
+  const int max_depth = std::clamp(limits.max_depth + 1, 0, kMaxWalkDepth);
+  const pid_t helper = start_helper(&in, [&](int out) {
+    walk_main(out, dir, owner.st_uid, owner.st_gid, max_depth, limits.max_walk_entries);
+  });
+  try {
+    for (;;) {
+      Record r{};
+      read_exact(in, &r, sizeof r);
+      if (r.kind == Kind::walk_end) break;
+      if (r.kind == Kind::no_privileges) {
+        found.no_privileges = true;
+        found.error = r.detail;
+        break;
+      }
+      std::uint32_t length = 0;
+      read_exact(in, &length, sizeof length);
+      if (length > kMaxPathBytes) throw std::runtime_error("staging helper: bad path");
+      std::string path(length, '\0');
+      read_exact(in, path.data(), length);
+      if (r.kind == Kind::entry) {
+        found.entries.push_back({path, r.detail});
+      } else if (r.kind == Kind::folder_link) {
+        found.folder_links.push_back(path);
+      } else if (r.kind == Kind::too_many) {
+        found.too_many_at = path;
+        break;
+      } else {
+        throw std::runtime_error("staging helper: bad walk record");
+      }
+    }
+  } catch (...) {
+    finish_helper(in, helper);
+    throw;
+  }
+  finish_helper(in, helper);
+  std::sort(found.entries.begin(), found.entries.end(),
+            [](const Found& a, const Found& b) { return a.path < b.path; });
+  std::sort(found.folder_links.begin(), found.folder_links.end());
+  return found;
+}
+
+// The optional files to stage, or a refusal in `result`.
+std::vector<std::string> optional_names(const WalkResult& found, const std::vector<std::string>& required,
+                                        bool (*want_optional)(const std::string&),
+                                        const StagingLimits& limits, StagingResult& result) {
   std::vector<std::string> names;
-  int listing_fd = ::dup(dir);
-  if (listing_fd < 0) throw_errno("dup");
-  DIR* listing = ::fdopendir(listing_fd);
-  if (listing == nullptr) {
-    ::close(listing_fd);
-    throw_errno("listing the submission folder");
+  auto refuse = [&](const std::string& file, const std::string& reason) {
+    result.refused_file = file;
+    result.reason = reason;
+    return std::vector<std::string>{};
+  };
+  if (!found.too_many_at.empty()) {
+    return refuse(found.too_many_at,
+                  "the submission folder holds more than " + std::to_string(limits.max_walk_entries) +
+                      " files and folders (counted up to " + found.too_many_at +
+                      "); its sub-folders are searched for headers: remove build outputs and "
+                      "other files the build does not need");
   }
-  while (const dirent* entry = ::readdir(listing)) {
-    std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    if (want_optional(name) && std::find(required.begin(), required.end(), name) == required.end())
-      names.push_back(name);
+  if (!found.folder_links.empty()) {
+    const std::string& link = found.folder_links.front();
+    return refuse(link, link + " is a symbolic link to a folder; submit the folder itself " +
+                            "(links are not followed)");
   }
-  ::closedir(listing);
-  std::sort(names.begin(), names.end());
+  int in_subfolders = 0;
+  for (const Found& f : found.entries) {
+    if (!want_optional(f.path)) continue;
+    if (f.depth == 0 && std::find(required.begin(), required.end(), f.path) != required.end()) continue;
+    if (f.depth > limits.max_depth) {
+      return refuse(f.path, f.path + " is nested deeper than the " + std::to_string(limits.max_depth) +
+                                " sub-folder levels a submission's headers may use; move it up");
+    }
+    if (f.depth > 0 && ++in_subfolders > limits.max_subfolder_files) {
+      return refuse(f.path, "the submission has more than " + std::to_string(limits.max_subfolder_files) +
+                                " headers in sub-folders (reached at " + f.path +
+                                "); remove the ones the build does not need");
+    }
+    names.push_back(f.path);
+  }
   return names;
 }
 
@@ -234,35 +230,40 @@ StagingResult stage_submission_files(const fs::path& submission,
     throw_errno("stat " + submission.string());
   }
   std::vector<std::string> names = required;
-  for (std::string& name : optional_names(dir, required, want_optional)) names.push_back(name);
+  try {
+    const WalkResult found = walk_submission(dir, owner, limits);
+    if (found.no_privileges) {
+      result.refused_file = submission.string();
+      result.reason = refusal(submission.string(), Record{Kind::no_privileges, found.error, 0}, limits);
+      ::close(dir);
+      return result;
+    }
+    for (std::string& name : optional_names(found, required, want_optional, limits, result)) {
+      names.push_back(name);
+    }
+  } catch (...) {
+    ::close(dir);
+    throw;
+  }
+  if (!result.ok()) {
+    ::close(dir);
+    return result;
+  }
   std::vector<const char*> c_names;
   for (const std::string& name : names) c_names.push_back(name.c_str());
 
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+  int in = -1;
+  pid_t helper = -1;
+  try {
+    helper = start_helper(&in, [&](int out) {
+      read_main(out, dir, owner.st_uid, owner.st_gid, c_names, limits.max_file_bytes);
+    });
+  } catch (...) {
     ::close(dir);
-    throw_errno("pipe");
+    throw;
   }
-  const pid_t helper = ::fork();
-  if (helper < 0) {
-    ::close(dir);
-    ::close(pipe_fds[0]);
-    ::close(pipe_fds[1]);
-    throw_errno("fork");
-  }
-  if (helper == 0) {
-    ::close(pipe_fds[0]);
-    helper_main(pipe_fds[1], dir, owner.st_uid, owner.st_gid, c_names, limits.max_file_bytes);
-  }
-  ::close(pipe_fds[1]);
   ::close(dir);
-  const int in = pipe_fds[0];
-  auto finish = [&] {
-    ::close(in);  // the helper sees EPIPE if it is still writing
-    int status = 0;
-    while (::waitpid(helper, &status, 0) < 0 && errno == EINTR) {
-    }
-  };
+  auto finish = [&] { finish_helper(in, helper); };
   std::uint64_t total = 0;
   try {
     for (const std::string& name : names) {
@@ -271,7 +272,8 @@ StagingResult stage_submission_files(const fs::path& submission,
       if (r.kind != Kind::ok) {
         result.refused_file = r.kind == Kind::no_privileges ? submission.string() : name;
         result.reason = refusal(name, r, limits);
-        result.missing = r.kind == Kind::missing;
+        result.missing = r.kind == Kind::missing &&
+                         std::find(required.begin(), required.end(), name) != required.end();
         break;
       }
       std::string bytes;
@@ -279,7 +281,7 @@ StagingResult stage_submission_files(const fs::path& submission,
         std::uint32_t length = 0;
         read_exact(in, &length, sizeof length);
         if (length == 0) break;
-        if (length > sizeof g_buffer) throw std::runtime_error("staging helper: bad chunk");
+        if (length > kChunkBytes) throw std::runtime_error("staging helper: bad chunk");
         const std::size_t at = bytes.size();
         bytes.resize(at + length);
         read_exact(in, bytes.data() + at, length);
@@ -297,6 +299,7 @@ StagingResult stage_submission_files(const fs::path& submission,
                         mib(limits.max_total_bytes) + " allowed (reached at " + name + ")";
         break;
       }
+      if (name.find('/') != std::string::npos) fs::create_directories((stage / name).parent_path());
       write_staged(stage / name, bytes);
       result.staged.push_back(name);
     }

@@ -10,13 +10,11 @@ namespace fs = std::filesystem;
 
 namespace parlab::grader {
 
-// Bump when a generator's output changes for the same parameters, so stale caches
-// are not reused.
-constexpr std::uint64_t kGeneratorsVersion = 2;  // 2: sensor_logs blank lines of whitespace, crlf_rate, pad_rate
-
 std::string DatasetCache::key(const DatasetSpec& spec, std::uint64_t seed) {
+  // The generators' source hash: a generator edited in any way never reuses a dataset
+  // the old code made (no version number to remember to bump).
   ContentHash h;
-  h.add(kGeneratorsVersion).add(spec.generator).add(seed);
+  h.add(std::string(datasets::generator_sources_hash())).add(spec.generator).add(seed);
   for (const auto& [k, v] : spec.params.values()) h.add(k).add(v);
   return spec.generator + "-" + h.hex();
 }

@@ -115,7 +115,12 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   if (!cmp.ok) {
     r.status = TestStatus::failed;
     r.outcome = RunOutcome::ok;
-    r.message = "fast, but wrong on the performance dataset: " + cmp.message;
+    // Hidden data stays hidden here too: where, not what.
+    r.message = t.visibility == Visibility::hidden
+                    ? "fast, but wrong on the performance dataset (hidden data" +
+                          (cmp.mismatch ? "; first difference in '" + cmp.mismatch->array + "'"
+                                        : std::string()) + ")"
+                    : "fast, but wrong on the performance dataset: " + cmp.message;
     return;
   }
 

@@ -316,7 +316,13 @@ void check_references(const LabSpec& lab) {
     if (!names.insert(t.name).second) {
       throw SpecError(t.where + ": test name '" + t.name + "' is used twice");
     }
-    (void)lab.dataset(t.dataset);
+    // A hidden dataset's values never reach a report: only hidden tests, whose messages
+    // say where a result is wrong and not what, may use it.
+    if (lab.dataset(t.dataset).hidden && t.visibility != Visibility::hidden) {
+      throw SpecError(t.where + ": test '" + t.name + "' is visible but uses hidden dataset '" +
+                      t.dataset + "': set visibility = \"hidden\" on the test, or hidden = "
+                      "false on the dataset");
+    }
     if (t.sim_check) (void)lab.dataset(t.sim_check->dataset);
   }
   bool has_fresh = false;

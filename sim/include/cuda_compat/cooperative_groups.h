@@ -1,8 +1,8 @@
 #pragma once
 // Cooperative groups in sim mode (docs/simulation.md, "What is supported"): the block,
 // tiles of a warp (tiled_partition<N>) with their shuffles, votes and sync, the
-// coalesced group of active lanes, and the grid (sync() only for a one-block grid:
-// the simulator cannot run every block of a larger grid at once). Each call maps to
+// coalesced group of active lanes, and the grid (sync() when every block can run at
+// once: no more blocks than the simulator's workers, its multiprocessor count). Each call maps to
 // the simulated __syncthreads / __syncwarp / __shfl_*_sync, so the simulator's checks
 // (divergent barriers, inactive lanes, races) apply and name the student's line.
 #include <bit>
@@ -11,7 +11,9 @@
 #include "parlab_sim/runtime.hpp"
 
 namespace parlab_sim::detail {
-[[noreturn]] void grid_sync_not_supported(std::source_location site);
+// Every block waits for every other (exec/device_calls.cpp); refused with a report when
+// the grid has more blocks than can run at once.
+void grid_sync(std::source_location site);
 inline unsigned linear_thread_rank() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
@@ -42,11 +44,7 @@ inline thread_block this_thread_block() { return thread_block(); }
 class grid_group : public thread_group {
  public:
   void sync(std::source_location site = std::source_location::current()) const {
-    if (gridDim.x * gridDim.y * gridDim.z == 1) {
-      __syncthreads(site);
-      return;
-    }
-    parlab_sim::detail::grid_sync_not_supported(site);
+    parlab_sim::detail::grid_sync(site);
   }
   bool is_valid() const { return true; }
   unsigned long long thread_rank() const {

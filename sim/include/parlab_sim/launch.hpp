@@ -78,11 +78,13 @@ struct LaunchState {
   }
 };
 
-template <class Call, class Params>
+// The arguments are copied once, straight into the launch's state (as CUDA copies
+// them once on the host); that copy lives until every thread has finished.
+template <class Params, class Call, class... Args>
 void launch_with_params(const char* kernel_name, const void* kernel, const Call& call,
-                        const LaunchConfig& config, Params&& params) {
-  using State = LaunchState<Call, std::decay_t<Params>>;
-  State state{&call, std::forward<Params>(params)};
+                        const LaunchConfig& config, Args&&... args) {
+  using State = LaunchState<Call, Params>;
+  State state{&call, Params(std::forward<Args>(args)...)};
   const LaunchRequest request{kernel_name, kernel, config, &State::run_thread, &state};
   if (const cudaError_t error = check_launch(request); error != cudaSuccess) {
     record_error(error);
@@ -98,8 +100,8 @@ void launch_with_params(const char* kernel_name, const void* kernel, const Call&
 // (evaluated once, on the host, like CUDA's).
 template <class Call, class... Args>
 void launch(const char* kernel_name, Call&& call, const LaunchConfig& config, Args&&... args) {
-  detail::launch_with_params(kernel_name, nullptr, call, config,
-                             std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...));
+  detail::launch_with_params<std::tuple<std::decay_t<Args>...>>(kernel_name, nullptr, call, config,
+                                                                std::forward<Args>(args)...);
 }
 
 // The direct form: arguments convert to the kernel's parameter types at launch.
@@ -108,10 +110,9 @@ void launch(const char* kernel_name, void (*kernel)(KernelParams...), dim3 grid,
             std::size_t dynamic_shared_bytes, cudaStream_t stream, Args&&... args) {
   static_assert(sizeof...(KernelParams) == sizeof...(Args),
                 "a kernel launch needs one argument per kernel parameter");
-  detail::launch_with_params(
+  detail::launch_with_params<std::tuple<std::decay_t<KernelParams>...>>(
       kernel_name, reinterpret_cast<const void*>(kernel), kernel,
-      LaunchConfig{grid, block, dynamic_shared_bytes, stream},
-      std::tuple<std::decay_t<KernelParams>...>(std::forward<Args>(args)...));
+      LaunchConfig{grid, block, dynamic_shared_bytes, stream}, std::forward<Args>(args)...);
 }
 
 }  // namespace parlab_sim

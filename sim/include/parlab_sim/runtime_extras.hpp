@@ -97,6 +97,7 @@ cudaError_t parlab_sim_launch_kernel(const char*, const void*, dim3, dim3, void*
   return cudaErrorNotSupported;
 }
 #define cudaLaunchKernel(kernel, ...) parlab_sim_launch_kernel(#kernel, kernel, __VA_ARGS__)
-// The simulator cannot run every block at once: a cooperative launch runs like a plain
-// one, and this_grid().sync() is refused unless the grid has one block.
+// A cooperative launch runs like a plain one; this_grid().sync() works when every block
+// can run at once (no more blocks than the multiprocessor count the simulator reports)
+// and is refused with a report otherwise.
 #define cudaLaunchCooperativeKernel(kernel, ...) parlab_sim_launch_kernel(#kernel, kernel, __VA_ARGS__)

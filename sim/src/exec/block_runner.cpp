@@ -142,6 +142,7 @@ void BlockRunner::run_block(GridJob& job, std::uint64_t block_linear) {
     report_stall();
   }
   finish_block();
+  job.block_finished();
 }
 
 FiberSlot& BlockRunner::idle_fiber() {

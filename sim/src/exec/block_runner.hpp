@@ -75,6 +75,11 @@ class BlockRunner {
   void add_shared_variable(const SharedVariable& variable) { shared_variables_.push_back(variable); }
   const std::vector<SharedVariable>& shared_variables() const { return shared_variables_; }
 
+  // For this_grid().sync() (exec/grid_sync.cpp): the launch running, and the number of
+  // grid syncs this block has waited at.
+  GridJob& running_job() { return *job_; }
+  std::uint64_t& grid_syncs_waited() { return grid_syncs_waited_; }
+
   // For fault reports.
   const char* kernel_name() const;
   const GridJob* job() const { return job_; }
@@ -122,6 +127,7 @@ class BlockRunner {
                                                                  const std::string& mismatch) const;
 
   GridJob* job_ = nullptr;
+  std::uint64_t grid_syncs_waited_ = 0;
   uint3 block_idx_{};
   std::vector<Lane> lanes_;
   unsigned lane_count_ = 0;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "exec/execution_state.hpp"
+#include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/runtime.hpp"
@@ -41,15 +42,74 @@ std::uint64_t warp_collective(const WarpRequest& request) {
   return collective(warp_op_name(request.op), request);
 }
 
-void grid_sync_not_supported(std::source_location site) {
+namespace {
+
+// A grid sync needs every block of the grid running at once. The workers run one block
+// each, so a grid of at most as many blocks as workers (cudaDevAttrMultiProcessorCount
+// in sim mode) is resident; a larger one would wait forever and is refused instead.
+[[noreturn, gnu::cold]] void report_grid_too_large(std::source_location site, std::uint64_t blocks,
+                                                  unsigned workers) {
   ReportText text;
-  begin_report(text, "grid-wide sync not supported by the simulator").add(":\n  ");
+  begin_report(text, "grid-wide sync over more blocks than can run at once").add(":\n  ");
+  text.add("cooperative_groups::this_grid().sync() at ").add(source_display_name(site.file_name()));
+  text.add(':').add_decimal(site.line()).add(" needs all ").add_decimal(blocks);
+  text.add(" blocks of the grid running at once;\n  the simulator runs ").add_decimal(workers);
+  text.add(" at a time (one per multiprocessor it reports: cudaDevAttrMultiProcessorCount).\n  "
+           "Launch at most that many blocks (a grid-stride loop covers the rest), as a GPU\n  "
+           "refuses a cooperative launch larger than what fits on it at once.");
+  finish_report(text, kExitKernelFault);
+}
+
+[[noreturn, gnu::cold]] void report_block_left_grid_sync(std::source_location site) {
+  ReportText text;
+  begin_report(text, "a block finished while others wait at a grid-wide sync").add(":\n  ");
   text.add("cooperative_groups::this_grid().sync() at ").add(source_display_name(site.file_name()));
   text.add(':').add_decimal(site.line());
-  text.add(" needs every block of the grid running at once, which the simulator\n  cannot do "
-           "(it runs a few blocks at a time). Split the kernel into two launches, or grade on "
-           "a GPU.");
+  text.add(" waits for every block of the grid, but a block ended\n  without reaching it "
+           "(all its threads returned). On a GPU the grid would wait forever:\n  every block "
+           "must call this_grid().sync() the same number of times.");
   finish_report(text, kExitKernelFault);
+}
+
+// One thread of each block (the first to run after the block's barrier) waits here for
+// the other blocks; its worker waits with it, while the rest of its block is held at
+// the second barrier.
+void wait_for_every_block(GridJob& job, std::source_location site) {
+  std::unique_lock lock(job.grid_mutex);
+  const std::uint64_t generation = job.grid_generation;
+  if (++job.grid_arrived == job.block_count) {
+    job.grid_arrived = 0;
+    ++job.grid_generation;
+    lock.unlock();
+    job.grid_wake.notify_all();
+    return;
+  }
+  job.grid_wake.wait(lock, [&] {
+    return job.grid_generation != generation || job.blocks_finished > 0 || job.is_aborted();
+  });
+  if (job.grid_generation != generation) return;
+  lock.unlock();
+  if (job.is_aborted()) throw LaunchAborted{};
+  report_block_left_grid_sync(site);
+}
+
+}  // namespace
+
+void grid_sync(std::source_location site) {
+  Lane& lane = current_lane("cooperative_groups::this_grid().sync()");
+  BlockRunner& runner = *t_block_runner;
+  GridJob& job = runner.running_job();
+  if (job.block_count > 1) {
+    const unsigned workers = WorkerPool::instance().worker_count();
+    if (job.block_count > workers) report_grid_too_large(site, job.block_count, workers);
+  }
+  const std::uint64_t waited_before = runner.grid_syncs_waited();
+  runner.barrier(lane, site, 0);  // the whole block is here
+  if (job.block_count > 1 && runner.grid_syncs_waited() == waited_before) {
+    ++runner.grid_syncs_waited();
+    wait_for_every_block(job, site);
+  }
+  runner.barrier(lane, site, 0);  // and leaves only once every block has arrived
 }
 
 void yield_to_other_threads() {

@@ -2,8 +2,10 @@
 // One kernel launch as the workers see it: the blocks still to run and whether the
 // launch was aborted (a block over the shared-memory limit).
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 #include "parlab_sim/launch.hpp"
 
@@ -26,10 +28,25 @@ struct GridJob {
   std::atomic<bool> aborted{false};
   std::atomic<int> abort_error{cudaSuccess};
 
+  // cooperative_groups::this_grid().sync() (exec/grid_sync.cpp): one thread of each
+  // block waits here until every block has arrived. Only when every block runs at once
+  // (no more blocks than workers).
+  std::mutex grid_mutex;
+  std::condition_variable grid_wake;
+  std::uint64_t grid_arrived = 0;
+  std::uint64_t grid_generation = 0;
+  std::uint64_t blocks_finished = 0;
+
   void abort(cudaError_t error) {
     int expected = cudaSuccess;
     abort_error.compare_exchange_strong(expected, error);
     aborted.store(true, std::memory_order_release);
+    { std::lock_guard lock(grid_mutex); }
+    grid_wake.notify_all();  // blocks waiting at a grid sync stop too
+  }
+  void block_finished() {
+    { std::lock_guard lock(grid_mutex); ++blocks_finished; }
+    grid_wake.notify_all();
   }
   bool is_aborted() const { return aborted.load(std::memory_order_acquire); }
 };

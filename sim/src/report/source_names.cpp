@@ -28,16 +28,25 @@ bool register_source_root(const char* folder) {
   return true;
 }
 
+// The shortest matching root wins: a header in a sub-folder registers its own folder
+// (stage/common/) as well as the source's (stage/), and reports should say
+// `common/helpers.cuh`, whichever registered first.
 const char* source_display_name(const char* file) {
   if (file == nullptr) return "?";
   const int count = g_root_count.load() < kMaxRoots ? g_root_count.load() : kMaxRoots;
+  const char* shown = file;
+  std::size_t best = 0;
   for (int i = 0; i < count; ++i) {
     const char* root = g_roots[i].load();
     if (root == nullptr) continue;
     const std::size_t length = std::strlen(root);
-    if (std::strncmp(file, root, length) == 0 && file[length] != '\0') return file + length;
+    if (std::strncmp(file, root, length) == 0 && file[length] != '\0' &&
+        (best == 0 || length < best)) {
+      best = length;
+      shown = file + length;
+    }
   }
-  return file;
+  return shown;
 }
 
 }  // namespace parlab_sim::detail

@@ -49,6 +49,9 @@ cudaDeviceProp device_properties() {
   p.managedMemory = 1;
   p.concurrentManagedAccess = 1;
   p.canUseHostPointerForRegisteredMem = 1;
+  // this_grid().sync() works when every block is resident: no more blocks than
+  // multiProcessorCount (one per worker; exec/device_calls.cpp).
+  p.cooperativeLaunch = 1;
   p.globalL1CacheSupported = 1;
   p.localL1CacheSupported = 1;
   // Kernels and copies run one after another: no overlap, no concurrent kernels.
@@ -87,6 +90,7 @@ bool device_attribute(cudaDeviceAttr attribute, const cudaDeviceProp& p, int& va
       return true;
     case cudaDevAttrMaxRegistersPerMultiprocessor: value = p.regsPerMultiprocessor; return true;
     case cudaDevAttrManagedMemory: value = p.managedMemory; return true;
+    case cudaDevAttrCooperativeLaunch: value = p.cooperativeLaunch; return true;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       value = static_cast<int>(p.sharedMemPerBlockOptin);
       return true;

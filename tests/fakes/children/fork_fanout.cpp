@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
       // Volatile: the compiler may not drop an allocation nobody reads.
       volatile char* block = static_cast<volatile char*>(std::malloc(mib << 20));
       if (!block) _exit(3);
-      for (std::size_t i = 0; i < (mib << 20); i += 4096) block[i] = 1;
+      for (std::size_t page = 0; page < (mib << 20); page += 4096) block[page] = 1;
       ::sleep(2);
       _exit(0);
     }

@@ -102,3 +102,27 @@ TEST_CASE("compare_outputs names missing arrays and wrong sizes", "[compare]") {
              Catch::Contains("'rows' has 1 elements, expected 2"));
   CHECK(compare_outputs({e}, {e}, tolerance(0, 0)).ok);
 }
+
+TEST_CASE("exact integer outputs are compared as integers, above 2^53 too", "[compare]") {
+  auto ints = [](std::vector<std::int64_t> v) {
+    NamedArray a;
+    a.name = "count";
+    a.dtype = DType::i64;
+    for (std::int64_t x : v) a.values.push_back(static_cast<double>(x));
+    a.integers = std::move(v);
+    return a;
+  };
+  const std::int64_t big = (std::int64_t{1} << 53) + 1;  // rounds to 2^53 as a double
+  ComparatorSpec exact;
+  exact.kind = ComparatorSpec::Kind::exact;
+  const CompareOutcome off_by_one = compare_outputs({ints({7, big})}, {ints({7, big - 1})}, exact);
+  CHECK_FALSE(off_by_one.ok);
+  // The message shows both exact values, not the same rounded double twice.
+  CHECK(off_by_one.message.find("expected 9007199254740993, got 9007199254740992") !=
+        std::string::npos);
+  CHECK(compare_outputs({ints({7, big})}, {ints({7, big})}, exact).ok);
+
+  ComparatorSpec loose = tolerance(1e-3, 0);  // exact only for the arrays listed exact
+  loose.exact_arrays = {"count"};
+  CHECK_FALSE(compare_outputs({ints({big})}, {ints({big - 1})}, loose).ok);
+}

@@ -73,6 +73,28 @@ TEST_CASE("sim build: host .cpp sources are compiled without the race check's "
   CHECK(compiled == 2);
 }
 
+TEST_CASE("sim build: a .cuh in a sub-folder is rewritten to the same relative path under "
+          "stage/sim, and a previous build's stage/sim is not rewritten again", "[build]") {
+  Fixture f;
+  fs::create_directories(f.stage / "common" / "deep");
+  std::ofstream(f.stage / "common" / "scan.cuh") << "";
+  std::ofstream(f.stage / "common" / "deep" / "warp.cuh") << "";
+  std::ofstream(f.stage / "common" / "plain.hpp") << "";
+  fs::create_directories(f.stage / "sim" / "common");
+  std::ofstream(f.stage / "sim" / "common" / "scan.cuh") << "";  // an old rewritten copy
+  CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
+  std::vector<std::vector<std::string>> rewrites;
+  for (const CompileStep& step : plan.steps) {
+    if (step.program == f.tc.sim.rewrite_tool) rewrites.push_back(step.args);
+  }
+  const fs::path& s = f.stage;
+  CHECK(rewrites == std::vector<std::vector<std::string>>{
+                        {(s / "common/deep/warp.cuh").string(), (s / "sim/common/deep/warp.cuh").string()},
+                        {(s / "common/scan.cuh").string(), (s / "sim/common/scan.cuh").string()},
+                        {(s / "helpers.cuh").string(), (s / "sim/helpers.cuh").string()},
+                        {(s / "kernels.cu").string(), (s / "sim/kernels.cu.cpp").string()}});
+}
+
 TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each source compiled "
           "with the race check's instrumentation, then one g++ link without it",
           "[build]") {

@@ -43,6 +43,7 @@ name = "speed"
 kind = "performance"
 points = 5
 dataset = "fresh"
+visibility = "hidden"
 task = "parallel"
 params = { workers = "cores" }
 [tests.performance]
@@ -123,6 +124,8 @@ TEST_CASE("spec errors name the key and its line", "[spec]") {
              Catch::Contains("unknown dataset 'big'"));
   CHECK_THAT(error_of(replace(kValid, "seed = \"fresh\"", "seed = 7")),
              Catch::Contains("no dataset has seed = \"fresh\""));
+  CHECK_THAT(error_of(replace(kValid, "visibility = \"hidden\"\n", "")),
+             Catch::Contains("test 'speed' is visible but uses hidden dataset 'fresh'"));
   CHECK_THAT(error_of(replace(kValid, "name = \"speed\"", "name = \"small\"")),
              Catch::Contains("test name 'small' is used twice"));
   CHECK_THAT(error_of(replace(kValid, "reference:serial", "serial")),

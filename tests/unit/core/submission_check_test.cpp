@@ -72,6 +72,26 @@ TEST_CASE("a case-only difference is suggested; nothing similar points at the sk
   fs::remove_all(other);
 }
 
+TEST_CASE("sources in sub-folders are listed as not compiled, with where headers may go",
+          "[compile][submission_check]") {
+  const fs::path dir = folder_with("subfolders", {"kernels.cu"});
+  fs::create_directories(dir / "kernels" / "old");
+  std::ofstream(dir / "kernels" / "scan.cuh") << "";       // a header: staged, not listed
+  std::ofstream(dir / "kernels" / "old" / "v1.cu") << "";  // a source: listed
+  fs::create_directories(dir / ".git");
+  std::ofstream(dir / ".git" / "hook.cpp") << "";           // hidden folders are not looked at
+  const SubmissionCheck check = check_submission(dir, {"kernels.cu"});
+  CHECK(check.ok());
+  CHECK(check.not_compiled == std::vector<std::string>{"kernels/old/v1.cu"});
+  const auto d = submission_check_diagnostics(check, dir, "lab03", {"kernels.cu"}, "");
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].file == (dir / "kernels/old/v1.cu").string());
+  CHECK(d[0].message == "kernels/old/v1.cu will not be compiled: lab03 compiles only kernels.cu "
+                        "and takes only headers from sub-folders (move its code there, or into "
+                        "a header they include)");
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a complete submission passes the check", "[compile][submission_check]") {
   const fs::path dir = folder_with("complete", {"file_stats.cpp", "helpers.hpp"});
   const SubmissionCheck check = check_submission(dir, {"file_stats.cpp"});

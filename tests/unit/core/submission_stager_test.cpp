@@ -153,3 +153,128 @@ TEST_CASE("as root, files are read with the submission owner's rights", "[stage]
   REQUIRE(::chown((f.submission / "file_stats.cpp").c_str(), nobody, nobody) == 0);
   CHECK(stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage).ok());
 }
+
+TEST_CASE("a header in a sub-folder is staged at the same relative path", "[stage]") {
+  Folders f;
+  fs::create_directories(f.submission / "common" / "detail");
+  std::ofstream(f.submission / "common" / "helpers.hpp") << "// common helper\n";
+  std::ofstream(f.submission / "common" / "detail" / "inner.hpp") << "// inner\n";
+  std::ofstream(f.submission / "common" / "notes.txt") << "not a header\n";
+  fs::create_directories(f.submission / ".git" / "hooks");
+  std::ofstream(f.submission / ".git" / "hooks" / "hidden.hpp") << "// never staged\n";
+  fs::create_directories(f.submission / "__MACOSX" / "common");
+  std::ofstream(f.submission / "__MACOSX" / "common" / "._helpers.hpp") << "AppleDouble\n";
+  const StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  REQUIRE(r.ok());
+  CHECK(r.staged == std::vector<std::string>{"file_stats.cpp", "common/detail/inner.hpp",
+                                             "common/helpers.hpp"});
+  CHECK(f.staged("common/helpers.hpp") == "// common helper\n");
+  CHECK(f.staged("common/detail/inner.hpp") == "// inner\n");
+  CHECK_FALSE(fs::exists(f.stage / "common" / "notes.txt"));
+  CHECK_FALSE(fs::exists(f.stage / ".git"));
+  CHECK_FALSE(fs::exists(f.stage / "__MACOSX"));
+}
+
+TEST_CASE("a sub-folder that is a symbolic link is refused by name and never entered",
+          "[stage][sandbox]") {
+  Folders f;
+  fs::create_directories(f.root / "elsewhere");
+  std::ofstream(f.root / "elsewhere" / "stolen.hpp") << kSecret << "\n";
+  fs::create_directory_symlink(f.root / "elsewhere", f.submission / "common");
+  const StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "common");
+  CHECK_THAT(r.reason, Catch::Contains("common is a symbolic link to a folder; submit the folder itself"));
+  CHECK_FALSE(fs::exists(f.stage / "common"));
+}
+
+TEST_CASE("a header in a sub-folder that links elsewhere is refused with its path", "[stage][sandbox]") {
+  Folders f;
+  fs::create_directories(f.submission / "common");
+  fs::create_symlink(f.secret, f.submission / "common" / "answers.hpp");
+  const StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "common/answers.hpp");
+  CHECK_THAT(r.reason, Catch::Contains("common/answers.hpp is a symbolic link"));
+  CHECK_FALSE(fs::exists(f.stage / "common" / "answers.hpp"));
+}
+
+TEST_CASE("a header nested too deep is refused by name", "[stage]") {
+  Folders f;
+  StagingLimits limits;
+  limits.max_depth = 2;
+  fs::create_directories(f.submission / "a" / "b" / "c");
+  std::ofstream(f.submission / "a" / "b" / "ok.hpp") << "\n";
+  CHECK(stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits).ok());
+  std::ofstream(f.submission / "a" / "b" / "c" / "deep.hpp") << "\n";
+  const StagingResult r =
+      stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "a/b/c/deep.hpp");
+  CHECK_THAT(r.reason, Catch::Contains("a/b/c/deep.hpp is nested deeper than the 2 sub-folder levels"));
+}
+
+TEST_CASE("too many headers in sub-folders, or too many names, are refused by name", "[stage]") {
+  Folders f;
+  fs::create_directories(f.submission / "many");
+  for (int i = 0; i < 5; ++i) std::ofstream(f.submission / "many" / ("h" + std::to_string(i) + ".hpp")) << "\n";
+  StagingLimits limits;
+  limits.max_subfolder_files = 4;
+  StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "many/h4.hpp");
+  CHECK_THAT(r.reason, Catch::Contains("more than 4 headers in sub-folders (reached at many/h4.hpp)"));
+
+  limits = {};
+  limits.max_walk_entries = 3;
+  r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage, limits);
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.reason, Catch::Contains("holds more than 3 files and folders"));
+}
+
+TEST_CASE("api.hpp is never staged, in any folder", "[stage]") {
+  Folders f;
+  fs::create_directories(f.submission / "common");
+  std::ofstream(f.submission / "common" / "api.hpp") << "// a changed signature\n";
+  std::ofstream(f.submission / "api.hpp") << "// a changed signature\n";
+  auto student_header = [](const std::string& path) {
+    return any_header(path) && fs::path(path).filename() != "api.hpp";
+  };
+  const StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, +student_header, f.stage);
+  REQUIRE(r.ok());
+  CHECK(r.staged == std::vector<std::string>{"file_stats.cpp"});
+}
+
+TEST_CASE("as root, sub-folders are walked and read with the submission owner's rights",
+          "[stage][sandbox]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root (the privilege drop only happens when the grader is root)");
+    return;
+  }
+  Folders f;
+  const uid_t nobody = 65534;
+  ::chmod(f.root.c_str(), 0755);
+  fs::create_directories(f.submission / "common");
+  // A folder the owner cannot list (root's, mode 0700): its headers are not the
+  // student's to submit, so the walk, as the owner, does not see them.
+  fs::create_directories(f.submission / "rootonly");
+  std::ofstream(f.submission / "rootonly" / "secret.hpp") << kSecret << "\n";
+  ::chmod((f.submission / "rootonly").c_str(), 0700);
+  std::ofstream(f.submission / "common" / "mine.hpp") << "// mine\n";
+  for (const fs::path& p : {f.submission, f.submission / "file_stats.cpp", f.submission / "common",
+                            f.submission / "common" / "mine.hpp"}) {
+    REQUIRE(::chown(p.c_str(), nobody, nobody) == 0);
+  }
+  StagingResult r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  REQUIRE(r.ok());
+  CHECK(r.staged == std::vector<std::string>{"file_stats.cpp", "common/mine.hpp"});
+  CHECK_FALSE(fs::exists(f.stage / "rootonly"));
+  // A hard link to a root-only file in the student's sub-folder fails as it would for them.
+  fs::create_hard_link(f.secret, f.submission / "common" / "answers.hpp");
+  r = stage_submission_files(f.submission, {"file_stats.cpp"}, any_header, f.stage);
+  CHECK_FALSE(r.ok());
+  CHECK(r.refused_file == "common/answers.hpp");
+  CHECK_THAT(r.reason, Catch::Contains("cannot be read with the permissions of the submission "
+                                       "folder's owner"));
+  CHECK(r.reason.find(kSecret) == std::string::npos);
+}

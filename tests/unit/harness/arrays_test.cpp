@@ -39,17 +39,19 @@ TEST_CASE("arrays: every dtype round-trips with its labels", "[arrays]") {
   const std::vector<float> f32 = {0.1f, -3.25f};
   const std::vector<std::int64_t> i64 = {0, -1, (std::int64_t{1} << 52) + 1};
   const std::vector<std::int32_t> i32 = {7, std::numeric_limits<std::int32_t>::min()};
+  const std::vector<std::int64_t> big_i64 = {(std::int64_t{1} << 53) + 1, std::int64_t{1} << 53};
   {
     OutputWriter out(dir.path() / "out");
     out.write("f64", std::span<const double>(f64), {"a", "b", "c", "d"});
     out.write("f32", std::span<const float>(f32));
     out.write("i64", std::span<const std::int64_t>(i64), {"x", "y", "z"});
     out.write("i32", std::span<const std::int32_t>(i32));
+    out.write("i64_big", std::span<const std::int64_t>(big_i64));
     out.write("empty", std::span<const double>());
     out.finish();
   }
   const auto arrays = read_outputs(dir.path() / "out");
-  REQUIRE(arrays.size() == 5);
+  REQUIRE(arrays.size() == 6);
   CHECK(arrays[0].name == "f64");  // manifest order is write order
 
   const NamedArray& a = find(arrays, "f64");
@@ -70,10 +72,17 @@ TEST_CASE("arrays: every dtype round-trips with its labels", "[arrays]") {
   CHECK(c.dtype == DType::i64);
   CHECK(c.values == std::vector<double>{0, -1, double((std::int64_t{1} << 52) + 1)});
   CHECK(c.labels == std::vector<std::string>{"x", "y", "z"});
+  CHECK(c.integers == i64);  // exact values kept beside the doubles
+
+  const NamedArray& big = find(arrays, "i64_big");
+  CHECK(big.integers == big_i64);  // 2^53 + 1 is not a double: only integers keep it
+  CHECK(big.values[0] == big.values[1]);
 
   const NamedArray& d = find(arrays, "i32");
   CHECK(d.dtype == DType::i32);
   CHECK(d.values == std::vector<double>{7, -2147483648.0});
+  CHECK(d.integers == std::vector<std::int64_t>{7, -2147483648});
+  CHECK(a.integers.empty());  // floats have no integer copy
 
   CHECK(find(arrays, "empty").values.empty());
 }

@@ -2,6 +2,8 @@
 // pass their own checks.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -34,4 +36,26 @@ TEST_CASE("the CUDA that real code uses: cooperative groups, 2D copies, occupanc
   INFO(outcome.output);
   CHECK(outcome.exit_code == 0);
   CHECK_THAT(outcome.output, Contains("PASS"));
+}
+
+TEST_CASE("this_grid().sync() across blocks: every block runs at once and waits for the "
+          "others; a grid too large to be resident, or a block that skips the sync, is "
+          "reported", "[sim][programs]") {
+  // Four workers, so four blocks (the reported multiprocessor count) sync together even
+  // on a two-core machine.
+  setenv("PARLAB_SIM_WORKERS", "4", 1);
+  const auto sum = sim_test::run_program("sim_fixture_grid_sync", "sum");
+  const auto too_large = sim_test::run_program("sim_fixture_grid_sync", "too_large");
+  const auto left = sim_test::run_program("sim_fixture_grid_sync", "left");
+  unsetenv("PARLAB_SIM_WORKERS");
+  INFO(sum.output);
+  CHECK(sum.exit_code == 0);
+  CHECK_THAT(sum.output, Contains("4 blocks: PASS"));
+  INFO(too_large.output);
+  CHECK(too_large.exit_code != 0);
+  CHECK_THAT(too_large.output, Contains("needs all 5 blocks of the grid running at once"));
+  CHECK_THAT(too_large.output, Contains("grid_sync.cu:"));
+  INFO(left.output);
+  CHECK(left.exit_code != 0);
+  CHECK_THAT(left.output, Contains("a block finished while others wait at a grid-wide sync"));
 }

@@ -175,6 +175,11 @@ TEST_CASE("run-time reports name files relative to a registered source root", "[
   CHECK(std::string(source_display_name("/stage-x/lab.cu")) == "lab.cu");
   CHECK(std::string(source_display_name("/stage-x/kernels/reduce.cuh")) == "kernels/reduce.cuh");
   CHECK(std::string(source_display_name("/other/lab.cu")) == "/other/lab.cu");
+  // A header in a sub-folder registers its own folder too; the stage's root wins,
+  // whichever registered first.
+  register_source_root("/stage-y/common/");
+  register_source_root("/stage-y/");
+  CHECK(std::string(source_display_name("/stage-y/common/helpers.cuh")) == "common/helpers.cuh");
 }
 
 TEST_CASE("inline PTX gets a 'not supported by the simulator' error with its line",

@@ -28,4 +28,8 @@ std::vector<Generator> all_generators();
 // nullptr when unknown.
 const Generator* find_generator(std::string_view name);
 
+// SHA-256 of the generators' sources (datasets/CMakeLists.txt): part of every dataset
+// cache key, so an edited generator never serves a dataset it would no longer make.
+std::string_view generator_sources_hash();
+
 }  // namespace parlab::datasets

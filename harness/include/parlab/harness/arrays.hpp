@@ -70,7 +70,12 @@ struct NamedArray {
   DType dtype = DType::f64;
   std::vector<double> values;
   std::vector<std::string> labels;  // empty, or one per element
+  // i32/i64 arrays also keep their exact values: a double holds integers exactly only up
+  // to 2^53, so two counts that differ by 1 above it would compare equal.
+  std::vector<std::int64_t> integers;  // empty for f32/f64
 };
+
+inline bool is_integer_dtype(DType t) { return t == DType::i32 || t == DType::i64; }
 
 // Reads every array of an output directory. `max_bytes` caps the total so a hostile
 // manifest cannot make the grader allocate without bound. Throws OutputFormatError.

@@ -1,0 +1,42 @@
+# cmake/ParlabHashSources.cmake (the dataset cache's key): the same sources give the
+# same hash, an edited or added source another one, and an unchanged tree leaves the
+# header untouched. Run by CTest as `cmake -P`; fails with FATAL_ERROR.
+set(root ${SCRATCH}/tree)
+set(out ${SCRATCH}/hash.hpp)
+file(REMOVE_RECURSE ${SCRATCH})
+file(WRITE ${root}/a.cpp "int a;\n")
+file(WRITE ${root}/sub/b.hpp "int b;\n")
+
+function(hash_now result)
+  execute_process(COMMAND ${CMAKE_COMMAND} -DROOT=${root} -DOUT=${out} -DNAME=kHash
+                          -P ${PARLAB_SOURCE_DIR}/cmake/ParlabHashSources.cmake
+                  RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "ParlabHashSources.cmake failed: ${rc}")
+  endif()
+  file(READ ${out} text)
+  set(${result} "${text}" PARENT_SCOPE)
+endfunction()
+
+hash_now(first)
+if(NOT first MATCHES "kHash = \"[0-9a-f]+\"")
+  message(FATAL_ERROR "no hash in the header: ${first}")
+endif()
+file(TIMESTAMP ${out} stamp_before "%s")
+execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
+hash_now(again)
+file(TIMESTAMP ${out} stamp_after "%s")
+if(NOT again STREQUAL first OR NOT stamp_after STREQUAL stamp_before)
+  message(FATAL_ERROR "the same sources changed the header")
+endif()
+file(WRITE ${root}/sub/b.hpp "int b = 1;\n")
+hash_now(edited)
+if(edited STREQUAL first)
+  message(FATAL_ERROR "an edited source kept the hash")
+endif()
+file(WRITE ${root}/c.cpp "\n")
+hash_now(added)
+if(added STREQUAL edited)
+  message(FATAL_ERROR "an added source kept the hash")
+endif()
+message(STATUS "the sources' hash follows the sources")

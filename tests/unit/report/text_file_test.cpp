@@ -1,0 +1,25 @@
+// util/text_file: the grader's own files read back whole, or an error naming the file.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "util/text_file.hpp"
+
+namespace fs = std::filesystem;
+using parlab::grader::read_text_file;
+
+TEST_CASE("text file: read back whole, bytes as written", "[util]") {
+  const fs::path dir = fs::temp_directory_path() / ("parlab-text-file-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string text("line 1\r\nline 2\n\0binary", 22);
+  std::ofstream(dir / "f.txt", std::ios::binary) << text;
+  CHECK(read_text_file(dir / "f.txt") == text);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("text file: a missing file is an error naming it", "[util]") {
+  CHECK_THROWS_WITH(read_text_file("/nonexistent/parlab/result.json"),
+                    Catch::Contains("cannot read /nonexistent/parlab/result.json"));
+}
