@@ -69,7 +69,13 @@ std::string refusal(const std::string& name, const Record& r, const StagingLimit
     case Kind::no_privileges:
       return "the grader could not take the submission folder owner's identity to read it (" +
              std::string(std::strerror(r.detail)) + ")";
-    case Kind::ok: break;
+    case Kind::ok:
+    // The walk's records never describe one file read; a reader that sends one is broken.
+    case Kind::entry:
+    case Kind::folder_link:
+    case Kind::too_many:
+    case Kind::walk_end:
+      break;
   }
   return name + ": unexpected staging state";
 }
