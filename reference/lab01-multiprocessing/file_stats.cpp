@@ -72,9 +72,10 @@ FileStats read_file_stats(const std::string& path) {
     return stats;  // a file without a single line
   }
   RunningStats values;
-  char* timestamp;
-  char* sensor;
-  char* value;
+  // Set by read_row; initialised because GCC cannot see that (-Wmaybe-uninitialized).
+  char* timestamp = nullptr;
+  char* sensor = nullptr;
+  char* value = nullptr;
   for (;;) {
     // A wrong column count throws after the line was consumed, so the next
     // read_row continues with the next line.
@@ -87,7 +88,7 @@ FileStats read_file_stats(const std::string& path) {
       ++stats.malformed;
       continue;
     }
-    double x = 0;  // from_chars leaves it unset on failure; GCC -Wmaybe-uninitialized
+    double x = 0;
     if (parse_finite(value, x)) {
       values.add(x);
     } else {
