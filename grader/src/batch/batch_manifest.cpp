@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 using nlohmann::json;
 

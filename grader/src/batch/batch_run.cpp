@@ -13,7 +13,7 @@
 #include "batch/collect.hpp"
 #include "batch/regrade_marker.hpp"
 #include "batch/roster.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "compile/content_hash.hpp"
 #include "process/unique_fd.hpp"
 #include "result/result_json.hpp"

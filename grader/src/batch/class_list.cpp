@@ -4,7 +4,7 @@
 #include <cctype>
 #include <map>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader::batch {
 

@@ -6,7 +6,7 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader::batch {
 namespace {

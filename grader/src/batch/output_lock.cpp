@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

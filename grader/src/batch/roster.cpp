@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader::batch {
 

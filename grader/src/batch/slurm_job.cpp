@@ -16,7 +16,7 @@
 #include "batch/child_grade.hpp"
 #include "batch/collect.hpp"
 #include "batch/regrade_marker.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "util/atomic_write.hpp"
 
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include "batch/child_grade.hpp"
 #include "batch/infrastructure_failure.hpp"
 #include "batch/submission_unpacker.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "result/result_json.hpp"
 #include "util/text_file.hpp"
 

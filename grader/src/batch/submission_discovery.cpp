@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "batch/entry_path.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

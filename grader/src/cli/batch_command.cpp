@@ -11,7 +11,7 @@
 #include "batch/output_lock.hpp"
 #include "batch/slurm_job.hpp"
 #include "cli/commands.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "cli/sandbox_level.hpp"
 #include "compile/toolchain.hpp"
 #include "grading/host_info.hpp"

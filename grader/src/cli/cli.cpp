@@ -2,7 +2,7 @@
 #include <regex>
 
 #include "cli/commands.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader {
 namespace {

@@ -8,7 +8,7 @@
 #include <regex>
 
 #include "cli/commands.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "compile/toolchain.hpp"
 #include "export/archive_writer.hpp"
 #include "export/gradescope_bundle.hpp"

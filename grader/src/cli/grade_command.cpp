@@ -10,7 +10,7 @@
 #include "compile/submission_check.hpp"
 #include "compile/toolchain.hpp"
 #include "cli/commands.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "cli/grade_progress.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/sandbox_level.hpp"

@@ -4,7 +4,7 @@
 
 #include "compile/toolchain.hpp"
 #include "cli/commands.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "spec/lab_spec.hpp"
 
 namespace parlab::grader {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "util/atomic_write.hpp"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "cli/output_paths.hpp"
 #include "report/reporter.hpp"
 #include "result/result_json.hpp"

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader {
 

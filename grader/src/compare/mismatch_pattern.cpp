@@ -91,13 +91,6 @@ std::string tail_detail(const Facts& f, std::int64_t count) {
 
 }  // namespace
 
-const std::vector<std::string>& mismatch_kinds() {
-  static const std::vector<std::string> kinds = {"missing", "size", "unwritten", "nan",
-                                                 "edge", "tail", "close", "too_large",
-                                                 "too_small", "any"};
-  return kinds;
-}
-
 std::string row_col_text(std::uint64_t index, std::int64_t columns) {
   const auto c = static_cast<std::uint64_t>(columns);
   return "row " + std::to_string(index / c) + ", col " + std::to_string(index % c);

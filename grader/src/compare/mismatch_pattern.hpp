@@ -9,23 +9,11 @@
 
 #include "parlab/harness/arrays.hpp"
 #include "spec/lab_spec.hpp"
+#include "spec/mismatch_kinds.hpp"
 
 namespace parlab::grader {
 
-// The kinds, most specific first (a hint is looked up in this order, "any" last):
-//   missing    the array is not in the output
-//   size       it has the wrong number of elements
-//   unwritten  every mismatch still holds the poison (all bits set: never written);
-//              the detail gives the range when they form one block
-//   nan        some mismatch is a NaN the program computed (0/0), not the poison
-//   edge       matrix: only the last partial tile (rows or columns past a multiple of
-//              8, 16 or 32) differs
-//   tail       vector: only the elements past a multiple of a block size differ
-//   close      every mismatch is within 100x the tolerance (rounding, summation order)
-//   too_large  every mismatching value is larger than expected
-//   too_small  ... smaller
-//   any        whatever the pattern
-const std::vector<std::string>& mismatch_kinds();
+// The kinds: spec/mismatch_kinds.hpp (lab.toml names them in hints).
 
 struct MismatchPattern {
   std::vector<std::string> kinds;  // those that apply, in the order above, "any" last

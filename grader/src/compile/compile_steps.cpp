@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -10,7 +10,7 @@
 #include "compile/diagnostics.hpp"
 #include "compile/submission_check.hpp"
 #include "compile/submission_stager.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

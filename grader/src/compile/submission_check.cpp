@@ -4,7 +4,7 @@
 #include <cctype>
 #include <system_error>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

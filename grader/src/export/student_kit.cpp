@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 extern char** environ;
 

@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include "compile/content_hash.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "parlab/datasets/generator.hpp"
 
 namespace fs = std::filesystem;

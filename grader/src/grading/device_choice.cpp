@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <nlohmann/json.hpp>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader {
 

@@ -10,7 +10,7 @@
 
 #include "compile/content_hash.hpp"
 #include "compile/submission_builder.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "compare/comparator.hpp"
 #include "grading/child_run_files.hpp"
 #include "grading/dataset_cache.hpp"

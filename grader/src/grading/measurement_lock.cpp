@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fs = std::filesystem;
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "process/reach_bridge.hpp"
 
 namespace fs = std::filesystem;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/resource_limits.hpp"
 #include "parlab/harness/params.hpp"
-#include "process/process_runner.hpp"
 #include "result/result.hpp"
 
 namespace parlab::grader {

@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "cli/errors.hpp"
-#include "compare/mismatch_pattern.hpp"
+#include "core/errors.hpp"
 #include "spec/lab_spec.hpp"
+#include "spec/mismatch_kinds.hpp"
 #include "spec/toml_reader.hpp"
 
 namespace parlab::grader {
@@ -252,7 +252,7 @@ DatasetSpec read_dataset(const std::string& id, const toml::table& t, const std:
 }
 
 // [outputs.NAME]: columns (a number, or a test/dataset parameter's name) and hints by
-// mismatch kind (compare/mismatch_pattern.hpp).
+// mismatch kind (spec/mismatch_kinds.hpp).
 OutputSpec read_output(const std::string& name, const toml::table& t, const std::string& file) {
   TomlReader r(t, file, "output '" + name + "'");
   r.expect_keys({"columns", "hints"});

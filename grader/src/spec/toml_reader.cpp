@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 namespace parlab::grader {
 

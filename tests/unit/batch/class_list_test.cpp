@@ -4,7 +4,7 @@
 #include "batch/roster.hpp"
 #include "batch/submission_discovery.hpp"
 #include "batch_test_support.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace parlab::grader;
 using namespace parlab::grader::batch;

@@ -4,7 +4,7 @@
 #include "batch/collect.hpp"
 #include "batch/roster.hpp"
 #include "batch_test_support.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "util/atomic_write.hpp"
 
 using namespace parlab::grader;

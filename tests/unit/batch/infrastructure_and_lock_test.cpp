@@ -12,7 +12,7 @@
 #include "batch/regrade_marker.hpp"
 #include "batch/student_record.hpp"
 #include "batch_test_support.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace parlab::grader;
 using namespace parlab::grader::batch;

@@ -6,7 +6,7 @@
 #include "batch/record_identity.hpp"
 #include "batch/student_grader.hpp"
 #include "batch_test_support.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace parlab::grader;
 using namespace parlab::grader::batch;

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "compile/compile_steps.hpp"
 
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 // plays a probe that finds one).
 #include <catch2/catch.hpp>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "grading/device_choice.hpp"
 
 using namespace parlab::grader;

@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "fake_runner.hpp"
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "grading/grade_session.hpp"
 #include "parlab/harness/arrays.hpp"
 #include "parlab/harness/timer.hpp"

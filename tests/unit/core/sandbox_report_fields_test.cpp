@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "cli/sandbox_level.hpp"
 #include "result/result_json.hpp"
 

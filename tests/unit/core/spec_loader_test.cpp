@@ -3,7 +3,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "spec/lab_spec.hpp"
 
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/errors.hpp"
+#include "core/errors.hpp"
 #include "compile/submission_check.hpp"
 
 using namespace parlab::grader;

@@ -1,0 +1,24 @@
+#pragma once
+// The names of the mismatch patterns compare/ recognises: the vocabulary of lab.toml's
+// [outputs.NAME] hints, so the spec can reject an unknown kind without compare/.
+#include <string>
+#include <vector>
+
+namespace parlab::grader {
+
+// The kinds, most specific first (a hint is looked up in this order, "any" last):
+//   missing    the array is not in the output
+//   size       it has the wrong number of elements
+//   unwritten  every mismatch still holds the poison (all bits set: never written);
+//              the detail gives the range when they form one block
+//   nan        some mismatch is a NaN the program computed (0/0), not the poison
+//   edge       matrix: only the last partial tile (rows or columns past a multiple of
+//              8, 16 or 32) differs
+//   tail       vector: only the elements past a multiple of a block size differ
+//   close      every mismatch is within 100x the tolerance (rounding, summation order)
+//   too_large  every mismatching value is larger than expected
+//   too_small  ... smaller
+//   any        whatever the pattern
+const std::vector<std::string>& mismatch_kinds();
+
+}  // namespace parlab::grader
