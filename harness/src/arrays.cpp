@@ -13,7 +13,7 @@
 #include <optional>
 #include <set>
 
-#include "atomic_file.hpp"
+#include "parlab/harness/atomic_file.hpp"
 #include "parlab/harness/no_follow_read.hpp"
 #include "fork_guard.hpp"
 
@@ -338,8 +338,9 @@ void OutputWriter::finish() {
   }
   const json manifest = {{"format", kFormat}, {"version", kVersion}, {"arrays", arrays}};
   // Labels may be file names in any encoding: replace invalid UTF-8 rather than throw.
-  detail::write_file_atomically(
-      dir_ / "manifest.json", manifest.dump(1, ' ', false, json::error_handler_t::replace) + "\n");
+  write_file_atomically(dir_ / "manifest.json",
+                        manifest.dump(1, ' ', false, json::error_handler_t::replace) + "\n",
+                        Durability::page_cache);
 }
 
 std::vector<NamedArray> read_outputs(const std::filesystem::path& dir, std::uint64_t max_bytes) {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
+#include "parlab/harness/atomic_file.hpp"
 #include "fork_guard.hpp"
 
 namespace fs = std::filesystem;
@@ -150,9 +150,9 @@ void write_status(const fs::path& dir, const char* status, const std::string& me
   try {
     nlohmann::json s = {{"status", status}};
     if (!message.empty()) s["message"] = message;
-    detail::write_file_atomically(
-        dir / "status.json",
-        s.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    write_file_atomically(dir / "status.json",
+                          s.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                          Durability::page_cache);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parlab: cannot write status.json: %s\n", e.what());
   }

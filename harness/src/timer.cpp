@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "atomic_file.hpp"
+#include "parlab/harness/atomic_file.hpp"
 
 namespace parlab::harness {
 
@@ -20,7 +20,7 @@ void write_timings(const std::filesystem::path& dir, int warmup,
     timings["work"] = {{"bytes", work.bytes}, {"flops", work.flops}};
   }
   if (!sample_label.empty()) timings["sample_label"] = sample_label;
-  detail::write_file_atomically(dir / "timings.json", timings.dump(1) + "\n");
+  write_file_atomically(dir / "timings.json", timings.dump(1) + "\n", Durability::page_cache);
 }
 
 }  // namespace parlab::harness
