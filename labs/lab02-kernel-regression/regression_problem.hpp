@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "api.hpp"
-#include "parlab/harness/arrays.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 
 namespace lab02 {
 
@@ -21,31 +21,18 @@ struct Data {
   Problem problem() const { return {train_x.data(), train_y.data(), n, query_x.data(), m, d}; }
 };
 
-inline std::vector<float> read_floats(const std::filesystem::path& dir, const char* name,
-                                      std::int64_t count) {
-  std::vector<float> v = parlab::harness::read_array<float>(dir, name);
-  if (static_cast<std::int64_t>(v.size()) != count) {
-    throw std::runtime_error(std::string("dataset: array '") + name + "' has " +
-                             std::to_string(v.size()) + " elements, shape says " +
-                             std::to_string(count));
-  }
-  return v;
-}
-
 inline Data load_data(const std::filesystem::path& dir) {
-  const auto shape = parlab::harness::read_array<std::int64_t>(dir, "shape");
-  if (shape.size() != 3 || shape[0] < 1 || shape[1] < 1 || shape[2] < 1 || shape[2] > 64) {
-    throw std::runtime_error("dataset: 'shape' must be [n, m, d] with n, m >= 1 and "
-                             "1 <= d <= 64 (was the dataset made by regression_data?)");
-  }
+  namespace h = parlab::harness;
+  const auto shape = h::read_shape(
+      dir, {{"n"}, {"m"}, {"d", 1, 64}}, "regression_data");
   Data data;
   data.n = shape[0];
   data.m = shape[1];
   data.d = static_cast<int>(shape[2]);
-  data.train_x = read_floats(dir, "train_x", data.n * data.d);
-  data.train_y = read_floats(dir, "train_y", data.n);
-  data.query_x = read_floats(dir, "query_x", data.m * data.d);
-  data.query_y = read_floats(dir, "query_y", data.m);
+  data.train_x = h::read_array_of<float>(dir, "train_x", data.n * data.d, "n * d");
+  data.train_y = h::read_array_of<float>(dir, "train_y", data.n, "n");
+  data.query_x = h::read_array_of<float>(dir, "query_x", data.m * data.d, "m * d");
+  data.query_y = h::read_array_of<float>(dir, "query_y", data.m, "m");
   return data;
 }
 

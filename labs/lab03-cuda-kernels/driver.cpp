@@ -23,12 +23,16 @@
 #include <vector>
 
 #include "api.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
 
 using parlab::harness::Task;
 using parlab::harness::TaskContext;
-using parlab::harness::read_array;
+using parlab::harness::DatasetError;
+using parlab::harness::read_array_of;
+using parlab::harness::read_scalar;
+using parlab::harness::read_shape;
 using parlab::harness::gpu::DeviceBuffer;
 using parlab::harness::gpu::EventTimer;
 using parlab::harness::gpu::check_student_call;
@@ -38,43 +42,25 @@ using parlab::harness::gpu::timed_phase;
 namespace lab03::tasks {
 namespace {
 
-// A malformed dataset is a grader problem, not the student's: say exactly what is off.
-[[noreturn]] void bad_dataset(const std::string& what) {
-  throw std::runtime_error("lab03 dataset: " + what);
+// The dataset (datasets/src/kernel_inputs.cpp) through the harness's checked readers:
+// a malformed one is a grader problem, said as "dataset: ...".
+std::int64_t read_n(const TaskContext& ctx) {
+  return read_shape(ctx.dataset_dir(), {{"n"}}, "kernel_inputs")[0];
 }
 
-std::vector<std::int64_t> read_shape(const TaskContext& ctx, std::size_t dims) {
-  std::vector<std::int64_t> shape = read_array<std::int64_t>(ctx.dataset_dir(), "shape");
-  if (shape.size() != dims) {
-    bad_dataset("'shape' has " + std::to_string(shape.size()) + " entries, expected " +
-                std::to_string(dims));
+std::vector<float> read_floats(const TaskContext& ctx, const char* name, std::int64_t count,
+                               const char* why) {
+  return read_array_of<float>(ctx.dataset_dir(), name, count, why);
+}
+
+// The API takes int sizes (as most CUDA code does): a grid's element count must fit too.
+std::size_t int_count(int rows, int cols, const char* what) {
+  const std::int64_t count = std::int64_t{rows} * cols;
+  if (count > INT_MAX) {
+    throw DatasetError(std::string(what) + " = " + std::to_string(count) +
+                       " elements, more than an int holds");
   }
-  for (std::int64_t d : shape) {
-    if (d < 1) bad_dataset("'shape' has a dimension < 1");
-  }
-  return shape;
-}
-
-// The API takes int sizes (as most CUDA code does): refuse what does not fit.
-int as_int(std::int64_t v, const char* what) {
-  if (v < 1 || v > INT_MAX) bad_dataset(std::string(what) + " out of the int range");
-  return static_cast<int>(v);
-}
-
-std::vector<float> read_floats(const TaskContext& ctx, const char* name, std::size_t count) {
-  std::vector<float> v = read_array<float>(ctx.dataset_dir(), name);
-  if (v.size() != count) {
-    bad_dataset(std::string("'") + name + "' has " + std::to_string(v.size()) +
-                " elements, expected " + std::to_string(count));
-  }
-  return v;
-}
-
-template <class T>
-T read_scalar(const TaskContext& ctx, const char* name) {
-  const std::vector<T> v = read_array<T>(ctx.dataset_dir(), name);
-  if (v.size() != 1) bad_dataset(std::string("'") + name + "' must hold one value");
-  return v[0];
+  return static_cast<std::size_t>(count);
 }
 
 template <class T>
@@ -92,8 +78,8 @@ std::vector<T> download_phase(TaskContext& ctx, const DeviceBuffer<T>& buffer) {
 }  // namespace
 
 void run_vector_add(TaskContext& ctx, VectorAddFn fn, const char* name) {
-  const int n = as_int(read_shape(ctx, 1)[0], "n");
-  const std::vector<float> a = read_floats(ctx, "a", n), b = read_floats(ctx, "b", n);
+  const int n = static_cast<int>(read_n(ctx));
+  const std::vector<float> a = read_floats(ctx, "a", n, "n"), b = read_floats(ctx, "b", n, "n");
   DeviceBuffer<float> da(n), db(n), dc(n);
   timed_phase(ctx, "host_to_device", [&] {
     da.upload(a);
@@ -106,8 +92,8 @@ void run_vector_add(TaskContext& ctx, VectorAddFn fn, const char* name) {
 }
 
 void run_vector_add_roundtrip(TaskContext& ctx, VectorAddFn fn, const char* name) {
-  const int n = as_int(read_shape(ctx, 1)[0], "n");
-  const std::vector<float> a = read_floats(ctx, "a", n), b = read_floats(ctx, "b", n);
+  const int n = static_cast<int>(read_n(ctx));
+  const std::vector<float> a = read_floats(ctx, "a", n, "n"), b = read_floats(ctx, "b", n, "n");
   std::vector<float> c;
   DeviceBuffer<float> da(n), db(n), dc(n);
   EventTimer total;
@@ -145,9 +131,9 @@ void run_vector_add_roundtrip(TaskContext& ctx, VectorAddFn fn, const char* name
 }
 
 void run_saxpy(TaskContext& ctx, SaxpyFn fn, const char* name) {
-  const int n = as_int(read_shape(ctx, 1)[0], "n");
-  const std::vector<float> x = read_floats(ctx, "x", n), y = read_floats(ctx, "y", n);
-  const float alpha = read_scalar<float>(ctx, "alpha");
+  const int n = static_cast<int>(read_n(ctx));
+  const std::vector<float> x = read_floats(ctx, "x", n, "n"), y = read_floats(ctx, "y", n, "n");
+  const float alpha = read_scalar<float>(ctx.dataset_dir(), "alpha");
   DeviceBuffer<float> dx(n), dy(n), dout(n);
   timed_phase(ctx, "host_to_device", [&] {
     dx.upload(x);
@@ -161,12 +147,12 @@ void run_saxpy(TaskContext& ctx, SaxpyFn fn, const char* name) {
 }
 
 void run_matrix_scale(TaskContext& ctx, MatrixScaleFn fn, const char* name) {
-  const std::vector<std::int64_t> shape = read_shape(ctx, 2);
-  const int rows = as_int(shape[0], "rows"), cols = as_int(shape[1], "cols");
-  const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-  as_int(static_cast<std::int64_t>(count), "rows * cols");
-  const std::vector<float> m = read_floats(ctx, "matrix", count);
-  const float alpha = read_scalar<float>(ctx, "alpha");
+  const std::vector<std::int64_t> shape =
+      read_shape(ctx.dataset_dir(), {{"rows"}, {"cols"}}, "kernel_inputs");
+  const int rows = static_cast<int>(shape[0]), cols = static_cast<int>(shape[1]);
+  const std::size_t count = int_count(rows, cols, "rows * cols");
+  const std::vector<float> m = read_floats(ctx, "matrix", count, "rows * cols");
+  const float alpha = read_scalar<float>(ctx.dataset_dir(), "alpha");
   DeviceBuffer<float> din(count), dout(count);
   upload_phase(ctx, din, m);
   gpu_timed(ctx, name, [&] { dout.poison(); },
@@ -186,15 +172,15 @@ struct HeatInput {
 };
 
 HeatInput read_heat(const TaskContext& ctx) {
-  const std::vector<std::int64_t> shape = read_shape(ctx, 2);  // {ny, nx}
+  const std::vector<std::int64_t> shape =
+      read_shape(ctx.dataset_dir(), {{"ny"}, {"nx"}}, "kernel_inputs");
   HeatInput h;
-  h.ny = as_int(shape[0], "ny");
-  h.nx = as_int(shape[1], "nx");
-  h.count = static_cast<std::size_t>(h.nx) * static_cast<std::size_t>(h.ny);
-  as_int(static_cast<std::int64_t>(h.count), "nx * ny");
-  h.grid = read_floats(ctx, "grid", h.count);
-  h.r = read_scalar<float>(ctx, "r");
-  if (!(h.r > 0 && h.r <= 0.25f)) bad_dataset("'r' must be in (0, 0.25]");
+  h.ny = static_cast<int>(shape[0]);
+  h.nx = static_cast<int>(shape[1]);
+  h.count = int_count(h.ny, h.nx, "ny * nx");
+  h.grid = read_floats(ctx, "grid", h.count, "ny * nx");
+  h.r = read_scalar<float>(ctx.dataset_dir(), "r");
+  if (!(h.r > 0 && h.r <= 0.25f)) throw DatasetError("'r' must be in (0, 0.25]");
   return h;
 }
 
@@ -214,11 +200,11 @@ void run_heat_step(TaskContext& ctx, HeatStepFn fn, const char* name) {
 
 void run_heat_solve(TaskContext& ctx, HeatSolveFn fn, const char* name) {
   const HeatInput h = read_heat(ctx);
-  const float tol = read_scalar<float>(ctx, "tol");
-  const std::int64_t max_iters = read_scalar<std::int64_t>(ctx, "max_iters");
-  const std::int64_t check_every = read_scalar<std::int64_t>(ctx, "check_every");
+  const float tol = read_scalar<float>(ctx.dataset_dir(), "tol");
+  const std::int64_t max_iters = read_scalar<std::int64_t>(ctx.dataset_dir(), "max_iters");
+  const std::int64_t check_every = read_scalar<std::int64_t>(ctx.dataset_dir(), "check_every");
   if (!(tol >= 0) || max_iters < 1 || check_every < 1 || check_every > INT_MAX) {
-    bad_dataset("tol, max_iters or check_every out of range");
+    throw DatasetError("tol, max_iters or check_every out of range");
   }
   DeviceBuffer<float> dinit(h.count), dout(h.count), dwork(h.count), dchange(h.count);
   upload_phase(ctx, dinit, h.grid);

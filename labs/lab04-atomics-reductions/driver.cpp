@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "api.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
@@ -38,23 +39,14 @@ struct Shape {
 };
 
 Shape read_shape(const TaskContext& ctx) {
-  const auto shape = parlab::harness::read_array<std::int64_t>(ctx.dataset_dir(), "shape");
-  if (shape.size() != 2 || shape[0] < 1 || shape[0] > (std::int64_t{1} << 28) || shape[1] < 1 ||
-      shape[1] > 8192) {
-    throw std::runtime_error("dataset: 'shape' must be [n, bins] with 1 <= n <= 2^28 and "
-                             "1 <= bins <= 8192 (was the dataset made by reduction_data?)");
-  }
+  const auto shape = parlab::harness::read_shape(
+      ctx.dataset_dir(), {{"n", 1, std::int64_t{1} << 28}, {"bins", 1, 8192}}, "reduction_data");
   return {static_cast<int>(shape[0]), static_cast<int>(shape[1])};
 }
 
 template <class T>
 std::vector<T> read_input(const TaskContext& ctx, const std::string& name, int n) {
-  std::vector<T> v = parlab::harness::read_array<T>(ctx.dataset_dir(), name);
-  if (v.size() != static_cast<std::size_t>(n)) {
-    throw std::runtime_error("dataset: array '" + name + "' has " + std::to_string(v.size()) +
-                             " elements, shape says n = " + std::to_string(n));
-  }
-  return v;
+  return parlab::harness::read_array_of<T>(ctx.dataset_dir(), name, n, "shape's n");
 }
 
 // Copies `host` to the device, timed as the phase "host_to_device".

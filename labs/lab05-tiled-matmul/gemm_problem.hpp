@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "parlab/harness/arrays.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 
 namespace lab05 {
 
@@ -26,35 +26,20 @@ struct GemmProblem {
 
 inline GemmProblem load_problem(const std::filesystem::path& dir) {
   namespace h = parlab::harness;
-  const std::vector<std::int64_t> shape = h::read_array<std::int64_t>(dir, "shape");
-  if (shape.size() != 3) {
-    throw std::runtime_error("dataset: 'shape' must hold [M, N, K], got " +
-                             std::to_string(shape.size()) + " values");
-  }
-  for (std::int64_t s : shape) {
-    if (s < 1 || s > (1 << 16)) {
-      throw std::runtime_error("dataset: matrix size " + std::to_string(s) +
-                               " outside [1, 65536]");
-    }
-  }
+  const std::vector<std::int64_t> shape = h::read_shape(
+      dir, {{"M", 1, 1 << 16}, {"N", 1, 1 << 16}, {"K", 1, 1 << 16}}, "matmul_pair");
   GemmProblem p;
   p.m = static_cast<int>(shape[0]);
   p.n = static_cast<int>(shape[1]);
   p.k = static_cast<int>(shape[2]);
-  p.a = h::read_array<float>(dir, "a");
-  p.b = h::read_array<float>(dir, "b");
   const auto m = static_cast<std::size_t>(p.m), n = static_cast<std::size_t>(p.n),
              k = static_cast<std::size_t>(p.k);
-  if (p.a.size() != m * k || p.b.size() != k * n) {
-    throw std::runtime_error("dataset: 'a' has " + std::to_string(p.a.size()) + " and 'b' " +
-                             std::to_string(p.b.size()) + " elements; shape [M, N, K] = [" +
-                             std::to_string(m) + ", " + std::to_string(n) + ", " +
-                             std::to_string(k) + "] needs M*K and K*N");
-  }
+  p.a = h::read_array_of<float>(dir, "a", static_cast<std::int64_t>(m * k), "M * K");
+  p.b = h::read_array_of<float>(dir, "b", static_cast<std::int64_t>(k * n), "K * N");
   // The kernels index with int: every matrix must have fewer than 2^31 elements.
   constexpr std::size_t kMaxElements = std::size_t{1} << 31;
   if (m * k >= kMaxElements || k * n >= kMaxElements || m * n >= kMaxElements) {
-    throw std::runtime_error("dataset: a matrix of 2^31 or more elements; int indices overflow");
+    throw h::DatasetError("a matrix of 2^31 or more elements; int indices overflow");
   }
   return p;
 }

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "api.hpp"
-#include "parlab/harness/arrays.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/cuda_check.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
@@ -59,11 +59,10 @@ class PinnedBuffer {
 void poison(std::span<float> host) { std::memset(host.data(), 0xFF, host.size_bytes()); }
 
 std::vector<float> read_input(const TaskContext& ctx) {
-  std::vector<float> a = parlab::harness::read_array<float>(ctx.dataset_dir(), "a");
-  if (a.empty() || a.size() > (std::size_t{1} << 28)) {
-    throw std::runtime_error("dataset: 'a' must hold 1 to 2^28 floats (kernel_inputs, vector)");
-  }
-  return a;
+  namespace h = parlab::harness;
+  const std::int64_t n =
+      h::read_shape(ctx.dataset_dir(), {{"n", 1, std::int64_t{1} << 28}}, "kernel_inputs")[0];
+  return h::read_array_of<float>(ctx.dataset_dir(), "a", n, "n");
 }
 
 int int_param(const TaskContext& ctx, const char* name, std::int64_t fallback, std::int64_t lo,

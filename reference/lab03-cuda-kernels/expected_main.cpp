@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "cpu_reference.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 #include "parlab/harness/driver.hpp"
 
 using parlab::harness::Task;
 using parlab::harness::TaskContext;
-using parlab::harness::read_array;
+using parlab::harness::read_array_of;
+using parlab::harness::read_shape;
 
 namespace {
 
@@ -23,22 +25,27 @@ int threads_param(const TaskContext& ctx) {
   return static_cast<int>(t);
 }
 
+// The dataset, checked as the lab's driver checks it (labs/lab03-cuda-kernels/driver.cpp).
 template <class T>
 T scalar(const TaskContext& ctx, const char* name) {
-  const std::vector<T> v = read_array<T>(ctx.dataset_dir(), name);
-  if (v.size() != 1) throw std::runtime_error(std::string("'") + name + "' must hold one value");
-  return v[0];
+  return parlab::harness::read_scalar<T>(ctx.dataset_dir(), name);
 }
 
-std::vector<std::int64_t> shape(const TaskContext& ctx, std::size_t dims) {
-  std::vector<std::int64_t> s = read_array<std::int64_t>(ctx.dataset_dir(), "shape");
-  if (s.size() != dims) throw std::runtime_error("'shape' has the wrong number of entries");
-  return s;
+std::vector<float> vector_input(const TaskContext& ctx, const char* name) {
+  const std::int64_t n = read_shape(ctx.dataset_dir(), {{"n"}}, "kernel_inputs")[0];
+  return read_array_of<float>(ctx.dataset_dir(), name, n, "n");
+}
+
+// A row-major grid: its values and shape {rows, cols} (heat grids: {ny, nx}).
+std::vector<float> grid_input(const TaskContext& ctx, const char* name,
+                              std::vector<std::int64_t>& shape) {
+  shape = read_shape(ctx.dataset_dir(), {{"rows"}, {"cols"}}, "kernel_inputs");
+  return read_array_of<float>(ctx.dataset_dir(), name, shape[0] * shape[1], "rows * cols");
 }
 
 void vector_add(TaskContext& ctx) {
-  const auto a = read_array<float>(ctx.dataset_dir(), "a");
-  const auto b = read_array<float>(ctx.dataset_dir(), "b");
+  const auto a = vector_input(ctx, "a");
+  const auto b = vector_input(ctx, "b");
   std::vector<double> c(a.size());
   const int threads = threads_param(ctx);
   ctx.timed([&] { lab03::cpu::vector_add(a, b, c, threads); });
@@ -46,8 +53,8 @@ void vector_add(TaskContext& ctx) {
 }
 
 void saxpy(TaskContext& ctx) {
-  const auto x = read_array<float>(ctx.dataset_dir(), "x");
-  const auto y = read_array<float>(ctx.dataset_dir(), "y");
+  const auto x = vector_input(ctx, "x");
+  const auto y = vector_input(ctx, "y");
   const float alpha = scalar<float>(ctx, "alpha");
   std::vector<double> out(x.size());
   const int threads = threads_param(ctx);
@@ -56,12 +63,9 @@ void saxpy(TaskContext& ctx) {
 }
 
 void matrix_scale(TaskContext& ctx) {
-  const auto m = read_array<float>(ctx.dataset_dir(), "matrix");
+  std::vector<std::int64_t> s;
+  const auto m = grid_input(ctx, "matrix", s);
   const float alpha = scalar<float>(ctx, "alpha");
-  const auto s = shape(ctx, 2);
-  if (static_cast<std::int64_t>(m.size()) != s[0] * s[1]) {
-    throw std::runtime_error("'matrix' does not hold rows * cols values");
-  }
   std::vector<double> out(m.size());
   const int threads = threads_param(ctx);
   ctx.timed([&] { lab03::cpu::matrix_scale(alpha, m, out, threads); });
@@ -69,8 +73,8 @@ void matrix_scale(TaskContext& ctx) {
 }
 
 void heat_step(TaskContext& ctx) {
-  const auto grid = read_array<float>(ctx.dataset_dir(), "grid");
-  const auto s = shape(ctx, 2);  // {ny, nx}
+  std::vector<std::int64_t> s;  // {ny, nx}
+  const auto grid = grid_input(ctx, "grid", s);
   const float r = scalar<float>(ctx, "r");
   std::vector<double> out(grid.size());
   const int threads = threads_param(ctx);
@@ -79,8 +83,8 @@ void heat_step(TaskContext& ctx) {
 }
 
 void heat_solve(TaskContext& ctx) {
-  const auto grid = read_array<float>(ctx.dataset_dir(), "grid");
-  const auto s = shape(ctx, 2);
+  std::vector<std::int64_t> s;  // {ny, nx}
+  const auto grid = grid_input(ctx, "grid", s);
   const float r = scalar<float>(ctx, "r");
   const float tol = scalar<float>(ctx, "tol");
   const auto max_iters = scalar<std::int64_t>(ctx, "max_iters");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu_reference.hpp"
+#include "parlab/harness/dataset_inputs.hpp"
 #include "parlab/harness/driver.hpp"
 
 using parlab::harness::Task;
@@ -25,21 +26,16 @@ struct Shape {
   std::int64_t bins = 0;
 };
 
+// The same checks as the lab's driver (labs/lab04-atomics-reductions/driver.cpp).
 Shape read_shape(const TaskContext& ctx) {
-  const auto s = parlab::harness::read_array<std::int64_t>(ctx.dataset_dir(), "shape");
-  if (s.size() != 2 || s[0] < 1 || s[1] < 1 || s[1] > 8192) {
-    throw std::runtime_error("dataset: 'shape' must be [n, bins] (reduction_data)");
-  }
+  const auto s = parlab::harness::read_shape(
+      ctx.dataset_dir(), {{"n", 1, std::int64_t{1} << 28}, {"bins", 1, 8192}}, "reduction_data");
   return {s[0], s[1]};
 }
 
 template <class T>
 std::vector<T> read_input(const TaskContext& ctx, const char* name, std::int64_t n) {
-  std::vector<T> v = parlab::harness::read_array<T>(ctx.dataset_dir(), name);
-  if (static_cast<std::int64_t>(v.size()) != n) {
-    throw std::runtime_error(std::string("dataset: '") + name + "' does not have n elements");
-  }
-  return v;
+  return parlab::harness::read_array_of<T>(ctx.dataset_dir(), name, n, "shape's n");
 }
 
 int threads_param(const TaskContext& ctx) {
