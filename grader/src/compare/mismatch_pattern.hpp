@@ -16,7 +16,7 @@ namespace parlab::grader {
 // The kinds: spec/mismatch_kinds.hpp (lab.toml names them in hints).
 
 struct MismatchPattern {
-  std::vector<std::string> kinds;  // those that apply, in the order above, "any" last
+  std::vector<std::string> kinds;  // those that apply, in mismatch_kinds() order, "any" last
   std::string detail;              // one sentence on the pattern (may be empty)
 };
 
