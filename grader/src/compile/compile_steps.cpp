@@ -85,9 +85,11 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }
 
-// The race check's instrumentation: g++ calls a hook before every load and store.
+// The check build's instrumentation: g++ calls a hook before every load and store (the
+// race check, the memory-access counters) and at every basic block (branch divergence).
 const char* const kSimCheckFlags[] = {"-fsanitize=thread",
-                                      "--param=tsan-instrument-func-entry-exit=0", "-g1"};
+                                      "--param=tsan-instrument-func-entry-exit=0", "-g1",
+                                      "-fsanitize-coverage=trace-pc"};
 
 // PARLAB_SIM_CHECK=0 (benchmarks: bench/sim_check_cost.sh) builds without the race
 // check's instrumentation; grading/sim_mode then leaves the check off too.
