@@ -198,11 +198,9 @@ void report_launch_counters(const char* kernel_name) {
     std::swap(global_loads, g_launch_global_loads);
     std::swap(global_stores, g_launch_global_stores);
   }
-  std::unordered_map<const void*, CodeBlockTotals> code_blocks;
   LaunchSummary summary = summarize(totals, threads, global_loads, global_stores);
-  summary.divergence = take_launch_divergence(code_blocks);
+  summary.divergence = report_launch_divergence(kernel_name, g_print_all);
   write_summary(kernel_name, summary);
-  report_launch_divergence(kernel_name, summary.divergence, code_blocks, g_print_all);
   // A hint only for instructions that carry a tenth or more of the launch's requests of
   // their kind: a one-time load before the main loop is not the lesson.
   std::uint64_t shared_requests = 0;

@@ -1,6 +1,7 @@
 #include "counters/divergence.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <mutex>
 #include <utility>
@@ -24,7 +25,7 @@ constexpr std::size_t kWorstLines = 3;
 
 std::mutex g_mutex;
 std::unordered_map<const void*, CodeBlockTotals> g_launch_blocks;
-DivergenceSummary g_launch_summary;
+std::uint64_t g_launch_warps = 0;
 
 std::size_t slot_of(const void* pc, unsigned warp, std::size_t mask) {
   const std::uint64_t key = reinterpret_cast<std::uintptr_t>(pc) * 0x9E3779B97F4A7C15ull + warp;
@@ -50,10 +51,11 @@ WarpBlockRuns warp_block_runs(const std::uint32_t (&runs)[32], unsigned present_
   return r;
 }
 
-void BlockDivergence::reset(bool sampled, unsigned lanes) {
+void BlockDivergence::reset(bool sampled, unsigned lanes, unsigned sample) {
   sampled_ = sampled;
   full_ = false;
   lanes_ = lanes;
+  sample_ = sample % 4;  // 4 x 8 warps fit the mask
   used_ = 0;
   if (!sampled) return;
   if (table_.size() != kInitialSlots) {
@@ -104,10 +106,9 @@ void BlockDivergence::record(const void* pc, unsigned lane) {
 }
 
 void BlockDivergence::fold_into(std::unordered_map<const void*, CodeBlockTotals>& totals,
-                                DivergenceSummary& summary) const {
+                                std::uint64_t& sampled_warps) const {
   if (!sampled_) return;
-  const unsigned warps = std::min((lanes_ + 31) / 32, kSampledWarps);
-  bool divergent_warp[kSampledWarps] = {};
+  sampled_warps += std::min((lanes_ + 31) / 32, kSampledWarps);
   for (const Entry& entry : table_) {
     if (entry.pc == nullptr) continue;
     const unsigned present = std::min(32u, lanes_ - entry.warp * 32);
@@ -118,11 +119,9 @@ void BlockDivergence::fold_into(std::unordered_map<const void*, CodeBlockTotals>
     if (runs.divergent()) {
       ++t.divergent;
       t.divergent_runs += runs.most - runs.fewest;
-      divergent_warp[entry.warp] = true;
+      t.divergent_warp_mask |= std::uint32_t{1} << (sample_ * kSampledWarps + entry.warp);
     }
   }
-  summary.warps += warps;
-  for (unsigned w = 0; w < warps; ++w) summary.divergent_warps += divergent_warp[w] ? 1 : 0;
 }
 
 void divergence_record(BlockDivergence& block, const void* pc) {
@@ -132,33 +131,56 @@ void divergence_record(BlockDivergence& block, const void* pc) {
 void fold_block_divergence(const BlockDivergence& block) {
   if (!block.sampled()) return;
   std::lock_guard lock(g_mutex);
-  block.fold_into(g_launch_blocks, g_launch_summary);
+  block.fold_into(g_launch_blocks, g_launch_warps);
 }
 
-DivergenceSummary take_launch_divergence(std::unordered_map<const void*, CodeBlockTotals>& per_block) {
-  std::lock_guard lock(g_mutex);
-  per_block.clear();
-  per_block.swap(g_launch_blocks);
-  DivergenceSummary s = std::exchange(g_launch_summary, DivergenceSummary{});
+DivergenceSummary summarize_divergence(const std::unordered_map<const void*, CodeBlockTotals>& per_block,
+                                       std::uint64_t sampled_warps,
+                                       const std::unordered_map<const void*, bool>& counted) {
+  DivergenceSummary s;
+  s.warps = sampled_warps;
+  std::uint32_t divergent_warps = 0;
   for (const auto& [pc, t] : per_block) {
+    const auto it = counted.find(pc);
+    if (it == counted.end() || !it->second) continue;
     s.warp_blocks += t.warp_blocks;
     s.divergent_warp_blocks += t.divergent;
     s.warp_block_runs += t.warp_runs;
     s.divergent_runs += t.divergent_runs;
+    divergent_warps |= t.divergent_warp_mask;
   }
+  s.divergent_warps = static_cast<std::uint64_t>(std::popcount(divergent_warps));
   return s;
 }
 
-void report_launch_divergence(const char* kernel_name, const DivergenceSummary& s,
-                              const std::unordered_map<const void*, CodeBlockTotals>& per_block,
-                              bool print_all) {
-  if (s.warp_blocks == 0) return;  // a build without the coverage hook, or no sampled block
+DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all) {
+  std::unordered_map<const void*, CodeBlockTotals> per_block;
+  std::uint64_t sampled_warps = 0;
+  {
+    std::lock_guard lock(g_mutex);
+    per_block.swap(g_launch_blocks);
+    std::swap(sampled_warps, g_launch_warps);
+  }
+  if (per_block.empty()) return {};  // a build without the coverage hook, or no sampled block
+  // Which code blocks are the student's: one addr2line run for the new addresses.
+  std::vector<const void*> addresses;
+  addresses.reserve(per_block.size());
+  for (const auto& entry : per_block) addresses.push_back(entry.first);
+  const std::vector<CodeLocation> locations = code_locations_of(addresses);
+  std::unordered_map<const void*, bool> counted;
+  std::unordered_map<const void*, std::string> line_of;
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    counted[addresses[i]] = !locations[i].library;
+    line_of[addresses[i]] = locations[i].line;
+  }
+  const DivergenceSummary s = summarize_divergence(per_block, sampled_warps, counted);
+  if (s.warp_blocks == 0) return s;
   const bool finding = static_cast<double>(s.divergent_warp_blocks) >= kFindingShare * s.warp_blocks;
-  if (!finding && !print_all) return;
+  if (!finding && !print_all) return s;
   // The worst code blocks first: divergent in the most warps, then the most idle runs.
   std::vector<std::pair<const void*, CodeBlockTotals>> worst;
   for (const auto& entry : per_block) {
-    if (entry.second.divergent > 0) worst.push_back(entry);
+    if (entry.second.divergent > 0 && counted[entry.first]) worst.push_back(entry);
   }
   std::sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) {
     if (a.second.divergent != b.second.divergent) return a.second.divergent > b.second.divergent;
@@ -167,8 +189,8 @@ void report_launch_divergence(const char* kernel_name, const DivergenceSummary& 
     return a.first < b.first;
   });
   std::vector<std::string> lines;
-  for (std::size_t i = 0; i < worst.size() && i < 4 * kWorstLines && lines.size() < kWorstLines; ++i) {
-    const std::string where = source_line_of(worst[i].first);
+  for (std::size_t i = 0; i < worst.size() && lines.size() < kWorstLines; ++i) {
+    const std::string& where = line_of[worst[i].first];
     if (where == "an unknown line") continue;
     if (std::find(lines.begin(), lines.end(), where) == lines.end()) lines.push_back(where);
   }
@@ -188,7 +210,7 @@ void report_launch_divergence(const char* kernel_name, const DivergenceSummary& 
                  static_cast<unsigned long long>(s.warps), places.empty() ? "" : "; worst at ",
                  places.c_str());
   }
-  if (!finding) return;
+  if (!finding) return s;
   const std::string at = places.empty() ? std::string() : " (" + places + ")";
   report_finding("warp_divergence", std::string("kernel ") + kernel_name,
                  "warp divergence in kernel " + std::string(kernel_name) +
@@ -198,6 +220,7 @@ void report_launch_divergence(const char* kernel_name, const DivergenceSummary& 
                      ". Threads of one warp that take different branches run one after the "
                      "other: where you can, make a branch's condition the same for the 32 "
                      "threads of a warp (threadIdx.x / 32 rather than threadIdx.x % 2).");
+  return s;
 }
 
 }  // namespace parlab_sim::detail

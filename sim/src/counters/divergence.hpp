@@ -43,6 +43,7 @@ struct CodeBlockTotals {
   std::uint64_t divergent = 0;       // of those, warps whose lanes ran it unevenly
   std::uint64_t warp_runs = 0;       // sum over warps of the most runs by one lane
   std::uint64_t divergent_runs = 0;  // sum over warps of most - fewest
+  std::uint32_t divergent_warp_mask = 0;  // bit: sampled block x 8 + warp
 };
 
 // One launch's divergence totals, in the counters' per-launch line.
@@ -59,12 +60,13 @@ class BlockDivergence {
  public:
   static constexpr unsigned kSampledWarps = 8;  // per sampled block
 
-  void reset(bool sampled, unsigned lanes);
+  // `sample`: which of the launch's sampled blocks (0 or 1).
+  void reset(bool sampled, unsigned lanes, unsigned sample = 0);
   bool sampled() const { return sampled_; }
   void record(const void* pc, unsigned lane);
-  // Adds this block's figures to the launch's.
+  // Adds this block's figures to the launch's, and its sampled warps.
   void fold_into(std::unordered_map<const void*, CodeBlockTotals>& totals,
-                 DivergenceSummary& summary) const;
+                 std::uint64_t& sampled_warps) const;
 
  private:
   struct Entry {
@@ -78,6 +80,7 @@ class BlockDivergence {
   bool sampled_ = false;
   bool full_ = false;  // the table reached its cap: later new code blocks are not counted
   unsigned lanes_ = 0;
+  unsigned sample_ = 0;
   std::size_t used_ = 0;
   std::vector<Entry> table_;  // open addressing, power-of-two size
 };
@@ -85,13 +88,16 @@ class BlockDivergence {
 // Called by a block runner when a sampled block ends.
 void fold_block_divergence(const BlockDivergence& block);
 
-// The launch's totals (and per code address), taken and reset at the launch's end.
-DivergenceSummary take_launch_divergence(std::unordered_map<const void*, CodeBlockTotals>& per_block);
+// The totals over the code blocks `counted` (the student's), and the sampled warps.
+DivergenceSummary summarize_divergence(const std::unordered_map<const void*, CodeBlockTotals>& per_block,
+                                       std::uint64_t sampled_warps,
+                                       const std::unordered_map<const void*, bool>& counted);
 
-// A launch ends: a finding when a good share of its sampled code blocks ran divergent,
-// naming the worst lines; with `print_all`, one stderr line with the figures.
-void report_launch_divergence(const char* kernel_name, const DivergenceSummary& summary,
-                              const std::unordered_map<const void*, CodeBlockTotals>& per_block,
-                              bool print_all);
+// A launch ends: its totals over the student's code blocks (those whose code is in the
+// simulator's or the standard library's headers are left out: a GPU has no such
+// branches, like the first thread of a block registering its __shared__ arrays); a
+// finding when a good share ran divergent, naming the worst lines; with `print_all`, one
+// stderr line with the figures. Resets the launch's counts.
+DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all);
 
 }  // namespace parlab_sim::detail

@@ -96,7 +96,7 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   // Counters sample the first two blocks of a launch.
   if (g_counters_enabled) {
     counters_.reset(block_linear < 2, lane_count_);
-    divergence_.reset(block_linear < 2, lane_count_);
+    divergence_.reset(block_linear < 2, lane_count_, static_cast<unsigned>(block_linear));
     t_divergence = divergence_.sampled() ? &divergence_ : nullptr;
   }
   t_dynamic_shared_name = nullptr;

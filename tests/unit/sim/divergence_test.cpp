@@ -99,6 +99,15 @@ TEST_CASE("a kernel without branches has no divergence", "[sim][counters][diverg
   CHECK_THAT(outcome.output, !Contains("warning"));
 }
 
+TEST_CASE("the simulator's own branches are not the student's: __shared__ registration and "
+          "an atomic's compare-and-swap loop count no divergence", "[sim][counters][divergence]") {
+  const auto outcome = run_counted("shared_and_atomic");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("kernel shared_and_atomic, divergence: 0 of "));
+  CHECK_THAT(outcome.output, Contains("0 of 8 sampled warps divergent"));
+  CHECK_THAT(outcome.output, !Contains("warning"));
+}
+
 TEST_CASE("the counters file gets the divergence totals of each launch",
           "[sim][counters][divergence]") {
   CHECK_THAT(summary_line("odd_lanes"),
