@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 
 #include "parlab_sim/source_names.hpp"
 
@@ -60,13 +61,21 @@ std::string run_addr2line(const std::string& object, const std::vector<std::stri
 }
 
 // One frame line of addr2line's output, "file:line" without " (discriminator n)"; empty
-// when it names no line.
+// when it names no line. A frame in the rewritten file itself (`lab.cu.cpp`, whose
+// `#line 1 "lab.cu"` maps every line of the student's) is g++'s line information gone
+// astray: code of a force-included header (an atomic's std::atomic_ref load) is
+// sometimes attributed to it, at a line the file does not have; it names nothing.
 std::string frame_of(std::string line) {
   if (const std::size_t paren = line.find(" ("); paren != std::string::npos) line.resize(paren);
   if (line.empty() || line[0] == '?') return {};
   const std::size_t colon = line.rfind(':');
   if (colon == std::string::npos || line.compare(colon, 2, ":0") == 0 ||
       line.compare(colon, 2, ":?") == 0) {
+    return {};
+  }
+  constexpr std::string_view kRewritten = ".cu.cpp";
+  if (colon >= kRewritten.size() &&
+      line.compare(colon - kRewritten.size(), kRewritten.size(), kRewritten) == 0) {
     return {};
   }
   return line;
