@@ -7,10 +7,11 @@
 # grading (datasets and builds cached). Reports the medians of the time spent inside
 # the lab executables (child_seconds: what the check changes) and of the wall time,
 # and the ratios of the child-time medians (check / plain, check / check without divergence).
-#   bash bench/sim_check_cost.sh [BUILD_DIR] [RUNS]
+#   bash bench/sim_check_cost.sh [BUILD_DIR] [RUNS] [LABS]   (LABS: "lab03 lab04 lab05")
 set -euo pipefail
 build=${1:-build}
 runs=${2:-5}
+labs=${3:-lab03 lab04 lab05}
 work=$(mktemp -d /tmp/parlab-sim-check.XXXXXX)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
@@ -35,7 +36,7 @@ measure() {
 }
 echo "| lab | plain sim: child s (wall s) | check, no divergence: child s (wall s) | check build: child s (wall s) | check / plain | divergence's share |"
 echo "|---|---|---|---|---|---|"
-for lab in lab03 lab04 lab05; do
+for lab in $labs; do
   read -r plain_child plain_wall < <(measure "$lab" 0)
   read -r nodiv_child nodiv_wall < <(measure "$lab" nodiv)
   read -r check_child check_wall < <(measure "$lab" 1)
