@@ -1,5 +1,5 @@
 #pragma once
-// Branch divergence per warp (docs/simulation.md, "Memory-access counters"), from the
+// Branch divergence per warp (docs/simulation.md, "Branch divergence per warp"), from the
 // check build's coverage hook: g++'s -fsanitize-coverage=trace-pc calls
 // __sanitizer_cov_trace_pc() at the start of every basic block ("code block") of the
 // student's CUDA sources (race/tsan_hooks.cpp). For the sampled warps (the counters'

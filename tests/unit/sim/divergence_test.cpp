@@ -54,6 +54,25 @@ TEST_CASE("a warp's runs of a code block: the most and fewest over its present l
   CHECK(warp_block_runs(runs, 31).most - warp_block_runs(runs, 31).fewest == 2);
 }
 
+TEST_CASE("a launch's divergence adds the student's code blocks only; divergent warps are "
+          "counted once", "[sim][counters][divergence]") {
+  using parlab_sim::detail::CodeBlockTotals;
+  int student_a = 0, student_b = 0, header = 0;
+  std::unordered_map<const void*, CodeBlockTotals> blocks;
+  blocks[&student_a] = CodeBlockTotals{8, 2, 8, 2, 0b11};          // warps 0 and 1
+  blocks[&student_b] = CodeBlockTotals{8, 1, 40, 31, 0b1};         // warp 0 again
+  blocks[&header] = CodeBlockTotals{8, 8, 8, 8, 0b11111111};       // __shared__ registration
+  const std::unordered_map<const void*, bool> counted = {
+      {&student_a, true}, {&student_b, true}, {&header, false}};
+  const auto s = parlab_sim::detail::summarize_divergence(blocks, 8, counted);
+  CHECK(s.warps == 8);
+  CHECK(s.divergent_warps == 2);
+  CHECK(s.warp_blocks == 16);
+  CHECK(s.divergent_warp_blocks == 3);
+  CHECK(s.warp_block_runs == 48);
+  CHECK(s.divergent_runs == 33);
+}
+
 TEST_CASE("if (threadIdx.x % 2) diverges in every warp: both branches run by half the lanes",
           "[sim][counters][divergence]") {
   const auto outcome = run_counted("odd_lanes");
