@@ -64,7 +64,7 @@ function(parlab_add_gpu_lab)
         endif()
         set_property(SOURCE "${CMAKE_CURRENT_BINARY_DIR}/sim-rewritten/${target}/${cu_name}.cpp"
           APPEND PROPERTY COMPILE_OPTIONS -fsanitize=thread
-          --param=tsan-instrument-func-entry-exit=0 -g1)
+          --param=tsan-instrument-func-entry-exit=0 -g1 -fsanitize-coverage=trace-pc)
       endforeach()
     else()
       parlab_sim_cuda_sources(${target} ${skel_srcs})

@@ -11,7 +11,8 @@
 #   - lab03 matrix_scale down a column: the memory-access counters' hint, points kept;
 #   - shuffles reading lanes outside their mask: the finding, and a wrong sum;
 #   - the sum zeroed inside the kernel by block 0: right in the usual order, wrong in
-#     the grader's reversed-order re-run: the test fails and says why.
+#     the grader's reversed-order re-run: the test fails and says why;
+#   - an interleaved reduction (t % (2 * stride)): the warp-divergence hint, points kept.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes"
@@ -108,7 +109,18 @@ expect_in "$W/zeroed.json" "wrong when the blocks and their threads start in rev
 expect_in "$W/zeroed.json" "in reverse order: sum\\[0\\]: expected" "and shows the first difference"
 expect_in "$W/zeroed.out" "max_block: prime size +passed" "the untouched kernels pass"
 
-# 10. The reference has no findings, and its answers do not depend on the order.
+# 10. The textbook's interleaved reduction (t % (2 * stride) == 0): right answers,
+#     points kept, and the divergence counter's hint with the line and both figures.
+SUB=$(lab04_fake divergent "$FAKES/lab04/divergent_sum/sum_reduce.cu")
+run_grade divergent lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/divergent.json"
+expect_rc divergent 0
+expect_in "$W/divergent.out" "Total: 60(\.0+)? / (100|60 graded here)" "divergence keeps its points"
+expect_in "$W/divergent.json" "all outputs match \(simulator: warp divergence in kernel sum_block_kernel at sum_reduce.cu:24\)" "the hint names the branch's line"
+expect_in "$W/divergent.json" "the code blocks a warp ran were run by only some of its threads \(sum_reduce.cu:24" "the hint says what diverges"
+expect_in "$W/divergent.json" "\(this run: [0-9]+% of the code blocks a warp ran were run by only some of its threads; the reference on the same data: [0-9]+%\)" "the hint shows both runs' figures"
+expect_not_in "$W/divergent.json" "simulator: warp divergence in kernel (max|histogram)" "the untouched kernels diverge as the reference's do: no hint"
+
+# 11. The reference has no findings, and its answers do not depend on the order.
 run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
 expect_not_in "$W/ref.json" "the simulator found" "no findings on the reference"

@@ -85,14 +85,23 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }
 
-// The race check's instrumentation: g++ calls a hook before every load and store.
+// The check build's instrumentation: g++ calls a hook before every load and store (the
+// race check, the memory-access counters) and at every basic block (branch divergence).
 const char* const kSimCheckFlags[] = {"-fsanitize=thread",
                                       "--param=tsan-instrument-func-entry-exit=0", "-g1"};
+const char* const kSimDivergenceFlag = "-fsanitize-coverage=trace-pc";
 
 // PARLAB_SIM_CHECK=0 (benchmarks: bench/sim_check_cost.sh) builds without the race
 // check's instrumentation; grading/sim_mode then leaves the check off too.
 bool sim_check_build() {
   const char* value = std::getenv("PARLAB_SIM_CHECK");
+  return value == nullptr || std::string(value) != "0";
+}
+
+// PARLAB_SIM_DIVERGENCE=0 (benchmarks: bench/sim_check_cost.sh) leaves the branch-divergence
+// counter's coverage hook out of the check build.
+bool sim_divergence_build() {
+  const char* value = std::getenv("PARLAB_SIM_DIVERGENCE");
   return value == nullptr || std::string(value) != "0";
 }
 
@@ -160,6 +169,7 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
     if (sim_check_build() && has_extension(staged, {".cu"})) {
       compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
+      if (sim_divergence_build()) compile.args.push_back(kSimDivergenceFlag);
     }
     compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
     for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());

@@ -28,6 +28,13 @@ std::string figure(double value) {
   return text;
 }
 
+// A share (0 to 1) as a whole percentage: "48%".
+std::string percent(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f%%", 100.0 * share);
+  return text;
+}
+
 }  // namespace
 
 std::map<std::string, std::string> sim_counters_environment() {
@@ -62,6 +69,18 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
     totals.global_ideal_sectors += *ideal;
     totals.shared_requests += *shared;
     totals.shared_conflict_ways += *ways;
+    // Divergence: all four or none (a line from a build without the coverage hook).
+    const auto warps = count_field(object, "warps");
+    const auto divergent_warps = count_field(object, "divergent_warps");
+    const auto warp_blocks = count_field(object, "warp_blocks");
+    const auto divergent_blocks = count_field(object, "divergent_warp_blocks");
+    if (warps && divergent_warps && warp_blocks && divergent_blocks &&
+        *divergent_blocks <= *warp_blocks && *divergent_warps <= *warps) {
+      totals.warps += *warps;
+      totals.divergent_warps += *divergent_warps;
+      totals.warp_blocks += *warp_blocks;
+      totals.divergent_warp_blocks += *divergent_blocks;
+    }
   }
   if (totals.launches == 0) return std::nullopt;
   return totals;
@@ -80,6 +99,10 @@ std::optional<double> counter_value(const CounterTotals& t, const std::string& c
     if (t.global_stores == 0) return std::nullopt;
     return static_cast<double>(t.global_loads) / static_cast<double>(t.global_stores);
   }
+  if (counter == "warp_divergence") {
+    if (t.warp_blocks == 0) return std::nullopt;
+    return static_cast<double>(t.divergent_warp_blocks) / static_cast<double>(t.warp_blocks);
+  }
   if (counter == "shared_conflict_ways") {
     if (t.shared_requests == 0) return 1.0;
     return static_cast<double>(t.shared_conflict_ways) / static_cast<double>(t.shared_requests);
@@ -93,6 +116,7 @@ std::string counter_label(const std::string& counter) {
     return "global sectors over the fewest the same bytes need";
   if (counter == "global_loads_per_store") return "global loads per global store";
   if (counter == "shared_conflict_ways") return "shared bank-conflict ways per request";
+  if (counter == "warp_divergence") return "warp divergence (code blocks a warp ran unevenly)";
   return counter;
 }
 
@@ -131,6 +155,18 @@ HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
   return j;
 }
 
+HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference) {
+  const auto value = counter_value(mine, "warp_divergence");
+  const auto theirs = counter_value(reference, "warp_divergence");
+  if (!value || !theirs) return {};
+  HintJudgement j;
+  j.keep = *value >= 1.25 * *theirs && *value - *theirs >= 0.05;
+  j.comparison = "this run: " + percent(*value) +
+                 " of the code blocks a warp ran were run by only some of its threads; the "
+                 "reference on the same data: " + percent(*theirs);
+  return j;
+}
+
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
   std::string line = "sampled counters (first two blocks of each launch):";
   const char* sep = " ";
@@ -142,6 +178,12 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
     line += sep + counter_label(counter) + " " + (mine ? figure(*mine) : "-") +
             " (reference: " + (theirs ? figure(*theirs) : "-") + ")";
     sep = ", ";
+  }
+  const auto mine = counter_value(candidate, "warp_divergence");
+  const auto theirs = counter_value(reference, "warp_divergence");
+  if (mine || theirs) {
+    line += sep + std::string("warp divergence ") + (mine ? percent(*mine) : "-") +
+            " of a warp's code blocks (reference: " + (theirs ? percent(*theirs) : "-") + ")";
   }
   return line;
 }

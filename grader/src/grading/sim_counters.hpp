@@ -32,6 +32,11 @@ struct CounterTotals {
   std::uint64_t global_ideal_sectors = 0;
   std::uint64_t shared_requests = 0;
   std::uint64_t shared_conflict_ways = 0;
+  // Branch divergence of the sampled warps (absent from a line: 0, a build without it).
+  std::uint64_t warps = 0;
+  std::uint64_t divergent_warps = 0;
+  std::uint64_t warp_blocks = 0;            // (sampled warp, code block) pairs run
+  std::uint64_t divergent_warp_blocks = 0;  // run by only some lanes, or unevenly
 };
 
 // Environment of a counters run (over the sim environment): counters on, race check
@@ -44,6 +49,8 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text);
 
 // The named counter (SimCheckSpec::counter); nothing when it has no denominator (no
 // global request, no thread sampled). A run with no shared request has 1-way conflicts.
+// "warp_divergence" (not a scored counter): the share of the code blocks a sampled warp
+// ran that only some of its lanes ran, 0 to 1; nothing without code blocks counted.
 std::optional<double> counter_value(const CounterTotals& totals, const std::string& counter);
 
 // "global sectors per request", ...
@@ -66,6 +73,12 @@ struct HintJudgement {
 };
 HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
                                 const CounterTotals& reference);
+
+// A warp-divergence hint judged the same way: its share of divergent code blocks over the
+// whole run must be at least 1.25x the reference's and 5 points above it ("this run: 50%
+// of the code blocks a warp ran were run by only some of its threads; the reference on
+// the same data: 0%").
+HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference);
 
 // One line with every counter of both runs, for the message: "sampled counters: global
 // sectors per request 32.0 (reference: 4.0), ...".

@@ -75,7 +75,7 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
   if (!text) return;
   std::vector<SimFinding> findings = parse_sim_findings(*text);
   if (reference != nullptr && reference->has_value()) {
-    // Memory-access hints judged against the reference's run on the same data.
+    // Memory-access and warp-divergence hints judged against the reference's run on the same data.
     const std::optional<std::string> counted = files.read_text(kSimCountersFile, kSimCountersFileCap);
     const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
     if (mine) {
@@ -84,6 +84,10 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
         if (finding.kind == "memory_access") {
           const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
           const HintJudgement j = judge_memory_hint(shared, *mine, **reference);
+          if (!j.keep) continue;
+          if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
+        } else if (finding.kind == "warp_divergence") {
+          const HintJudgement j = judge_divergence_hint(*mine, **reference);
           if (!j.keep) continue;
           if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
         }

@@ -143,11 +143,15 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
     const bool plain = std::isalnum(static_cast<unsigned char>(*c)) || std::strchr("_:<>, ", *c);
     name += plain ? *c : '?';
   }
-  char numbers[400];
+  char numbers[700];
+  const DivergenceSummary& d = s.divergence;
   std::snprintf(numbers, sizeof numbers,
                 "\"threads\": %llu, \"global_loads\": %llu, \"global_stores\": %llu, \"global_requests\": %llu, "
                 "\"global_sectors\": %llu, \"global_ideal_sectors\": %llu, "
-                "\"shared_requests\": %llu, \"shared_conflict_ways\": %llu}\n",
+                "\"shared_requests\": %llu, \"shared_conflict_ways\": %llu, "
+                "\"warps\": %llu, \"divergent_warps\": %llu, \"warp_blocks\": %llu, "
+                "\"divergent_warp_blocks\": %llu, \"warp_block_runs\": %llu, "
+                "\"divergent_runs\": %llu}\n",
                 static_cast<unsigned long long>(s.threads),
                 static_cast<unsigned long long>(s.global_loads),
                 static_cast<unsigned long long>(s.global_stores),
@@ -155,7 +159,13 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
                 static_cast<unsigned long long>(s.global_sectors),
                 static_cast<unsigned long long>(s.global_ideal_sectors),
                 static_cast<unsigned long long>(s.shared_requests),
-                static_cast<unsigned long long>(s.shared_conflict_ways));
+                static_cast<unsigned long long>(s.shared_conflict_ways),
+                static_cast<unsigned long long>(d.warps),
+                static_cast<unsigned long long>(d.divergent_warps),
+                static_cast<unsigned long long>(d.warp_blocks),
+                static_cast<unsigned long long>(d.divergent_warp_blocks),
+                static_cast<unsigned long long>(d.warp_block_runs),
+                static_cast<unsigned long long>(d.divergent_runs));
   return "{\"kernel\": \"" + name + "\", " + numbers;
 }
 
@@ -188,7 +198,9 @@ void report_launch_counters(const char* kernel_name) {
     std::swap(global_loads, g_launch_global_loads);
     std::swap(global_stores, g_launch_global_stores);
   }
-  write_summary(kernel_name, summarize(totals, threads, global_loads, global_stores));
+  LaunchSummary summary = summarize(totals, threads, global_loads, global_stores);
+  summary.divergence = report_launch_divergence(kernel_name, g_print_all);
+  write_summary(kernel_name, summary);
   // A hint only for instructions that carry a tenth or more of the launch's requests of
   // their kind: a one-time load before the main loop is not the lesson.
   std::uint64_t shared_requests = 0;

@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "counters/divergence.hpp"
+
 namespace parlab_sim::detail {
 
 extern bool g_counters_enabled;
@@ -93,6 +95,7 @@ struct LaunchSummary {
   std::uint64_t global_ideal_sectors = 0;
   std::uint64_t shared_requests = 0;
   std::uint64_t shared_conflict_ways = 0;
+  DivergenceSummary divergence;        // branch divergence of the sampled warps
 };
 LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
                         std::uint64_t threads, std::uint64_t global_loads,
@@ -101,7 +104,7 @@ LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s);
 
 // A launch ends: report its instructions (stderr lines; a finding with a hint where an
-// instruction is far from ideal).
+// instruction is far from ideal) and its branch divergence.
 void report_launch_counters(const char* kernel_name);
 // Called by a block runner when its block ends.
 void fold_block_counters(const BlockCounters& block);

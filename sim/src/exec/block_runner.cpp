@@ -94,7 +94,11 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   barriers_passed_ = 0;
   if (g_race_check_enabled) race_shadow_.reset(warp_count);
   // Counters sample the first two blocks of a launch.
-  if (g_counters_enabled) counters_.reset(block_linear < 2, lane_count_);
+  if (g_counters_enabled) {
+    counters_.reset(block_linear < 2, lane_count_);
+    divergence_.reset(block_linear < 2, lane_count_, static_cast<unsigned>(block_linear));
+    t_divergence = divergence_.sampled() ? &divergence_ : nullptr;
+  }
   t_dynamic_shared_name = nullptr;
   block_serial_ = g_last_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
 
@@ -110,7 +114,10 @@ void BlockRunner::finish_block() {
   if (g_counters_enabled && counters_.sampled()) {
     fold_block_counters(counters_);
     counters_.reset(false, 0);
+    fold_block_divergence(divergence_);
+    divergence_.reset(false, 0);
   }
+  t_divergence = nullptr;
   t_block_serial = 0;
   t_dynamic_shared = nullptr;
   t_lane = nullptr;

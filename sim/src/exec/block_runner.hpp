@@ -20,6 +20,7 @@
 #include "exec/grid_job.hpp"
 #include "exec/warp_state.hpp"
 #include "counters/access_counters.hpp"
+#include "counters/divergence.hpp"
 #include "race/block_shadow.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/vector_types.hpp"
@@ -151,6 +152,7 @@ class BlockRunner {
   std::vector<SharedVariable> shared_variables_;
   BlockShadow race_shadow_;
   BlockCounters counters_;
+  BlockDivergence divergence_;
   unsigned barriers_passed_ = 0;
   std::source_location last_barrier_;
   std::uint64_t block_serial_ = 0;

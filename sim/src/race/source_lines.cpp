@@ -6,16 +6,17 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 
 #include "parlab_sim/source_names.hpp"
 
 extern char** environ;
 
 namespace parlab_sim::detail {
-namespace {
 
 bool is_library_file(const std::string& file) {
   return file.find("/parlab_sim/") != std::string::npos ||
@@ -23,80 +24,165 @@ bool is_library_file(const std::string& file) {
          file.find("/cuda_compat/") != std::string::npos;
 }
 
-// Runs addr2line -i on `object` at `offset`; the innermost frame in the student's code.
-std::string ask_addr2line(const std::string& object, std::uintptr_t offset) {
+namespace {
+
+// Runs addr2line with `arguments` after "-e object"; its standard output.
+std::string run_addr2line(const std::string& object, const std::vector<std::string>& arguments,
+                          std::size_t output_cap) {
   int fds[2];
   if (pipe(fds) != 0) return {};
-  char address[32];
-  std::snprintf(address, sizeof address, "0x%lx", static_cast<unsigned long>(offset));
   std::string object_arg = object;
-  char* argv[] = {const_cast<char*>("addr2line"), const_cast<char*>("-i"), const_cast<char*>("-e"),
-                  object_arg.data(), address, nullptr};
+  std::vector<std::string> owned = arguments;
+  std::vector<char*> argv = {const_cast<char*>("addr2line"), const_cast<char*>("-e"),
+                             object_arg.data()};
+  for (std::string& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", 1, 0);
   pid_t child = 0;
-  const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, argv, environ);
+  const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   std::string output;
   if (spawned == 0) {
-    char buffer[512];
+    char buffer[4096];
     ssize_t n = 0;
-    while ((n = read(fds[0], buffer, sizeof buffer)) > 0 && output.size() < 8192) {
-      output.append(buffer, static_cast<std::size_t>(n));
+    while ((n = read(fds[0], buffer, sizeof buffer)) > 0) {
+      if (output.size() < output_cap) output.append(buffer, static_cast<std::size_t>(n));
     }
     int status = 0;
     waitpid(child, &status, 0);
   }
   close(fds[0]);
-  std::istringstream lines(output);
-  std::string line;
-  std::string fallback;
-  while (std::getline(lines, line)) {
-    if (const std::size_t paren = line.find(" ("); paren != std::string::npos) line.resize(paren);
-    if (line.empty() || line[0] == '?') continue;
-    const std::size_t colon = line.rfind(':');
-    if (colon == std::string::npos || line.compare(colon, 2, ":0") == 0) continue;
-    if (fallback.empty()) fallback = line;
-    if (!is_library_file(line.substr(0, colon))) return line;
-  }
-  return fallback;
+  return output;
 }
+
+// One frame line of addr2line's output, "file:line" without " (discriminator n)"; empty
+// when it names no line. A frame in the rewritten file itself (`lab.cu.cpp`, whose
+// `#line 1 "lab.cu"` maps every line of the student's) is g++'s line information gone
+// astray: code of a force-included header (an atomic's std::atomic_ref load) is
+// sometimes attributed to it, at a line the file does not have; it names nothing.
+std::string frame_of(std::string line) {
+  if (const std::size_t paren = line.find(" ("); paren != std::string::npos) line.resize(paren);
+  if (line.empty() || line[0] == '?') return {};
+  const std::size_t colon = line.rfind(':');
+  if (colon == std::string::npos || line.compare(colon, 2, ":0") == 0 ||
+      line.compare(colon, 2, ":?") == 0) {
+    return {};
+  }
+  constexpr std::string_view kRewritten = ".cu.cpp";
+  if (colon >= kRewritten.size() &&
+      line.compare(colon - kRewritten.size(), kRewritten.size(), kRewritten) == 0) {
+    return {};
+  }
+  return line;
+}
+
+// From the frames of one address (innermost first): where it is.
+CodeLocation location_of(const std::vector<std::string>& frames) {
+  CodeLocation location;
+  std::string fallback;
+  for (const std::string& frame : frames) {
+    const std::string file = frame.substr(0, frame.rfind(':'));
+    if (fallback.empty()) {
+      fallback = frame;
+      location.library = is_library_file(file);
+    }
+    if (!is_library_file(file)) {
+      location.line = frame;
+      break;
+    }
+  }
+  if (location.line.empty()) location.line = fallback;
+  if (location.line.empty()) {
+    location.line = "an unknown line";
+  } else {
+    const std::size_t colon = location.line.rfind(':');
+    location.line = std::string(source_display_name(location.line.substr(0, colon).c_str())) +
+                    location.line.substr(colon);
+  }
+  return location;
+}
+
+// The object holding `code_address` and the offset in it of the instruction before it
+// (a return address is just past the call: step back into the call's line).
+bool object_and_offset(const void* code_address, std::string& object, std::uintptr_t& offset) {
+  Dl_info info{};
+  if (dladdr(code_address, &info) == 0 || info.dli_fbase == nullptr) return false;
+  offset = reinterpret_cast<std::uintptr_t>(code_address) - 1 -
+           reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  object = info.dli_fname != nullptr ? info.dli_fname : "";
+  Dl_info mine{};  // this library is linked into the executable itself
+  if (dladdr(reinterpret_cast<const void*>(&object_and_offset), &mine) != 0 &&
+      mine.dli_fbase == info.dli_fbase) {
+    char self[4096];  // our own path: "/proc/self/exe" would be addr2line's
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) object.assign(self, static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+std::string hex(std::uintptr_t value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%lx", static_cast<unsigned long>(value));
+  return text;
+}
+
+std::mutex g_mutex;
+std::map<const void*, CodeLocation> g_known;
 
 }  // namespace
 
-std::string source_line_of(const void* code_address) {
-  static std::mutex mutex;
-  static std::map<const void*, std::string> known;
-  std::lock_guard lock(mutex);
-  if (auto it = known.find(code_address); it != known.end()) return it->second;
-  std::string where;
-  Dl_info info{};
-  if (dladdr(code_address, &info) != 0 && info.dli_fbase != nullptr) {
-    // The return address is just past the call: step back into the access's line.
-    const auto offset = reinterpret_cast<std::uintptr_t>(code_address) - 1 -
-                        reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-    std::string object = info.dli_fname != nullptr ? info.dli_fname : "";
-    Dl_info mine{};  // this library is linked into the executable itself
-    if (dladdr(reinterpret_cast<const void*>(&source_line_of), &mine) != 0 &&
-        mine.dli_fbase == info.dli_fbase) {
-      char self[4096];  // our own path: "/proc/self/exe" would be addr2line's
-      const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-      if (n > 0) object.assign(self, static_cast<std::size_t>(n));
+std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code_addresses) {
+  std::lock_guard lock(g_mutex);
+  // The addresses not known yet, by object: one addr2line run per object.
+  std::map<std::string, std::vector<std::pair<std::uintptr_t, const void*>>> unknown;
+  for (const void* address : code_addresses) {
+    if (g_known.count(address) != 0) continue;
+    std::string object;
+    std::uintptr_t offset = 0;
+    if (!object_and_offset(address, object, offset)) {
+      g_known[address] = location_of({});
+      continue;
     }
-    where = ask_addr2line(object, offset);
+    unknown[object].push_back({offset, address});
   }
-  if (where.empty()) {
-    where = "an unknown line";
-  } else {
-    const std::size_t colon = where.rfind(':');
-    where = std::string(source_display_name(where.substr(0, colon).c_str())) + where.substr(colon);
+  for (const auto& [object, addresses] : unknown) {
+    // -a prints each address before its frames, so the frames can be told apart.
+    std::vector<std::string> arguments = {"-a", "-i"};
+    std::map<std::uintptr_t, const void*> by_offset;
+    for (const auto& [offset, address] : addresses) {
+      arguments.push_back(hex(offset));
+      by_offset[offset] = address;
+    }
+    std::istringstream lines(run_addr2line(object, arguments, std::size_t{16} << 20));
+    std::map<std::uintptr_t, std::vector<std::string>> frames;
+    std::uintptr_t current = 0;
+    bool have_current = false;
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.rfind("0x", 0) == 0) {
+        current = static_cast<std::uintptr_t>(std::strtoull(line.c_str(), nullptr, 16));
+        have_current = true;
+        frames[current];
+      } else if (have_current) {
+        const std::string frame = frame_of(line);
+        if (!frame.empty()) frames[current].push_back(frame);
+      }
+    }
+    for (const auto& [offset, address] : by_offset) g_known[address] = location_of(frames[offset]);
   }
-  known[code_address] = where;
-  return where;
+  std::vector<CodeLocation> locations;
+  locations.reserve(code_addresses.size());
+  for (const void* address : code_addresses) locations.push_back(g_known[address]);
+  return locations;
+}
+
+std::string source_line_of(const void* code_address) {
+  return code_locations_of({code_address}).front().line;
 }
 
 }  // namespace parlab_sim::detail

@@ -2,9 +2,13 @@
 // signatures as libtsan's, which is not linked). Plain accesses go to the race check;
 // atomic ones are performed here (sequentially consistent) and recorded as atomic.
 // Without PARLAB_SIM_RACE_CHECK=1 every hook is a load and a branch.
+// Also the hook of g++'s -fsanitize-coverage=trace-pc, called at the start of every
+// basic block: the branch-divergence counter (counters/divergence.hpp); outside the
+// sampled warps it is a thread-local load and a branch.
 #include <cstddef>
 #include <cstdint>
 
+#include "counters/divergence.hpp"
 #include "race/race_check.hpp"
 
 using parlab_sim::detail::g_access_hooks_enabled;
@@ -24,6 +28,13 @@ inline void atomic(const volatile void* address, std::size_t bytes, bool write, 
 }  // namespace
 
 extern "C" {
+
+void __sanitizer_cov_trace_pc() {
+  if (parlab_sim::detail::BlockDivergence* block = parlab_sim::detail::t_divergence)
+      [[unlikely]] {
+    parlab_sim::detail::divergence_record(*block, PARLAB_PC);
+  }
+}
 
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}

@@ -69,8 +69,21 @@ TEST_CASE("sim build: host .cpp sources are compiled without the race check's "
     const bool host = contains(step.args, (f.stage / "host.cpp").string());
     INFO((host ? "host.cpp" : "kernels.cu"));
     CHECK(contains(step.args, "-fsanitize=thread") == !host);
+    CHECK(contains(step.args, "-fsanitize-coverage=trace-pc") == !host);  // branch divergence
   }
   CHECK(compiled == 2);
+}
+
+TEST_CASE("sim build: PARLAB_SIM_DIVERGENCE=0 leaves out the divergence counter's coverage "
+          "hook, not the rest of the check build", "[build]") {
+  Fixture f;
+  setenv("PARLAB_SIM_DIVERGENCE", "0", 1);
+  CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
+  unsetenv("PARLAB_SIM_DIVERGENCE");
+  const CompileStep& compile = plan.steps[2];
+  REQUIRE(contains(compile.args, "-c"));
+  CHECK(contains(compile.args, "-fsanitize=thread"));
+  CHECK_FALSE(contains(compile.args, "-fsanitize-coverage=trace-pc"));
 }
 
 TEST_CASE("sim build: a .cuh in a sub-folder is rewritten to the same relative path under "

@@ -144,3 +144,42 @@ TEST_CASE("a memory-access hint is kept only where this run is clearly worse tha
   CHECK(unknown.keep);
   CHECK(unknown.comparison.empty());
 }
+
+TEST_CASE("warp divergence: summed from the lines that have it, a share of the code blocks",
+          "[sim_counters]") {
+  const std::string divergent =
+      "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
+      "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
+      "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
+      "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
+      "\"warp_block_runs\": 32, \"divergent_runs\": 16}\n";
+  const auto totals = parse_sim_counters(divergent + kLine);  // kLine: no divergence fields
+  REQUIRE(totals);
+  CHECK(totals->launches == 2);
+  CHECK(totals->warps == 8);
+  CHECK(totals->divergent_warps == 8);
+  CHECK(*counter_value(*totals, "warp_divergence") == Approx(0.5));
+  CHECK_FALSE(counter_value(*parse_sim_counters(kLine), "warp_divergence"));
+  // More divergent blocks than blocks: the divergence figures of that line are dropped.
+  std::string impossible = divergent;
+  impossible.replace(impossible.find("\"divergent_warp_blocks\": 16"), 27,
+                     "\"divergent_warp_blocks\": 99");
+  const auto dropped = parse_sim_counters(impossible);
+  REQUIRE(dropped);  // the memory figures stay
+  CHECK(dropped->global_requests == 16);
+  CHECK_FALSE(counter_value(*dropped, "warp_divergence"));
+
+  CounterTotals uniform = *totals;
+  uniform.divergent_warp_blocks = 0;
+  const HintJudgement worse = judge_divergence_hint(*totals, uniform);
+  CHECK(worse.keep);
+  CHECK(worse.comparison == "this run: 50% of the code blocks a warp ran were run by only some "
+                            "of its threads; the reference on the same data: 0%");
+  CHECK_FALSE(judge_divergence_hint(*totals, *totals).keep);
+  CounterTotals slightly = uniform;
+  slightly.divergent_warp_blocks = 1;  // 3%: not 5 points above the reference's 0%
+  CHECK_FALSE(judge_divergence_hint(slightly, uniform).keep);
+  CHECK(judge_divergence_hint(uniform, CounterTotals{}).keep);  // no reference figure
+  CHECK_THAT(counters_side_by_side(*totals, uniform),
+             Contains(", warp divergence 50% of a warp's code blocks (reference: 0%)"));
+}

@@ -1,0 +1,103 @@
+#pragma once
+// Branch divergence per warp (docs/simulation.md, "Branch divergence per warp"), from the
+// check build's coverage hook: g++'s -fsanitize-coverage=trace-pc calls
+// __sanitizer_cov_trace_pc() at the start of every basic block ("code block") of the
+// student's CUDA sources (race/tsan_hooks.cpp). For the sampled warps (the counters'
+// sampled blocks, their first warps) it counts, per code address, how many times each
+// lane ran the block. A code block that some present lanes of a warp ran and others did
+// not, or that lanes ran a different number of times (a loop whose trip count depends on
+// the lane), is divergent for that warp: on a GPU the warp runs it once per distinct path,
+// with the other lanes idle.
+//
+// Per launch: the sampled (warp, code block) pairs, the divergent ones, and the same
+// weighted by runs (a block run 100 times by lane 0 and 60 by lane 1 is 100 warp runs,
+// 40 of them divergent). Cost: one thread-local load and a branch per code block outside
+// the sampled warps; a flat hash-table probe inside them.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace parlab_sim::detail {
+
+class BlockDivergence;
+// The running block's divergence counts while it is sampled; null otherwise (host code,
+// blocks not sampled, counters off). Set by the block runner.
+extern thread_local constinit BlockDivergence* t_divergence;
+
+// Called by __sanitizer_cov_trace_pc when t_divergence is set.
+void divergence_record(BlockDivergence& block, const void* pc);
+
+// One warp's runs of one code block: the most and fewest runs over the warp's present
+// lanes (unit-tested on its own).
+struct WarpBlockRuns {
+  std::uint32_t most = 0;
+  std::uint32_t fewest = 0;
+  bool divergent() const { return most != fewest; }
+};
+WarpBlockRuns warp_block_runs(const std::uint32_t (&runs)[32], unsigned present_lanes);
+
+// Per code address, over the sampled warps of a launch.
+struct CodeBlockTotals {
+  std::uint64_t warp_blocks = 0;     // sampled warps that ran it
+  std::uint64_t divergent = 0;       // of those, warps whose lanes ran it unevenly
+  std::uint64_t warp_runs = 0;       // sum over warps of the most runs by one lane
+  std::uint64_t divergent_runs = 0;  // sum over warps of most - fewest
+  std::uint32_t divergent_warp_mask = 0;  // bit: sampled block x 8 + warp
+};
+
+// One launch's divergence totals, in the counters' per-launch line.
+struct DivergenceSummary {
+  std::uint64_t warps = 0;            // sampled warps
+  std::uint64_t divergent_warps = 0;  // with at least one divergent code block
+  std::uint64_t warp_blocks = 0;
+  std::uint64_t divergent_warp_blocks = 0;
+  std::uint64_t warp_block_runs = 0;
+  std::uint64_t divergent_runs = 0;
+};
+
+class BlockDivergence {
+ public:
+  static constexpr unsigned kSampledWarps = 8;  // per sampled block
+
+  // `sample`: which of the launch's sampled blocks (0 or 1).
+  void reset(bool sampled, unsigned lanes, unsigned sample = 0);
+  bool sampled() const { return sampled_; }
+  void record(const void* pc, unsigned lane);
+  // Adds this block's figures to the launch's, and its sampled warps.
+  void fold_into(std::unordered_map<const void*, CodeBlockTotals>& totals,
+                 std::uint64_t& sampled_warps) const;
+
+ private:
+  struct Entry {
+    const void* pc = nullptr;  // null: empty slot
+    unsigned warp = 0;
+    std::uint32_t runs[32] = {};
+  };
+  Entry* find_or_insert(const void* pc, unsigned warp);
+  void grow();
+
+  bool sampled_ = false;
+  bool full_ = false;  // the table reached its cap: later new code blocks are not counted
+  unsigned lanes_ = 0;
+  unsigned sample_ = 0;
+  std::size_t used_ = 0;
+  std::vector<Entry> table_;  // open addressing, power-of-two size
+};
+
+// Called by a block runner when a sampled block ends.
+void fold_block_divergence(const BlockDivergence& block);
+
+// The totals over the code blocks `counted` (the student's), and the sampled warps.
+DivergenceSummary summarize_divergence(const std::unordered_map<const void*, CodeBlockTotals>& per_block,
+                                       std::uint64_t sampled_warps,
+                                       const std::unordered_map<const void*, bool>& counted);
+
+// A launch ends: its totals over the student's code blocks (those whose code is in the
+// simulator's or the standard library's headers are left out: a GPU has no such
+// branches, like the first thread of a block registering its __shared__ arrays); a
+// finding when a good share ran divergent, naming the worst lines; with `print_all`, one
+// stderr line with the figures. Resets the launch's counts.
+DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all);
+
+}  // namespace parlab_sim::detail

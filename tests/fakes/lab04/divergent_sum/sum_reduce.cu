@@ -1,0 +1,41 @@
+// Fake submission (tests/e2e/sim_findings.sh): the reference's sum with the textbook's
+// first reduction, interleaved addressing: `t % (2 * stride) == 0` keeps every other
+// thread of each warp busy, then every fourth, ...: branch divergence in every warp.
+// Right answer; the simulator's divergence hint names the line, points kept.
+// Lab 04 reference: the float sum as the assignment asks for it, a shared-memory tree
+// per block and one atomicAdd per block. The order of the additions is a tree inside a
+// block (error grows like log2(256)) and a chain of n/256 block sums in whatever order
+// the blocks finish (README.md, "Floating-point sums"). variants.cu has the
+// bandwidth-bound version.
+#include "api.hpp"
+#include "parlab/harness/gpu/cuda_check.hpp"
+
+namespace {
+
+constexpr int kBlock = 256;
+
+__global__ void sum_block_kernel(const float* __restrict__ values, int n, float* result) {
+  __shared__ float partial[kBlock];
+  const int t = threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + t;
+  partial[t] = i < n ? values[i] : 0.0f;  // 0 is the identity of +
+  __syncthreads();
+  for (int stride = 1; stride < kBlock; stride *= 2) {
+    if (t % (2 * stride) == 0) partial[t] += partial[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(result, partial[0]);
+}
+
+}  // namespace
+
+namespace lab04 {
+
+void sum(const float* values, int n, float* result) {
+  // 0.0f is all zero bits, so a memset sets the identity (it runs before the kernel:
+  // both are on the default stream).
+  PARLAB_CUDA_CHECK(cudaMemset(result, 0, sizeof(float)));
+  sum_block_kernel<<<(n + kBlock - 1) / kBlock, kBlock>>>(values, n, result);
+}
+
+}  // namespace lab04
