@@ -50,6 +50,9 @@ function(parlab_add_gpu_lab)
   target_link_libraries(parlab_${LAB_ID}_driver_sim PUBLIC parlab_harness parlab_sim)
   # The harness's GPU headers use simulator extensions there (device_memory_budget.hpp).
   target_compile_definitions(parlab_${LAB_ID}_driver_sim PRIVATE PARLAB_SIM_DRIVER=1)
+  if("thread" IN_LIST PARLAB_SANITIZE)  # the simulator is left out of TSan (sim/CMakeLists.txt)
+    set_target_properties(parlab_${LAB_ID}_driver_sim PROPERTIES PARLAB_NO_SANITIZE ON)
+  endif()
   foreach(variant ${variants})
     set(target ${LAB_ID}_${variant}_sim)
     add_executable(${target})
@@ -63,8 +66,7 @@ function(parlab_add_gpu_lab)
           continue()  # host code, as in a submission's build (compile_steps)
         endif()
         set_property(SOURCE "${CMAKE_CURRENT_BINARY_DIR}/sim-rewritten/${target}/${cu_name}.cpp"
-          APPEND PROPERTY COMPILE_OPTIONS -fsanitize=thread
-          --param=tsan-instrument-func-entry-exit=0 -g1 -fsanitize-coverage=trace-pc)
+          APPEND PROPERTY COMPILE_OPTIONS ${PARLAB_SIM_CHECK_FLAGS})  # sim/CMakeLists.txt
       endforeach()
     else()
       parlab_sim_cuda_sources(${target} ${skel_srcs})

@@ -175,19 +175,27 @@ FiberSlot& BlockRunner::idle_fiber() {
 
 boost::context::fiber BlockRunner::fiber_main(FiberSlot& slot,
                                               boost::context::fiber&& scheduler) {
+  after_stack_switch(nullptr, &scheduler_stack_);  // a new fiber, started by resume()
   slot.scheduler = std::move(scheduler);
-  for (;;) {
-    run_lane(*slot.lane);
-    if (Lane* next = claim_unstarted()) {
-      slot.lane = next;
-      next->fiber = &slot;
-      bind(*next);
-      continue;
+  try {
+    for (;;) {
+      run_lane(*slot.lane);
+      if (Lane* next = claim_unstarted()) {
+        slot.lane = next;
+        next->fiber = &slot;
+        bind(*next);
+        continue;
+      }
+      // Park until the scheduler hands this fiber another lane (it binds it first).
+      slot.lane = nullptr;
+      idle_.push_back(&slot);
+      switch_to_scheduler(slot);
     }
-    // Park until the scheduler hands this fiber another lane (it binds it first).
-    slot.lane = nullptr;
-    idle_.push_back(&slot);
-    slot.scheduler = std::move(slot.scheduler).resume();
+  } catch (const boost::context::detail::forced_unwind&) {
+    // Destroyed (destroy_fiber): Boost ends the unwinding by switching back to the
+    // worker's stack for good.
+    before_stack_switch(nullptr, scheduler_stack_);
+    throw;
   }
 }
 
@@ -209,14 +217,33 @@ void BlockRunner::bind(Lane& lane) {
 void BlockRunner::resume(Lane& lane) {
   FiberSlot& slot = *lane.fiber;
   bind(lane);
+  before_stack_switch(&scheduler_fake_stack_, bounds_of(slot.stack));
   slot.context = std::move(slot.context).resume();
+  after_stack_switch(scheduler_fake_stack_, nullptr);
   t_lane = nullptr;
 }
 
 void BlockRunner::suspend(Lane& self, LaneState state) {
   self.state = state;
-  FiberSlot& slot = *self.fiber;
-  slot.scheduler = std::move(slot.scheduler).resume();
+  switch_to_scheduler(*self.fiber);
+}
+
+void BlockRunner::switch_to_scheduler(FiberSlot& slot) {
+  before_stack_switch(&slot.fake_stack, scheduler_stack_);
+  try {
+    slot.scheduler = std::move(slot.scheduler).resume();
+  } catch (const boost::context::detail::forced_unwind&) {
+    after_stack_switch(slot.fake_stack, nullptr);  // back only to be unwound: destroy_fiber()
+    throw;
+  }
+  after_stack_switch(slot.fake_stack, nullptr);
+}
+
+void BlockRunner::destroy_fiber(FiberSlot& slot) {
+  // Destroying a suspended fiber switches to it to unwind its stack (run_lane), then back.
+  before_stack_switch(&scheduler_fake_stack_, bounds_of(slot.stack));
+  slot.context = boost::context::fiber{};
+  after_stack_switch(scheduler_fake_stack_, nullptr);
 }
 
 void BlockRunner::run_lane(Lane& lane) {
@@ -456,6 +483,7 @@ void BlockRunner::abandon_block() {
       suspended.push_back(lane.fiber);
     }
   }
+  for (FiberSlot* slot : suspended) destroy_fiber(*slot);
   std::erase_if(fibers_, [&](const std::unique_ptr<FiberSlot>& slot) {
     return std::find(suspended.begin(), suspended.end(), slot.get()) != suspended.end();
   });

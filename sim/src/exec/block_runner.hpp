@@ -18,6 +18,7 @@
 #include "exec/dynamic_shared_buffer.hpp"
 #include "exec/fiber_stack.hpp"
 #include "exec/grid_job.hpp"
+#include "exec/stack_switch_annotations.hpp"
 #include "exec/warp_state.hpp"
 #include "counters/access_counters.hpp"
 #include "counters/divergence.hpp"
@@ -53,6 +54,7 @@ struct FiberSlot {
   boost::context::fiber context;    // the suspended fiber (empty while it runs)
   boost::context::fiber scheduler;  // the worker's continuation (while it runs)
   Lane* lane = nullptr;
+  void* fake_stack = nullptr;       // ASan's, while suspended (stack_switch_annotations.hpp)
 };
 
 class BlockRunner {
@@ -107,6 +109,8 @@ class BlockRunner {
   void bind(Lane& lane);  // makes `lane` the CUDA thread this OS thread runs
   void resume(Lane& lane);
   void suspend(Lane& self, LaneState state);
+  void switch_to_scheduler(FiberSlot& slot);  // from the fiber running on `slot`
+  void destroy_fiber(FiberSlot& slot);        // unwinds a suspended fiber
   void make_ready(Lane& lane);
   void wake_group(unsigned warp, unsigned group, const Lane* self);
   // Completes every waiting collective of the warp that can complete now, waking its
@@ -128,6 +132,10 @@ class BlockRunner {
                                                                  const std::string& mismatch) const;
 
   GridJob* job_ = nullptr;
+  // The worker thread's own stack, learnt when a fiber first starts, and its ASan fake
+  // frames while a fiber runs (stack_switch_annotations.hpp; unused in other builds).
+  StackBounds scheduler_stack_;
+  void* scheduler_fake_stack_ = nullptr;
   std::uint64_t grid_syncs_waited_ = 0;
   uint3 block_idx_{};
   std::vector<Lane> lanes_;

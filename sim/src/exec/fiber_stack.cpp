@@ -5,6 +5,10 @@
 #include <cstdlib>
 #include <string>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace parlab_sim::detail {
 
 std::size_t fiber_stack_bytes() {
@@ -31,6 +35,11 @@ boost::context::stack_context RecordingStackAllocator::allocate() {
 
 void RecordingStackAllocator::deallocate(boost::context::stack_context& context) noexcept {
   *range_ = StackRange{};
+#if defined(__SANITIZE_ADDRESS__)
+  // The asan preset: frames left on the stack keep their poisoned redzones in ASan's
+  // shadow, and the next mapping at these addresses (device memory) would inherit them.
+  ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(context.sp) - context.size, context.size);
+#endif
   inner_.deallocate(context);
 }
 

@@ -15,14 +15,20 @@ namespace {
 
 std::atomic<WorkerPool*> g_pool{nullptr};
 std::mutex g_pool_creation;
+WorkerPool* g_forgotten_pools = nullptr;  // in a fork's child: the parents' pools, never used
+
+}  // namespace
 
 void forget_pool_in_child() {
-  // The parent's workers do not exist here; its mutexes may be held. Leak it.
+  // The parent's workers do not exist here; its mutexes may be held. Leak it, but keep
+  // it reachable (a chain of pools, one per fork generation): LeakSanitizer.
+  if (WorkerPool* parents = g_pool.load()) {
+    parents->forgotten_before_ = g_forgotten_pools;
+    g_forgotten_pools = parents;
+  }
   g_pool.store(nullptr);
   new (&g_pool_creation) std::mutex;
 }
-
-}  // namespace
 
 unsigned WorkerPool::configured_worker_count() {
   if (const char* text = std::getenv("PARLAB_SIM_WORKERS")) {
@@ -48,10 +54,10 @@ WorkerPool& WorkerPool::instance() {
   return *pool;
 }
 
-WorkerPool::WorkerPool(unsigned workers) {
+WorkerPool::WorkerPool(unsigned workers) : memory_(workers) {
   threads_.reserve(workers);
   for (unsigned i = 0; i < workers; ++i) {
-    threads_.emplace_back([this] { worker_main(); });
+    threads_.emplace_back([this, i] { worker_main(i); });
     threads_.back().detach();  // workers live until the process exits
   }
 }
@@ -67,9 +73,13 @@ void WorkerPool::run(GridJob& job) {
   job_ = nullptr;
 }
 
-void WorkerPool::worker_main() {
-  install_alternate_signal_stack();
-  auto runner = std::make_unique<BlockRunner>();
+WorkerPool::~WorkerPool() = default;
+
+void WorkerPool::worker_main(unsigned index) {
+  WorkerMemory& own = memory_[index];
+  own.signal_stack = install_alternate_signal_stack();
+  own.runner = std::make_unique<BlockRunner>();
+  BlockRunner* const runner = own.runner.get();
   std::uint64_t seen = 0;
   for (;;) {
     GridJob* job = nullptr;

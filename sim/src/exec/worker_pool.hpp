@@ -4,6 +4,7 @@
 // until every block ran. One launch runs at a time.
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "exec/grid_job.hpp"
 
 namespace parlab_sim::detail {
+
+class BlockRunner;
 
 class WorkerPool {
  public:
@@ -20,11 +23,23 @@ class WorkerPool {
   static unsigned configured_worker_count();
 
   explicit WorkerPool(unsigned workers);
+  ~WorkerPool();  // never runs: a pool lives until exit
   unsigned worker_count() const { return static_cast<unsigned>(threads_.size()); }
   void run(GridJob& job);
 
  private:
-  void worker_main();
+  friend void forget_pool_in_child();
+  void worker_main(unsigned index);
+
+  // What a worker owns, held here rather than on the worker's stack: a fork's child
+  // keeps the parent's pool but not its workers (fork copies one thread), and memory
+  // reachable only from their stacks would be a leak at the child's exit (LeakSanitizer).
+  struct WorkerMemory {
+    std::unique_ptr<BlockRunner> runner;
+    std::unique_ptr<char[]> signal_stack;
+  };
+  std::vector<WorkerMemory> memory_;  // sized before the threads start; [i] is worker i's
+  WorkerPool* forgotten_before_ = nullptr;  // in a fork's child: the pool forgotten before this
 
   std::mutex launch_mutex_;  // one grid at a time
   std::mutex mutex_;

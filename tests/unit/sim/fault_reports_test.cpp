@@ -25,7 +25,7 @@ __global__ void read_before(const int* data, int* out) { out[0] = data[-1]; }
 
 __global__ void touch(float* data) { data[threadIdx.x] = 2.0f; }
 
-__global__ void null_write(int* data) { data[threadIdx.x] = 1; }
+SIM_TEST_FAULTY_KERNEL __global__ void null_write(int* data) { data[threadIdx.x] = 1; }
 
 __global__ void dynamic_shared_overrun(int* out) {
   int* const buffer = static_cast<int*>(parlab_sim::dynamic_shared_memory());

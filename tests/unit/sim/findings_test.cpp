@@ -163,6 +163,7 @@ TEST_CASE("a shuffle inside its mask is no finding", "[sim][findings]") {
                        nullptr, out.get());
   });
   CHECK(outcome.exit_code == 0);
+  INFO(outcome.stderr_text);
   CHECK(outcome.stderr_text.empty());
 }
 
@@ -199,6 +200,7 @@ TEST_CASE("memory freed before exit, or released by cudaDeviceReset, is no leak"
     std::exit(0);
   });
   CHECK(outcome.exit_code == 0);
+  INFO(outcome.stderr_text);
   CHECK(outcome.stderr_text.empty());
 }
 

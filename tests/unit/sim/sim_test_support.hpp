@@ -7,6 +7,12 @@
 
 #include "parlab_sim/prelude.hpp"
 
+// A test kernel whose fault is the point (the simulator's report of it is under test),
+// left to fault as a student's kernel would: in a sanitizer build (PARLAB_SANITIZE)
+// UBSan or ASan would stop it first, and student kernels never get them
+// (sim/CMakeLists.txt).
+#define SIM_TEST_FAULTY_KERNEL __attribute__((no_sanitize("address", "undefined")))
+
 namespace sim_test {
 
 // A cudaMalloc'd copy of `values`; freed by the destructor.
