@@ -1,9 +1,13 @@
-// Lab 04 reference: the float sum as the assignment asks for it, a tree per block and
-// one atomicAdd per block, written to run near the memory bandwidth (block_reduce.cuh):
-// a bounded grid with a grid-stride loop of float4 loads, warp-shuffle trees. The order
-// of the additions: a short chain per thread (its grid-stride elements, in pairs), a
-// tree inside the block, and a chain of the block sums (one per block, 8 per SM) in
-// whatever order the blocks finish (README.md, "Floating-point sums").
+// Lab 04 reference: the float sum as the assignment asks for it, a shared-memory tree
+// per block and one atomicAdd per block, written to run near the memory bandwidth
+// (block_reduce.cuh): a bounded grid with a grid-stride loop of float4 loads, so each
+// block reads many elements and the tree and the atomic are paid once per block. The
+// tree stays the classic shared-memory one (not warp shuffles as in max_block): the
+// simulator's divergence hint judges a student's tree against this one (sequential
+// addressing, whole warps dropping out together). The order of the additions: a short
+// chain per thread (its grid-stride elements, in pairs), a tree inside the block, and a
+// chain of the block sums (8 per SM) in whatever order the blocks finish (README.md,
+// "Floating-point sums").
 #include "api.hpp"
 #include "block_reduce.cuh"
 
@@ -24,8 +28,15 @@ __global__ void sum_block_kernel(const float* __restrict__ values, int n, float*
     scalar_from = 4 * n4;
   }
   for (int i = scalar_from + first; i < n; i += stride) s += values[i];
-  s = block_sum(s);
-  if (threadIdx.x == 0) atomicAdd(result, s);
+  __shared__ float partial[kThreads];
+  const int t = threadIdx.x;
+  partial[t] = s;
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (t < half) partial[t] += partial[t + half];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(result, partial[0]);
 }
 
 }  // namespace
