@@ -6,7 +6,8 @@
 //     grid-stride loop, so each thread reads many elements and each block makes ONE
 //     atomic at the end;
 //   - 16-byte loads (int4/float4): a quarter of the load instructions;
-//   - warp shuffles for the tree inside a block: two barriers instead of eight.
+//   - warp shuffles for the tree inside a block (max_block): two barriers instead of
+//     eight (sum keeps its shared-memory tree: sum_reduce.cu says why).
 // Scalar loads where the pointer is not 16-byte aligned (cudaMalloc memory always is on
 // a GPU; the simulator aligns less). Inline and file-local: each .cu file takes what it uses.
 #include <climits>
@@ -36,10 +37,6 @@ __device__ inline int warp_max(int v) {
   for (int offset = 16; offset > 0; offset /= 2) v = max(v, __shfl_down_sync(kFullMask, v, offset));
   return v;
 }
-__device__ inline float warp_sum(float v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
-  return v;
-}
 
 // A tree per warp, one value per warp through shared memory, a last warp tree. Every
 // thread of the block calls it (it has a barrier); the result is valid in thread 0.
@@ -49,14 +46,6 @@ __device__ inline int block_max(int v) {
   if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = v;
   __syncthreads();
   if (threadIdx.x < 32) v = warp_max(threadIdx.x < kWarps ? per_warp[threadIdx.x] : INT_MIN);
-  return v;
-}
-__device__ inline float block_sum(float v) {
-  __shared__ float per_warp[kWarps];
-  v = warp_sum(v);
-  if (threadIdx.x % 32 == 0) per_warp[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x < 32) v = warp_sum(threadIdx.x < kWarps ? per_warp[threadIdx.x] : 0.0f);
   return v;
 }
 
