@@ -71,6 +71,14 @@ function(parlab_write_toolchain_file)
     string(JSON t SET "${t}" cuda true)
     parlab_json_set_string(t nvcc "${CMAKE_CUDA_COMPILER}")
     parlab_json_set_string(t cuda_probe "$<TARGET_FILE:parlab-cuda-probe>")
+    # The toolkit's own compute-sanitizer (GPU correctness checks, docs/gpu.md); not
+    # every installation has it (Debian's nvidia-cuda-toolkit packs it apart).
+    get_filename_component(parlab_cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+    find_program(PARLAB_COMPUTE_SANITIZER compute-sanitizer
+                 HINTS "${parlab_cuda_bin}" "${parlab_cuda_bin}/../compute-sanitizer" NO_DEFAULT_PATH)
+    if(PARLAB_COMPUTE_SANITIZER)
+      parlab_json_set_string(t compute_sanitizer "${PARLAB_COMPUTE_SANITIZER}")
+    endif()
   else()
     string(JSON t SET "${t}" cuda false)
   endif()

@@ -30,7 +30,7 @@ expect_in "$W/skel.out" "every bin is still -1" "histogram: unwritten bins expla
 # 3. One atomicAdd per element: right on small benign data, wrong on the spikes.
 SUB="$W/sum_per_element"
 mkdir -p "$SUB"
-cp "$REF/max_reduce.cu" "$REF/histogram.cu" "$SUB/"
+cp "$REF/max_reduce.cu" "$REF/histogram.cu" "$REF/block_reduce.cuh" "$SUB/"
 cat >"$SUB/sum_reduce.cu" <<'CU'
 #include "api.hpp"
 __global__ void add_each(const float* values, int n, float* result) {
@@ -47,7 +47,7 @@ CU
 # The reference's files include the harness's cuda_check.hpp; a submission may not see
 # it, so drop the include and the macro for this fake.
 sed -i -e '/parlab\/harness\/gpu\/cuda_check.hpp/d' -e 's/PARLAB_CUDA_CHECK(\(.*\));$/(void)\1;/' \
-  "$SUB/max_reduce.cu" "$SUB/histogram.cu"
+  "$SUB/max_reduce.cu" "$SUB/histogram.cu" "$SUB/block_reduce.cuh"
 run_grade per_element lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/pe.json"
 expect_rc per_element 1
 expect_in "$W/per_element.out" "sum: spikes \(order of summation\) +failed" "the spikes test fails"

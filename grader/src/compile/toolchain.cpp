@@ -44,6 +44,19 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
     t.cuda = j.at("cuda").get<bool>();
     t.nvcc = j.value("nvcc", "");
     t.cuda_probe = j.value("cuda_probe", "");
+    t.compute_sanitizer = j.value("compute_sanitizer", "");
+    // A tree built where the toolkit lacked it and carried to a GPU host whose toolkit
+    // (at the same nvcc path) has it: the same toolkit's tool, looked up where it lives.
+    if (t.compute_sanitizer.empty() && !t.nvcc.empty()) {
+      const std::filesystem::path bin = t.nvcc.parent_path();
+      for (const auto& candidate : {bin / "compute-sanitizer", bin.parent_path() / "compute-sanitizer" / "compute-sanitizer"}) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(candidate, ec)) {
+          t.compute_sanitizer = candidate;
+          break;
+        }
+      }
+    }
     const auto& sim = j.at("sim");
     t.sim.rewrite_tool = sim.at("rewrite_tool").get<std::string>();
     t.sim.library = sim.at("library").get<std::string>();

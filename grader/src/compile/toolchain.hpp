@@ -44,6 +44,9 @@ struct Toolchain {
   bool cuda = false;
   std::filesystem::path nvcc;        // empty without CUDA
   std::filesystem::path cuda_probe;  // empty without CUDA
+  // NVIDIA's compute-sanitizer from the toolkit found at configure time; empty when
+  // that toolkit has none (then GPU correctness tests run without it, said in the report).
+  std::filesystem::path compute_sanitizer;
   SimToolchain sim;
   std::map<std::string, LabToolchain> labs;
 

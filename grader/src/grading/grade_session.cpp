@@ -25,6 +25,7 @@
 #include "grading/run_feedback.hpp"
 #include "grading/schedule_check.hpp"
 #include "grading/sim_counters.hpp"
+#include "grading/gpu_sanitizer.hpp"
 #include "grading/sim_mode.hpp"
 #include "measure/statistics.hpp"
 #include "process/run_area.hpp"
@@ -687,10 +688,21 @@ GradeResult Session::run() {
     }
     publish(partial);
   };
+  if (mode_ == DeviceMode::gpu && toolchain_.compute_sanitizer.empty())
+    result.notes.push_back("this build's CUDA toolkit has no compute-sanitizer: GPU correctness tests "
+                           "ran without its memory, race and barrier checks (docs/gpu.md)");
   for (const TestSpec& t : lab_.tests) {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
+    if (mode_ == DeviceMode::gpu && t.device == "gpu" && t.visibility == Visibility::visible &&
+        !toolchain_.compute_sanitizer.empty() && done[t.name].status == TestStatus::passed) {
+      log("compute-sanitizer: " + t.name);
+      check_under_sanitizer(done[t.name],
+                            TaskInvocation{executable_, t.task, resolve_params(t.params),
+                                           dataset_dir(t.dataset), 0, 1, limits(t)},
+                            submission_runs_, toolchain_.compute_sanitizer, slug(t.name));
+    }
     if (mode_ == DeviceMode::sim && t.device == "gpu" && done[t.name].status == TestStatus::passed)
       apply_schedule_check(done[t.name], run_in_reversed_order(t),
                            t.visibility == Visibility::hidden);

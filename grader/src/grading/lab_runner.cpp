@@ -150,6 +150,19 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   req.observe = inv.observe;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};
   req.view.read_write = {dir};
+  if (!inv.wrapper.empty()) {
+    const fs::path wrapper = inv.wrapper.front();
+    std::vector<std::string> args(inv.wrapper.begin() + 1, inv.wrapper.end());
+    args.push_back(inv.executable.string());
+    args.insert(args.end(), req.args.begin(), req.args.end());
+    req.executable = wrapper;
+    req.args = std::move(args);
+    // Its folder, and where a link to it leads (the CUDA toolkit keeps the tool's files there).
+    req.view.read_only.push_back(wrapper.parent_path());
+    std::error_code ec;
+    const fs::path real = fs::canonical(wrapper, ec);
+    if (!ec && real.parent_path() != wrapper.parent_path()) req.view.read_only.push_back(real.parent_path());
+  }
 
   out.run = runner_.run(req);
   child_seconds_ += out.run.wall_seconds;

@@ -23,6 +23,9 @@ struct TaskInvocation {
   ResourceLimits limits;
   bool observe = false;  // sample the tree and the machine's load (CPU performance runs)
   std::map<std::string, std::string> env;  // over the runner's extra environment (one run)
+  // A program the task runs under, with its arguments (compute-sanitizer --tool memcheck
+  // ...): the executable and its arguments follow them. Empty: run the executable itself.
+  std::vector<std::string> wrapper;
 };
 
 struct TaskRun {

@@ -1,0 +1,215 @@
+#include "grading/sanitizer_report.hpp"
+
+#include <regex>
+
+namespace parlab::grader {
+namespace {
+
+// Every line compute-sanitizer writes starts with this; the program's own output does not.
+constexpr std::string_view kPrefix = "=========";
+
+std::string basename_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+struct Location {
+  std::string kernel, file;
+  int line = 0;
+};
+
+// "kernel(args)+0xb0 in /stage/kernels.cu:28" (compute-sanitizer), or
+// "0x00000170 in ./race.cu:4:test(int*, int*)" (older releases), or without -lineinfo
+// "kernel(args)+0x4bd0" / "0x3b0 in void kernel(args)".
+Location parse_location(const std::string& where) {
+  static const std::regex file_line(R"( in (\S+):(\d+)(?::(.*))?$)");
+  static const std::regex hazard_count(R"(\s*\[\d+ hazards?\]\s*$)");  // racecheck's, at the end
+  const std::string text = std::regex_replace(where, hazard_count, "");
+  Location loc;
+  std::smatch m;
+  std::string rest = text;
+  if (std::regex_search(text, m, file_line)) {
+    loc.file = basename_of(m[1].str());
+    loc.line = std::stoi(m[2].str());
+    if (m[3].matched) loc.kernel = m[3].str();
+    rest = m.prefix().str();
+  }
+  if (loc.kernel.empty()) {
+    if (const auto plus = rest.rfind("+0x"); plus != std::string::npos) {
+      loc.kernel = rest.substr(0, plus);
+    } else if (const auto in = rest.find(" in "); in != std::string::npos) {
+      loc.kernel = rest.substr(in + 4);
+    }
+  }
+  if (loc.kernel.rfind("void ", 0) == 0) loc.kernel = loc.kernel.substr(5);
+  return loc;
+}
+
+std::string at(const std::string& file, int line) {
+  return file.empty() ? "" : " at " + file + ":" + std::to_string(line);
+}
+
+std::string in_kernel(const SanitizerFinding& f) {
+  std::string s = f.kernel.empty() ? "" : " in kernel " + f.kernel;
+  if (!f.block.empty()) s += ", block " + f.block;
+  if (!f.thread.empty()) s += ", thread " + f.thread;
+  return s;
+}
+
+// What a finding's record said beyond its kind, gathered while reading it.
+struct Details {
+  std::string access;  // read | write | atomic
+  std::string space;   // __global__ | __shared__ | __local__
+  std::string bounds;  // "12 bytes past the end of a device allocation of 4000 bytes"
+  std::string first_access, second_access;  // racecheck: Read | Write
+  std::string hazards;
+  std::string detail;  // synccheck's / the API error's own words
+};
+
+std::string race_advice(const Details& d) {
+  if (d.first_access == "Write" && d.second_access == "Write") {
+    return "Make the update atomic (atomicAdd, ...) or give each thread its own element.";
+  }
+  return "Put a __syncthreads() between the write and the read.";
+}
+
+std::string message_of(const SanitizerFinding& f, const Details& d) {
+  if (f.kind == "out_of_bounds" || f.kind == "misaligned") {
+    const std::string what = d.space == "__shared__" ? "shared memory" : d.space == "__local__" ? "local memory" : "device memory";
+    std::string m = "invalid memory " + (d.access.empty() ? std::string("access") : d.access) + in_kernel(f) +
+                    at(f.file, f.line) + ": " +
+                    (f.kind == "misaligned" ? "misaligned access to " + what
+                                            : "out-of-bounds access to " + what);
+    if (!d.bounds.empty()) m += ": the address is " + d.bounds;
+    return m + " (compute-sanitizer memcheck; the GPU ran on without an error, the simulator stops here)";
+  }
+  if (f.kind == "shared_race") {
+    const auto lower = [](std::string s) {
+      if (!s.empty()) s[0] = static_cast<char>(s[0] - 'A' + 'a');
+      return s;
+    };
+    return std::string(f.error ? "data race" : "possible data race (a warning)") + " on shared memory" +
+           (f.kernel.empty() ? "" : " in kernel " + f.kernel) + ": a " + lower(d.first_access) +
+           at(f.file, f.line) + " and a " + lower(d.second_access) + at(f.other_file, f.other_line) +
+           ", with no barrier between them" + (d.hazards.empty() ? "" : " (" + d.hazards + ")") +
+           " (compute-sanitizer racecheck). On a GPU these threads run at the same time, so the "
+           "result depends on their timing. " + race_advice(d);
+  }
+  if (f.kind == "divergent_barrier") {
+    return "barrier in divergent code" + in_kernel(f) + at(f.file, f.line) +
+           ": not every thread of the " + (d.detail.find("warp") != std::string::npos ? "warp" : "block") +
+           " reached this barrier (compute-sanitizer synccheck: " + d.detail +
+           "). All threads of a block must reach the same __syncthreads(); keep every thread "
+           "running through the barriers and guard the work instead of returning early.";
+  }
+  if (f.kind == "uninitialized_read") {
+    return "read of uninitialized device memory" + in_kernel(f) + at(f.file, f.line) +
+           ": the kernel read global memory that nothing wrote or copied (compute-sanitizer initcheck)";
+  }
+  if (f.kind == "api_error") return "a CUDA call failed under compute-sanitizer: " + d.detail;
+  return "compute-sanitizer: " + d.detail + in_kernel(f) + at(f.file, f.line);
+}
+
+}  // namespace
+
+SanitizerReport parse_sanitizer_report(std::string_view text) {
+  static const std::regex memcheck(R"(^Invalid (__global__|__shared__|__local__|__generic__)? ?(read|write|atomic)\b.*)");
+  static const std::regex race(R"(^(Error|ERROR|Warning|WARNING|WARN): Race reported between (Read|Write) access at ?(.*)$)");
+  static const std::regex race_other(R"(^and (Read|Write) access at ?(.*)$)");
+  static const std::regex hazards(R"(\[(\d+) hazards?\])");
+  static const std::regex barrier(R"(^Barrier error detected\.? ?(.*)$)");
+  static const std::regex uninit(R"(^Uninitialized __global__ memory read\b.*)");
+  static const std::regex api(R"(^Program hit (\w+) \(error \d+\) due to \"([^\"]*)\" on CUDA API call to (\w+).*)");
+  static const std::regex summary(R"(^ERROR SUMMARY: (\d+) errors?)");
+  static const std::regex by_thread(R"(^by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
+  static const std::regex nearest(R"(^and is (\d+) bytes? (after|before) the nearest allocation at \S+ of size (\d+) bytes?)");
+
+  SanitizerReport report;
+  std::vector<Details> details;
+  // Racecheck may put an access's location on the line after "... access at".
+  enum class Want { nothing, first_access, second_access } want = Want::nothing;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view raw = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    if (raw.substr(0, kPrefix.size()) != kPrefix) continue;
+    std::string line(raw.substr(kPrefix.size()));
+    line.erase(0, line.find_first_not_of(' '));
+    if (line.empty()) continue;
+
+    std::smatch m;
+    auto start = [&](const std::string& kind) {
+      report.findings.push_back({});
+      report.findings.back().kind = kind;
+      details.push_back({});
+      want = Want::nothing;
+    };
+    SanitizerFinding* f = report.findings.empty() ? nullptr : &report.findings.back();
+    Details* d = details.empty() ? nullptr : &details.back();
+    auto set_location = [&](const std::string& where, bool second) {
+      const Location loc = parse_location(where);
+      if (f->kernel.empty()) f->kernel = loc.kernel;
+      (second ? f->other_file : f->file) = loc.file;
+      (second ? f->other_line : f->line) = loc.line;
+    };
+
+    if (std::regex_match(line, m, summary)) {
+      report.error_summary = std::stol(m[1].str());
+    } else if (std::regex_match(line, m, memcheck)) {
+      start("out_of_bounds");
+      details.back().space = m[1].str();
+      details.back().access = m[2].str();
+    } else if (std::regex_match(line, m, race)) {
+      start("shared_race");
+      report.findings.back().error = m[1].str()[0] == 'E';
+      details.back().first_access = m[2].str();
+      f = &report.findings.back();
+      d = &details.back();
+      if (m[3].length() > 0) set_location(m[3].str(), false);
+      else want = Want::first_access;
+    } else if (std::regex_match(line, m, barrier)) {
+      start("divergent_barrier");
+      details.back().detail = m[1].str();
+    } else if (std::regex_match(line, m, uninit)) {
+      start("uninitialized_read");
+    } else if (std::regex_match(line, m, api)) {
+      start("api_error");
+      details.back().detail = m[3].str() + " returned " + m[1].str() + " (" + m[2].str() + ")";
+    } else if (!f) {
+      continue;  // the banner, or a record this parser does not know
+    } else if (std::regex_match(line, m, race_other) && f->kind == "shared_race") {
+      if (d->second_access.empty()) {
+        d->second_access = m[1].str();
+        if (m[2].length() > 0) set_location(m[2].str(), true);
+        else want = Want::second_access;
+      }
+      if (std::regex_search(line, m, hazards) && d->hazards.empty()) d->hazards = m[1].str() + " hazards";
+    } else if (std::regex_search(line, m, hazards) && f->kind == "shared_race") {
+      if (d->hazards.empty()) d->hazards = m[1].str() + " hazards";
+    } else if (want != Want::nothing) {
+      set_location(line, want == Want::second_access);
+      want = Want::nothing;
+    } else if (line.rfind("at ", 0) == 0 && f->file.empty() && f->kernel.empty()) {
+      set_location(line.substr(3), false);
+    } else if (std::regex_match(line, m, by_thread)) {
+      if (f->thread.empty()) {
+        f->thread = m[1].str();
+        f->block = m[2].str();
+      }
+    } else if (line.find("is misaligned") != std::string::npos && f->kind == "out_of_bounds") {
+      f->kind = "misaligned";
+    } else if (std::regex_search(line, m, nearest)) {
+      d->bounds = m[1].str() + " bytes " + (m[2].str() == "after" ? "past the end of" : "before the start of") +
+                  " the nearest allocation (cudaMalloc) of " + m[3].str() + " bytes";
+    }
+  }
+  for (std::size_t i = 0; i < report.findings.size(); ++i) {
+    report.findings[i].message = message_of(report.findings[i], details[i]);
+  }
+  return report;
+}
+
+}  // namespace parlab::grader
