@@ -19,6 +19,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -87,18 +88,31 @@ class SandboxedRunner final : public ProcessRunner {
   // "uid pool (60500), cgroup v1 memory+pids+cpuacct", for the report.
   std::string isolation() const override;
 
+  // The group the reference's runs have, which alone may run and read the
+  // instructor's files (grading/reference_seal); empty without a uid pool, when
+  // the reference and the submission share a uid and nothing can be sealed.
+  std::optional<gid_t> reference_gid() const;
+
  private:
   SandboxedRunner(const SandboxedRunner& parent, process::UidLease lease);
+  // Each run() counts itself in; the last one out sweeps the uid's leftovers.
+  void begin_run();
+  void end_run();
+  void sweep_leftovers();
 
   SandboxOptions options_;
   bool use_bubblewrap_ = false;
   bool drop_privileges_ = false;
+  bool hide_other_processes_ = false;
+  std::string process_view_;  // for isolation(): what the runs see of other processes
   std::string bubblewrap_problem_;
   std::optional<process::UidLease> lease_;
   uid_t uid_ = 0;
   gid_t gid_ = 0;
   process::CgroupSupport cgroups_;
   std::unique_ptr<SandboxedRunner> reference_runner_;
+  std::mutex runs_mutex_;  // held while sweeping: no run of the uid may start then
+  int runs_in_flight_ = 0;
 };
 
 std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options = {});
