@@ -5,7 +5,7 @@
 // the compiler outside bubblewrap see every world-readable file: a submission
 // could run a reference executable for its answers, or `.incbin`/`#include` it.
 //
-// When the grader is root with a uid pool, every reference executable named in
+// When the grader is root, every reference executable named in
 // toolchain.json (all labs; a kit's prebuilt ones included) gets the references'
 // group (uid_pool.hpp) and mode 0750, and the folders holding reference sources
 // and objects lose every permission for others (o-rwx). Reference runs have that

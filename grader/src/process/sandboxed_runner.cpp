@@ -138,9 +138,10 @@ SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(op
   if (lease_) sweep_leftovers_of(uid_, gid_);
   // Leased now, so a full pool is an error here (exit 3 in the CLI), not mid-grading.
   if (lease_) reference_runner_.reset(new SandboxedRunner(*this, lease_uid(options_.uid_pool)));
+  else if (drop_privileges_) reference_runner_.reset(new SandboxedRunner(*this, std::nullopt));
 }
 
-SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, UidLease lease)
+SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, std::optional<UidLease> lease)
     : options_(parent.options_),
       use_bubblewrap_(parent.use_bubblewrap_),
       drop_privileges_(parent.drop_privileges_),
@@ -148,11 +149,11 @@ SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, UidLease lease)
       process_view_(parent.process_view_),
       bubblewrap_problem_(parent.bubblewrap_problem_),
       lease_(std::move(lease)),
-      uid_(lease_->uid()),
+      uid_(lease_ ? lease_->uid() : parent.uid_),
       // The shared reference group, not the uid's own: it opens the sealed files.
       gid_(process::reference_gid(parent.options_.uid_pool)),
       cgroups_(parent.cgroups_) {
-  sweep_leftovers_of(uid_, gid_);
+  if (lease_) sweep_leftovers_of(uid_, gid_);
 }
 
 std::optional<gid_t> SandboxedRunner::reference_gid() const {

@@ -82,19 +82,22 @@ class SandboxedRunner final : public ProcessRunner {
 
   // A runner for the reference's runs: the same sandbox under another uid, leased
   // with this one, so the submission's uid cannot read what the reference wrote.
-  // Itself when there is no pool.
+  // Its group is the references' (reference_gid()). Without a pool (as root) the
+  // same uid with that group; itself when the grader is not root.
   ProcessRunner& for_reference() override;
 
   // "uid pool (60500), cgroup v1 memory+pids+cpuacct", for the report.
   std::string isolation() const override;
 
   // The group the reference's runs have, which alone may run and read the
-  // instructor's files (grading/reference_seal); empty without a uid pool, when
-  // the reference and the submission share a uid and nothing can be sealed.
+  // instructor's files (grading/reference_seal); empty when the grader is not root
+  // (then the submission runs as the grader's own user and nothing can be sealed).
   std::optional<gid_t> reference_gid() const;
 
  private:
-  SandboxedRunner(const SandboxedRunner& parent, process::UidLease lease);
+  // The reference's runner: a leased uid, or without a pool the parent's uid; the
+  // references' group either way.
+  SandboxedRunner(const SandboxedRunner& parent, std::optional<process::UidLease> lease);
   // Each run() counts itself in; the last one out sweeps the uid's leftovers.
   void begin_run();
   void end_run();
