@@ -80,6 +80,19 @@ expect_rc_or_busy nopool_reference 0
 PARLAB_NO_UID_POOL=1 PARLAB_BWRAP=/nonexistent/bwrap run_grade nopool_exec lab01 "$W/exec_reference" --no-perf \
   --wall-limit 10 --work-dir "$W/work" --sandbox auto --json "$W/nopool_exec.json"
 expect_zero nopool_exec "exec_reference without the uid pool"
+# A worker killed by the memory cgroup, its parent then blocked on a pipe nobody
+# writes: out of memory, never "deadlock" (issue 27 saw it in 2 runs of 3). With
+# bubblewrap where it works (auto), as the issue measured it; 3 gradings.
+level=auto
+for i in 1 2 3; do
+  run_grade "oom_$i" lab01 "$SEALED/oom_worker" --no-perf --wall-limit 20 --work-dir "$W/work" \
+    --sandbox "$level" --json "$W/oom_$i.json"
+  python3 - "$W/oom_$i.json" <<'PY' && pass "oom_worker ($level, grading $i): memory limit, not deadlock" || fail "oom_worker $i: $(grep -o '"message": "[^"]*' "$W/oom_$i.json" | head -2)"
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"][0]
+assert t["outcome"] == "memory_limit" and "deadlock" not in t["message"], (t["outcome"], t["message"])
+PY
+done
 # The seal itself: the reference is the references' group's alone.
 [ "$(stat -c '%a' "$REF_EXE")" = 750 ] && pass "the reference executable is mode 750" || fail "reference mode $(stat -c '%a' "$REF_EXE")"
 [ "$(stat -c '%g' "$REF_EXE")" = 60499 ] && pass "the reference executable has the references' group" || fail "reference gid $(stat -c '%g' "$REF_EXE")"
