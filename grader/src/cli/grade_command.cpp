@@ -14,6 +14,7 @@
 #include "cli/grade_progress.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/sandbox_level.hpp"
+#include "grading/reference_seal.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
@@ -181,6 +182,9 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
     require_reachable_by_others(toolchain.build_dir, "build dir");
     require_reachable_by_others(labtc.dir, "lab folder");
   }
+  // Before any submission code (its compile included): the references closed to it.
+  if (std::optional<gid_t> reference_gid = runner.reference_gid())
+    seal_instructor_files(instructor_files(toolchain), *reference_gid);
   GradeResult result;
   try {
     result = grade_submission(options, lab, toolchain, runner);

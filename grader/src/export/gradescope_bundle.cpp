@@ -23,6 +23,18 @@ if [ "$rc" -ne 1 ]; then
   exit 1
 fi
 echo "setup.sh: parlab is built and grades )SH" + lab_id + R"SH("
+# Which sandbox this image allows (docs/sandbox.md, "Sandbox levels"): bubblewrap as an
+# unprivileged user, as the grader's runs use it. run_autograder grades at that level.
+probe=(bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev true)
+command -v setpriv >/dev/null && probe=(setpriv --reuid=65534 --regid=65534 --clear-groups "${probe[@]}")
+if command -v bwrap >/dev/null && "${probe[@]}" >/dev/null 2>&1; then
+  echo require > sandbox-level
+  echo "setup.sh: bubblewrap works in this image: submissions are graded with --sandbox require"
+else
+  echo auto > sandbox-level
+  echo "setup.sh: bubblewrap does not work in this image: submissions are graded with the fallback" \
+       "sandbox (--sandbox auto; docs/sandbox.md, \"Sealed at every level\", says what it still seals)"
+fi
 )SH";
 }
 
@@ -31,8 +43,8 @@ std::string gradescope_run_script(const std::string& lab_id, const std::vector<s
   return R"SH(#!/usr/bin/env bash
 # Gradescope runs this for every submission: grade /autograder/submission into
 # /autograder/results/results.json. Made by `grade export gradescope` (docs/release.md).
-# PARLAB_SANDBOX: auto (default; the report says why when bubblewrap cannot run in
-# Gradescope's container) | require | off.
+# PARLAB_SANDBOX: require | auto | off; by default the level setup.sh found this image
+# allows (source/sandbox-level: require where bubblewrap works, else auto).
 set -uo pipefail
 root=${PARLAB_AUTOGRADER_ROOT:-/autograder}
 lab=)SH" + lab_id + R"SH(
@@ -42,13 +54,31 @@ mkdir -p "$root/results"
 rm -f "$results"
 submission="$root/submission"
 # Students upload the files, or a folder holding them: grade the folder with the sources.
+# NUL-separated: a folder name holding a newline must not name another folder.
 if [ -n "$first_source" ]; then
-  found=$(find "$submission" -name "$first_source" -type f -printf '%d %h\n' 2>/dev/null | sort -n | head -n1 | cut -d' ' -f2-)
-  [ -n "$found" ] && submission=$found
+  found=
+  IFS= read -r -d '' found < <(find "$submission" -name "$first_source" -type f -printf '%d %h\0' 2>/dev/null |
+                               sort -z -n | head -z -n1)
+  found=${found#* }
+  [ -n "$found" ] && [ -d "$found" ] && submission=$found
 fi
-"$root/source/build/grade" "$lab" "$submission" --sandbox "${PARLAB_SANDBOX:-auto}" \
+# The level setup.sh found this image allows, unless PARLAB_SANDBOX says otherwise.
+level=${PARLAB_SANDBOX:-$(cat "$root/source/sandbox-level" 2>/dev/null || echo auto)}
+"$root/source/build/grade" "$lab" "$submission" --sandbox "$level" \
   --gradescope "$results" --json "$root/results/parlab-result.json"
 rc=$?
+if [ -s "$results" ] && [ -s "$root/results/parlab-result.json" ]; then
+  # The student sees which sandbox graded the upload, first thing.
+  python3 - "$results" "$root/results/parlab-result.json" <<'PY' || true
+import json, sys
+out, full = sys.argv[1], json.load(open(sys.argv[2]))
+host = full.get("host", {})
+r = json.load(open(out))
+line = f"Graded in the sandbox: {host.get('sandbox', '?')} (level {host.get('sandbox_level', '?')})."
+r["output"] = line + "\n\n" + r.get("output", "")
+json.dump(r, open(out, "w"))
+PY
+fi
 if [ ! -s "$results" ]; then
   # No result at all (a tool error, exit >= 2): the student still sees why.
   python3 - "$rc" "$results" <<'PY'

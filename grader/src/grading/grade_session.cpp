@@ -455,6 +455,7 @@ TestResult Session::run_performance(const TestSpec& t,
   }
   setup.run_slug = slug(t.name);
   setup.cores = cores_;
+  setup.reference_runs = &reference_runs_;
   const std::vector<harness::NamedArray>& expected = reference_run(t, t.task, params).outputs;
   run_performance_test(setup, submission_runs_, expected, r,
                        [&](TestResult& result, const TaskRun& last, const Measurement& m) {

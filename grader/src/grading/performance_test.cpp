@@ -79,8 +79,9 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   auto elapsed = [t0] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
+  LabRunner& reference_runs = setup.reference_runs ? *setup.reference_runs : runs;
   SideBySide sbs = measure_side_by_side(
-      timed(runs, setup.baseline, setup.run_slug + "-baseline", last_baseline),
+      timed(baseline_is_student ? runs : reference_runs, setup.baseline, setup.run_slug + "-baseline", last_baseline),
       timed(runs, setup.candidate, setup.run_slug + "-candidate", last_candidate), p, elapsed);
   r.seconds = elapsed();
   if (!sbs.ok) {
@@ -135,7 +136,7 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   m.cores = th.parallelism;
   // A parallel test needs the work spread; with a single core nothing can be asked.
   if (!p.parallel.empty() && setup.cores >= 2) m.required_cores = p.min_spread;
-  m.serial_speedup = serial_speedup(setup, runs, m.candidate_median_s);
+  m.serial_speedup = serial_speedup(setup, reference_runs, m.candidate_median_s);
   r.outcome = RunOutcome::ok;
   if (decorate) decorate(r, last_candidate, m);
   const PerformanceVerdict verdict = performance_verdict(

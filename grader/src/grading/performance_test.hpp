@@ -24,6 +24,10 @@ struct PerformanceTestSetup {
   std::optional<TaskInvocation> serial;  // the serial reference, timed for information
   std::string run_slug;                  // names the run folders
   int cores = 1;                         // available to this grading
+  // Runs the reference's programs (baseline, serial) under the reference's uid: the
+  // submission's uid may not run them (docs/sandbox.md, "Sealed at every level").
+  // Null: `runs` runs them too.
+  LabRunner* reference_runs = nullptr;
 };
 
 // What the session adds once the candidate's last run is known (GPU phases, roofline).

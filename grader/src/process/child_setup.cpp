@@ -9,6 +9,8 @@
 
 #include <cerrno>
 
+#include "process/hidden_processes.hpp"
+
 namespace parlab::grader::process {
 namespace {
 
@@ -82,6 +84,8 @@ const char* describe(ChildSetupStep step) {
       return "keeping the sandbox status pipe open";
     case ChildSetupStep::reach_bridge:
       return "bridging a private parent folder for the sandbox's user";
+    case ChildSetupStep::hide_processes:
+      return "mounting a /proc that hides other users' processes";
     case ChildSetupStep::change_directory:
       return "chdir to the work dir";
     case ChildSetupStep::resource_limits:
@@ -126,6 +130,8 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   // Before the drop and the chdir: a view in which private parents are passable.
   if (plan.reach != nullptr && !apply_reach_plan(*plan.reach))
     return failed(ChildSetupStep::reach_bridge);
+  if (plan.hide_other_processes && !hide_other_processes())
+    return failed(ChildSetupStep::hide_processes);
   // Before the drop: root may enter a directory the unprivileged user cannot reach.
   if (plan.work_dir != nullptr && ::chdir(plan.work_dir) != 0)
     return failed(ChildSetupStep::change_directory);

@@ -33,6 +33,8 @@ struct ChildSetupPlan {
   // Private folders on the way to the work dir, bridged in a mount namespace of the
   // child's own (reach_bridge.hpp); null or empty: none. Owned by the caller.
   const ReachPlan* reach = nullptr;
+  // A private /proc showing only the child's own uid (hidden_processes.hpp).
+  bool hide_other_processes = false;
 };
 
 // The pre-exec steps that can fail, in order.
@@ -43,6 +45,7 @@ enum class ChildSetupStep {
   new_session,
   keep_status_fd,
   reach_bridge,
+  hide_processes,
   change_directory,
   resource_limits,
   drop_groups,

@@ -96,6 +96,18 @@ Termination termination_from_wait_status(int wait_status, bool through_bubblewra
 
 Verdict classify_termination(const Termination& termination, const TerminationContext& context,
                              const ResourceLimits& limits, const std::string& stderr_text) {
+  // The run's memory limit covers the whole tree (memfd, tmpfs and children
+  // included): a kill there explains any failure that followed, even when only a
+  // child died and the program itself exited with an error. First, before our own
+  // kills: a worker killed for memory leaves its parent blocked on a pipe nobody
+  // writes, which the monitor then stops as a deadlock (issue 27).
+  if (context.cgroup_oom_kills > 0) {
+    return {RunOutcome::memory_limit,
+            "memory limit: the program and its child processes together used more than " +
+                format_bytes(context.cgroup_memory_limit_bytes) +
+                " (memory files and tmpfs included); " + std::to_string(context.cgroup_oom_kills) +
+                (context.cgroup_oom_kills == 1 ? " process was" : " processes were") + " killed"};
+  }
   // Our own kill explains the end, whatever status the race with it produced.
   if (context.killed_for == KillCause::timeout && context.stopped_as_deadlock) {
     return {RunOutcome::timeout, "deadlock: stopped after " +
@@ -116,16 +128,6 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
     return {RunOutcome::output_limit, "output limit: the program wrote more than " +
                                           format_bytes(limits.output_kill_bytes) +
                                           " to stdout/stderr and was stopped"};
-  }
-  // The run's memory limit covers the whole tree (memfd, tmpfs and children
-  // included): a kill there explains any failure that followed, even when only a
-  // child died and the program itself exited with an error.
-  if (context.cgroup_oom_kills > 0) {
-    return {RunOutcome::memory_limit,
-            "memory limit: the program and its child processes together used more than " +
-                format_bytes(context.cgroup_memory_limit_bytes) +
-                " (memory files and tmpfs included); " + std::to_string(context.cgroup_oom_kills) +
-                (context.cgroup_oom_kills == 1 ? " process was" : " processes were") + " killed"};
   }
   if (context.disk_quota_full && !(termination.exit_code == 0 && !termination.signaled)) {
     return {RunOutcome::output_limit,

@@ -14,6 +14,7 @@
 #include "process/bwrap_status.hpp"
 #include "process/child_monitor.hpp"
 #include "process/exit_classifier.hpp"
+#include "process/hidden_processes.hpp"
 #include "process/machine_load.hpp"
 #include "process/oom_kills.hpp"
 #include "process/process_group.hpp"
@@ -22,6 +23,7 @@
 #include "process/rlimits.hpp"
 #include "process/signal_names.hpp"
 #include "process/spawn_child.hpp"
+#include "process/uid_leftovers.hpp"
 #include "process/work_dir.hpp"
 
 namespace parlab::grader {
@@ -123,19 +125,62 @@ SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(op
     if (!use_bubblewrap_ && options_.use_bubblewrap == SandboxOptions::Bubblewrap::required)
       throw std::runtime_error("bubblewrap was required but " + check.problem);
   }
+  if (use_bubblewrap_) {
+    process_view_ = "own pid namespace";
+  } else if (drop_privileges_) {
+    const std::optional<std::string>& problem = hidden_processes_problem();
+    hide_other_processes_ = !problem;
+    process_view_ = problem ? "other processes visible (" + *problem + ")" : "private /proc (hidepid)";
+  } else {
+    process_view_ = "other processes visible (the grader is not root)";
+  }
+  // A crashed grader's litter under this uid goes before the first run.
+  if (lease_) sweep_leftovers_of(uid_, gid_);
   // Leased now, so a full pool is an error here (exit 3 in the CLI), not mid-grading.
   if (lease_) reference_runner_.reset(new SandboxedRunner(*this, lease_uid(options_.uid_pool)));
+  else if (drop_privileges_) reference_runner_.reset(new SandboxedRunner(*this, std::nullopt));
 }
 
-SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, UidLease lease)
+SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, std::optional<UidLease> lease)
     : options_(parent.options_),
       use_bubblewrap_(parent.use_bubblewrap_),
       drop_privileges_(parent.drop_privileges_),
+      hide_other_processes_(parent.hide_other_processes_),
+      process_view_(parent.process_view_),
       bubblewrap_problem_(parent.bubblewrap_problem_),
       lease_(std::move(lease)),
-      uid_(lease_->uid()),
-      gid_(lease_->gid()),
-      cgroups_(parent.cgroups_) {}
+      uid_(lease_ ? lease_->uid() : parent.uid_),
+      // The shared reference group, not the uid's own: it opens the sealed files.
+      gid_(process::reference_gid(parent.options_.uid_pool)),
+      cgroups_(parent.cgroups_) {
+  if (lease_) sweep_leftovers_of(uid_, gid_);
+}
+
+std::optional<gid_t> SandboxedRunner::reference_gid() const {
+  if (!reference_runner_) return std::nullopt;
+  return reference_runner_->gid_;
+}
+
+void SandboxedRunner::begin_run() {
+  std::lock_guard<std::mutex> lock(runs_mutex_);
+  ++runs_in_flight_;
+}
+
+void SandboxedRunner::end_run() {
+  std::lock_guard<std::mutex> lock(runs_mutex_);
+  if (--runs_in_flight_ != 0) return;
+  try {
+    sweep_leftovers();
+  } catch (const std::exception&) {
+    // Best effort: the next run's sweep, or the next grading's at lease time, retries.
+  }
+}
+
+// Only a leased uid is the grading's alone: the shared fallback uid (nobody) and
+// the grader's own user may have other processes and files that are not litter.
+void SandboxedRunner::sweep_leftovers() {
+  if (lease_ && drop_privileges_) sweep_leftovers_of(uid_, gid_);
+}
 
 std::string SandboxedRunner::sandbox_name() const {
   return use_bubblewrap_ ? "bubblewrap" : "rlimits only";
@@ -156,11 +201,16 @@ std::string SandboxedRunner::isolation() const {
   } else {
     users = "no uid switch (the grader is not root; no uid pool)";
   }
-  return users + ", " + cgroups_.describe();
+  return users + ", " + cgroups_.describe() + ", " + process_view_;
 }
 
 RunResult SandboxedRunner::run(const RunRequest& request) {
   check_request_is_well_formed(request);
+  begin_run();
+  struct RunCount {
+    SandboxedRunner& runner;
+    ~RunCount() { runner.end_run(); }
+  } counted{*this};
   const ExecutablePath executable = find_executable(request.executable);
   const std::vector<fs::path> read_only = resolve_view_paths(request.view.read_only);
   const std::vector<fs::path> read_write = resolve_view_paths(request.view.read_write);
@@ -180,6 +230,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.gid = gid_;
   plan.grader_pid = ::getpid();
   if (drop_privileges_) plan.reach = &process::reach_plan();
+  plan.hide_other_processes = hide_other_processes_;
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.

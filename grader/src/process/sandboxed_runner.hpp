@@ -19,6 +19,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -81,24 +82,40 @@ class SandboxedRunner final : public ProcessRunner {
 
   // A runner for the reference's runs: the same sandbox under another uid, leased
   // with this one, so the submission's uid cannot read what the reference wrote.
-  // Itself when there is no pool.
+  // Its group is the references' (reference_gid()). Without a pool (as root) the
+  // same uid with that group; itself when the grader is not root.
   ProcessRunner& for_reference() override;
 
   // "uid pool (60500), cgroup v1 memory+pids+cpuacct", for the report.
   std::string isolation() const override;
 
+  // The group the reference's runs have, which alone may run and read the
+  // instructor's files (grading/reference_seal); empty when the grader is not root
+  // (then the submission runs as the grader's own user and nothing can be sealed).
+  std::optional<gid_t> reference_gid() const;
+
  private:
-  SandboxedRunner(const SandboxedRunner& parent, process::UidLease lease);
+  // The reference's runner: a leased uid, or without a pool the parent's uid; the
+  // references' group either way.
+  SandboxedRunner(const SandboxedRunner& parent, std::optional<process::UidLease> lease);
+  // Each run() counts itself in; the last one out sweeps the uid's leftovers.
+  void begin_run();
+  void end_run();
+  void sweep_leftovers();
 
   SandboxOptions options_;
   bool use_bubblewrap_ = false;
   bool drop_privileges_ = false;
+  bool hide_other_processes_ = false;
+  std::string process_view_;  // for isolation(): what the runs see of other processes
   std::string bubblewrap_problem_;
   std::optional<process::UidLease> lease_;
   uid_t uid_ = 0;
   gid_t gid_ = 0;
   process::CgroupSupport cgroups_;
   std::unique_ptr<SandboxedRunner> reference_runner_;
+  std::mutex runs_mutex_;  // held while sweeping: no run of the uid may start then
+  int runs_in_flight_ = 0;
 };
 
 std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options = {});

@@ -26,6 +26,11 @@ struct UidPoolConfig {
   std::filesystem::path lock_dir = "/run/parlab/uids";
 };
 
+// The group every reference run has (the gid just below the pool, 60499 by
+// default): the instructor's files are opened to it alone (grading/reference_seal),
+// so a submission's uid, whose gid is its own, can neither run nor read them.
+inline gid_t reference_gid(const UidPoolConfig& pool) { return static_cast<gid_t>(pool.first - 1); }
+
 // The defaults, overridden by PARLAB_UID_POOL ("60500-60627") and
 // PARLAB_UID_POOL_DIR (the lock folder). Throws std::invalid_argument on a
 // malformed range.

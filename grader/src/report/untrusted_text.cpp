@@ -12,6 +12,22 @@ std::string hex_escape(const char* format, unsigned value) {
   return buffer;
 }
 
+// The code point of a well-formed sequence of `n` bytes.
+unsigned code_point(std::string_view s, std::size_t n) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(s[i])); };
+  if (n == 1) return byte(0);
+  if (n == 2) return ((byte(0) & 0x1Fu) << 6) | (byte(1) & 0x3Fu);
+  if (n == 3) return ((byte(0) & 0x0Fu) << 12) | ((byte(1) & 0x3Fu) << 6) | (byte(2) & 0x3Fu);
+  return ((byte(0) & 0x07u) << 18) | ((byte(1) & 0x3Fu) << 12) | ((byte(2) & 0x3Fu) << 6) | (byte(3) & 0x3Fu);
+}
+
+// Bidirectional formatting characters: they reorder what a reader sees (a
+// right-to-left override makes "60/60 ssap" read as something else, "Trojan Source").
+bool is_bidi_control(unsigned cp) {
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
 std::string escape(std::string_view text, bool keep_line_breaks) {
   std::string out;
   out.reserve(text.size());
@@ -25,6 +41,8 @@ std::string escape(std::string_view text, bool keep_line_breaks) {
     }
     if (n == 2 && c == 0xC2 && static_cast<unsigned char>(text[1]) <= 0x9F) {
       out += hex_escape("\\u%04x", static_cast<unsigned char>(text[1]));  // C1 control
+    } else if (n > 1 && is_bidi_control(code_point(text, n))) {
+      out += hex_escape("\\u%04x", code_point(text, n));
     } else if (n > 1) {
       out += text.substr(0, n);
     } else if (c == '\r' && text.size() > 1 && text[1] == '\n' && keep_line_breaks) {

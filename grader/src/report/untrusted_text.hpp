@@ -11,7 +11,8 @@ namespace parlab::grader::untrusted_text {
 
 // Every control character shown as an escape: C0 except newline and tab as \xNN
 // (ESC -> \x1b), DEL as \x7f, C1 (U+0080..U+009F) as \u0080.., and each byte of
-// invalid UTF-8 as \xNN (a raw 8-bit CSI 0x9b -> \x9b). CRLF becomes LF. What remains
+// invalid UTF-8 as \xNN (a raw 8-bit CSI 0x9b -> \x9b), and the bidirectional controls
+// (U+202A..U+202E, U+2066..U+2069, U+200E, U+200F, U+061C) as \u202e. CRLF becomes LF. What remains
 // is valid UTF-8 that no terminal interprets.
 std::string escape_controls(std::string_view text);
 

@@ -162,3 +162,23 @@ TEST_CASE("The CUDA simulator's stops are named, only when the simulator said so
   CHECK(plain.outcome == RunOutcome::nonzero_exit);
   CHECK(plain.reason == "exited with status 87");
 }
+
+TEST_CASE("An OOM kill in the run's cgroup explains a deadlock stop that followed it",
+          "[process][classify]") {
+  // A worker killed for memory leaves its parent reading a pipe nobody writes; the
+  // monitor then stops the stuck tree. The memory limit is the cause, not a deadlock.
+  TerminationContext context;
+  context.killed_for = KillCause::timeout;
+  context.stopped_as_deadlock = true;
+  context.killed_after_seconds = 1.5;
+  context.stuck_diagnosis = "reading from a pipe that nobody writes";
+  context.cgroup_oom_kills = 1;
+  context.cgroup_memory_limit_bytes = 64ULL << 20;
+  Verdict v = classify(killed_by(SIGKILL), context);
+  CHECK(v.outcome == RunOutcome::memory_limit);
+  CHECK(v.reason.find("together used more than 64 MiB") != std::string::npos);
+  CHECK(v.reason.find("deadlock") == std::string::npos);
+
+  context.cgroup_oom_kills = 0;  // without the kill it stays a deadlock
+  CHECK(classify(killed_by(SIGKILL), context).outcome == RunOutcome::timeout);
+}

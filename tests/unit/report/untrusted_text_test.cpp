@@ -17,14 +17,15 @@ namespace {
 
 // What a hostile submission puts in its status.json message and on stderr.
 const std::string kHostile =
-    "boom \x1b]52;c;cm0gLXJmIH4=\a then \x1b[2J cleared \x9b" "31m csi8 \xC2\x9b c1\n"
+    "boom \x1b]52;c;cm0gLXJmIH4=\a then \x1b[2J cleared \x9b" "31m csi8 \xC2\x9b c1 "
+    "rlo \xE2\x80\xAE" "06/06 ssap\n"
     "# PASS 100/100\n";
 
 bool has_raw_controls(const std::string& s) {
   return std::any_of(s.begin(), s.end(), [](char ch) {
     const auto c = static_cast<unsigned char>(ch);
     return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c == 0x9B;
-  }) || s.find("\xC2\x9b") != std::string::npos;
+  }) || s.find("\xC2\x9b") != std::string::npos || s.find("\xE2\x80\xAE") != std::string::npos;
 }
 
 GradeResult hostile_result() {
@@ -60,6 +61,21 @@ TEST_CASE("escape_controls shows C0, DEL, C1 and invalid UTF-8 escaped", "[repor
   CHECK_FALSE(has_raw_controls(once));
 }
 
+TEST_CASE("escape_controls shows every bidirectional control escaped", "[report][untrusted]") {
+  // U+202A..U+202E (embeddings, overrides), U+2066..U+2069 (isolates), U+200E/F, U+061C.
+  const std::pair<const char*, const char*> cases[] = {
+      {"\xE2\x80\xAA", "\\u202a"}, {"\xE2\x80\xAB", "\\u202b"}, {"\xE2\x80\xAC", "\\u202c"},
+      {"\xE2\x80\xAD", "\\u202d"}, {"\xE2\x80\xAE", "\\u202e"}, {"\xE2\x81\xA6", "\\u2066"},
+      {"\xE2\x81\xA7", "\\u2067"}, {"\xE2\x81\xA8", "\\u2068"}, {"\xE2\x81\xA9", "\\u2069"},
+      {"\xE2\x80\x8E", "\\u200e"}, {"\xE2\x80\x8F", "\\u200f"}, {"\xD8\x9C", "\\u061c"}};
+  for (const auto& [raw, shown] : cases) {
+    CAPTURE(shown);
+    CHECK(untrusted_text::escape_controls(std::string("a") + raw + "b") == std::string("a") + shown + "b");
+  }
+  // Neighbours that are not controls stay as they are.
+  CHECK(untrusted_text::escape_controls("\xE2\x80\x94 \xE2\x80\xAF \xC3\xA9") == "\xE2\x80\x94 \xE2\x80\xAF \xC3\xA9");
+}
+
 TEST_CASE("escape_line keeps one line", "[report][untrusted]") {
   CHECK(untrusted_text::escape_line("a\nb\tc") == "a\\nb\\tc");
 }
@@ -84,6 +100,7 @@ TEST_CASE("hostile submission text comes out escaped in every format", "[report]
       CHECK_THAT(out, Contains("x1b]52;c;cm0gLXJmIH4="));  // shown, as text
       CHECK_THAT(out, Contains("x1b[2J"));
       CHECK_THAT(out, Contains("x9b"));
+      CHECK_THAT(out, Contains("u202e06/06 ssap"));  // the override shown, not obeyed
     }
   }
 }

@@ -1,0 +1,70 @@
+#include "grading/reference_seal.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/errors.hpp"
+
+namespace parlab::grader {
+namespace {
+
+namespace fs = std::filesystem;
+
+void add_if_present(std::vector<fs::path>& list, const fs::path& path) {
+  std::error_code error;
+  if (!path.empty() && fs::exists(fs::symlink_status(path, error))) list.push_back(path);
+}
+
+[[noreturn]] void cannot_seal(const fs::path& path, const char* what) {
+  throw EnvironmentError("cannot close " + path.string() + " to the submission's uid (" + what + ": " +
+                         std::strerror(errno) + "); a submission could run or read it");
+}
+
+// Opened without following a link, changed through the descriptor: a link put in
+// the build tree must not make root change its target.
+void seal(const fs::path& path, bool executable, gid_t reference_gid) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (executable ? 0 : O_DIRECTORY));
+  if (fd < 0) cannot_seal(path, "open");
+  struct stat info {};
+  bool ok = ::fstat(fd, &info) == 0;
+  if (ok && executable) {
+    ok = S_ISREG(info.st_mode) && ::fchown(fd, static_cast<uid_t>(-1), reference_gid) == 0 &&
+         ::fchmod(fd, (info.st_mode & S_IRWXU) | S_IRGRP | S_IXGRP) == 0;
+  } else if (ok) {
+    ok = ::fchmod(fd, info.st_mode & 07770) == 0;
+  }
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
+  if (!ok) cannot_seal(path, executable ? "chown/chmod of an executable" : "chmod of a folder");
+}
+
+}  // namespace
+
+InstructorFiles instructor_files(const Toolchain& toolchain) {
+  InstructorFiles files;
+  for (const auto& [id, lab] : toolchain.labs) {
+    add_if_present(files.executables, lab.reference_exe);
+    add_if_present(files.executables, lab.cpu_reference_exe);
+    add_if_present(files.executables, lab.sim_reference_exe);
+    add_if_present(files.folders, lab.reference_dir);
+  }
+  // The reference sources and what the build made of them: objects, rewritten sources.
+  add_if_present(files.folders, toolchain.source_dir / "reference");
+  add_if_present(files.folders, toolchain.build_dir / "labs" / "CMakeFiles");
+  add_if_present(files.folders, toolchain.build_dir / "labs" / "sim-rewritten");
+  add_if_present(files.folders, toolchain.build_dir / "tests" / "CMakeFiles");
+  add_if_present(files.folders, toolchain.build_dir / "bench" / "CMakeFiles");
+  return files;
+}
+
+void seal_instructor_files(const InstructorFiles& files, gid_t reference_gid) {
+  for (const fs::path& exe : files.executables) seal(exe, true, reference_gid);
+  for (const fs::path& folder : files.folders) seal(folder, false, reference_gid);
+}
+
+}  // namespace parlab::grader

@@ -1,0 +1,125 @@
+// What a leased uid leaves behind is swept: its processes killed (daemons that left
+// the process group included), its files in the shared scratch folders removed, and
+// nothing of another uid touched. Root only (only root can act as another uid).
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <fstream>
+
+#include "process/hidden_processes.hpp"
+#include "process/uid_leftovers.hpp"
+#include "process_test_support.hpp"
+
+using namespace parlab::grader::process;
+using parlab::grader::test::ScratchDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uid_t kLitterUid = 61100;  // outside the default pool; no account uses it
+constexpr uid_t kBystanderUid = 61101;
+
+// A process of `uid` that sleeps in a session of its own (as a daemon would).
+pid_t sleeper_of(uid_t uid) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();
+    if (::syscall(SYS_setresgid, uid, uid, uid) != 0 || ::syscall(SYS_setresuid, uid, uid, uid) != 0) ::_exit(1);
+    ::pause();
+    ::_exit(0);
+  }
+  return pid;
+}
+
+fs::path file_of(uid_t uid, const fs::path& path) {
+  std::ofstream(path) << "litter";
+  REQUIRE(::chown(path.c_str(), uid, uid) == 0);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("A uid's processes are killed and nobody else's", "[process][leftovers]") {
+  if (::geteuid() != 0) {
+    WARN("not running as root: no other uid to act as");
+    return;
+  }
+  const pid_t litter = sleeper_of(kLitterUid);
+  const pid_t bystander = sleeper_of(kBystanderUid);
+  ::usleep(50000);  // both have switched uid
+  CHECK(kill_every_process_of(kLitterUid, kLitterUid) >= 1);
+  int status = 0;
+  CHECK(::waitpid(litter, &status, WNOHANG) == -1);  // already reaped by the sweep
+  CHECK(::kill(litter, 0) != 0);                       // gone
+  CHECK(::kill(bystander, 0) == 0);                   // untouched
+  ::kill(bystander, SIGKILL);
+  ::waitpid(bystander, &status, 0);
+  CHECK(kill_every_process_of(kLitterUid, kLitterUid) == 0);  // nothing left to kill
+}
+
+TEST_CASE("A uid's files in the scratch folders are removed, links not followed",
+          "[process][leftovers]") {
+  if (::geteuid() != 0) {
+    WARN("not running as root: no other uid to act as");
+    return;
+  }
+  ScratchDir scratch;
+  const fs::path shm = scratch / "shm";
+  fs::create_directories(shm);
+  const fs::path own_file = file_of(kLitterUid, shm / "big");
+  const fs::path own_dir = shm / "tree";
+  fs::create_directories(own_dir / "a" / "b");
+  file_of(kBystanderUid, own_dir / "a" / "b" / "inside");  // inside the uid's folder: goes too
+  REQUIRE(::chown(own_dir.c_str(), kLitterUid, kLitterUid) == 0);
+  const fs::path target = file_of(kBystanderUid, scratch / "target");
+  fs::create_symlink(target, shm / "link");
+  REQUIRE(::lchown((shm / "link").c_str(), kLitterUid, kLitterUid) == 0);
+  const fs::path other = file_of(kBystanderUid, shm / "other");
+
+  std::vector<std::string> problems;
+  CHECK(remove_entries_owned_by(kLitterUid, {shm, scratch / "missing"}, problems) == 3);
+  CHECK(problems.empty());
+  CHECK_FALSE(fs::exists(fs::symlink_status(own_file)));
+  CHECK_FALSE(fs::exists(fs::symlink_status(own_dir)));
+  CHECK_FALSE(fs::exists(fs::symlink_status(shm / "link")));
+  CHECK(fs::exists(target));  // the link's target is not the uid's
+  CHECK(fs::exists(other));
+}
+
+TEST_CASE("The default scratch folders are the shared ones", "[process][leftovers]") {
+  const std::vector<fs::path> folders = shared_scratch_folders();
+  CHECK(std::find(folders.begin(), folders.end(), fs::path("/dev/shm")) != folders.end());
+  CHECK(std::find(folders.begin(), folders.end(), fs::path("/tmp")) != folders.end());
+  CHECK(std::find(folders.begin(), folders.end(), fs::path("/var/tmp")) != folders.end());
+}
+
+TEST_CASE("A private hidepid /proc hides other users' processes from a child",
+          "[process][leftovers]") {
+  if (hidden_processes_problem()) {
+    WARN("cannot mount a private /proc here: " + *hidden_processes_problem());
+    return;
+  }
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    if (!hide_other_processes()) ::_exit(2);
+    if (::syscall(SYS_setresgid, kLitterUid, kLitterUid, kLitterUid) != 0 ||
+        ::syscall(SYS_setresuid, kLitterUid, kLitterUid, kLitterUid) != 0)
+      ::_exit(3);
+    struct stat info {};
+    const bool sees_init = ::stat("/proc/1", &info) == 0;
+    const bool sees_self = ::stat("/proc/self/status", &info) == 0;
+    ::_exit(!sees_init && sees_self ? 0 : 4);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  // The grader's own /proc is unchanged.
+  struct stat info {};
+  CHECK(::stat("/proc/1", &info) == 0);
+}
