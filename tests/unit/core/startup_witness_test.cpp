@@ -3,8 +3,11 @@
 // candidate's task) tells that start-up from work done outside the timed call.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <stdexcept>
 #include <vector>
 
+#include "grading/performance_test.hpp"
 #include "measure/observed_speed.hpp"
 #include "measure/side_by_side.hpp"
 
@@ -21,7 +24,7 @@ constexpr double kGpuCall = 0.001;     // an honest GPU call
 
 // One process: `startup` s untimed, `calls` calls of `true_call` s of which the program
 // reports `reported_call` s, and `hidden` s of work outside the timed calls.
-TimedSample process(double startup, double true_call, double reported_call, int calls,
+TimedSample one_process(double startup, double true_call, double reported_call, int calls,
                     double hidden = 0) {
   return TimedSample{reported_call, startup + hidden + true_call * calls, -1, calls};
 }
@@ -31,12 +34,12 @@ double jitter(int i) { return 0.004 * ((i * 7) % 5 - 2) / 2.0; }
 
 std::vector<TimedSample> cpu_baseline(int calls = kCalls) {
   std::vector<TimedSample> v;
-  for (int i = 0; i < 5; ++i) v.push_back(process(kCpuStartup + jitter(i), kCpuCall, kCpuCall, calls));
+  for (int i = 0; i < 5; ++i) v.push_back(one_process(kCpuStartup + jitter(i), kCpuCall, kCpuCall, calls));
   return v;
 }
 std::vector<TimedSample> gpu_reference(double call = kGpuCall, int calls = kCalls) {
   std::vector<TimedSample> v;
-  for (int i = 0; i < 5; ++i) v.push_back(process(kCudaStartup + jitter(i + 2), call, call, calls));
+  for (int i = 0; i < 5; ++i) v.push_back(one_process(kCudaStartup + jitter(i + 2), call, call, calls));
   return v;
 }
 
@@ -63,7 +66,7 @@ TEST_CASE("witness: a slower honest start-up than the reference's is still hones
           "[observed][witness]") {
   std::vector<TimedSample> cand;
   // 30 ms more untimed (its own allocations, a bigger binary): within the slack.
-  for (int i = 0; i < 5; ++i) cand.push_back(process(kCudaStartup + 0.03, kGpuCall, kGpuCall, kCalls));
+  for (int i = 0; i < 5; ++i) cand.push_back(one_process(kCudaStartup + 0.03, kGpuCall, kGpuCall, kCalls));
   const ObservedSpeed o = observed_speed(cpu_baseline(), cand, gpu_reference());
   CHECK_FALSE(claims_beyond_observation(kCpuCall / kGpuCall, o));
 }
@@ -80,12 +83,12 @@ TEST_CASE("witness: forgeries still earn nothing with a 0.5 s start-up", "[obser
   for (int i = 0; i < 5; ++i) {
     const double startup = kCudaStartup + jitter(i);
     // All the work in a static constructor; each timed call returns the stored answer.
-    precompute.push_back(process(startup, 0.00001, 0.00001, calls, call * calls));
+    precompute.push_back(one_process(startup, 0.00001, 0.00001, calls, call * calls));
     // An interposed clock or a replaced timing writer: 1 % of the true time reported.
-    lying_timer.push_back(process(startup, call, call / 100, calls));
+    lying_timer.push_back(one_process(startup, call, call / 100, calls));
     // The kernels launched before each timed region; the timer sees only the wait's end.
-    launched_early.push_back(process(startup, call, call / 20, calls));
-    honest.push_back(process(startup, call, call, calls));
+    launched_early.push_back(one_process(startup, call, call / 20, calls));
+    honest.push_back(one_process(startup, call, call, calls));
   }
   const ObservedSpeed o_honest = observed_speed(base, honest, witness);
   REQUIRE(o_honest.resolvable);
@@ -108,16 +111,16 @@ TEST_CASE("witness runs follow the pairs; a failed witness is not the student's"
   p.warmup_pairs = 0;
   p.min_pairs = 3;
   TimedRun base = [](std::string&) -> std::optional<TimedSample> {
-    return process(kCpuStartup, kCpuCall, kCpuCall, kCalls);
+    return one_process(kCpuStartup, kCpuCall, kCpuCall, kCalls);
   };
   TimedRun cand = [](std::string&) -> std::optional<TimedSample> {
-    return process(kCudaStartup, kGpuCall, kGpuCall, kCalls);
+    return one_process(kCudaStartup, kGpuCall, kGpuCall, kCalls);
   };
   int witness_runs = 0;
   SideBySideExtras extras;
   extras.witness = [&](std::string&) -> std::optional<TimedSample> {
     ++witness_runs;
-    return process(kCudaStartup, kGpuCall, kGpuCall, kCalls);
+    return one_process(kCudaStartup, kGpuCall, kGpuCall, kCalls);
   };
   SideBySide s = measure_side_by_side(base, cand, p, [] { return 0.0; }, extras);
   REQUIRE(s.ok);
@@ -139,4 +142,38 @@ TEST_CASE("witness runs follow the pairs; a failed witness is not the student's"
   CHECK(failed.witness_failed);
   CHECK_FALSE(failed.candidate_failed);
   CHECK(failed.error.find("time limit") != std::string::npos);
+}
+
+TEST_CASE("witness: only GPU tests against another kind of program need one",
+          "[observed][witness][spec]") {
+  int witnessed = 0;
+  for (const LabSpec& lab : load_all_labs(std::filesystem::path(PARLAB_SOURCE_DIR) / "labs")) {
+    for (const TestSpec& t : lab.tests) {
+      if (!t.performance) continue;
+      const bool needs = baseline_of_another_kind(t, lab);
+      INFO(lab.id << ": " << t.name);
+      if (t.performance->baseline_program == "cpu_reference") CHECK(needs);
+      // A CPU test, or a GPU task against the reference's GPU code: same kind.
+      if (t.device == "cpu") CHECK_FALSE(needs);
+      if (t.device == "gpu" && t.performance->baseline_program == "reference" &&
+          t.performance->baseline_task == t.task) {
+        CHECK_FALSE(needs);
+      }
+      witnessed += needs ? 1 : 0;
+    }
+  }
+  // lab02, lab03, lab04, lab05 each have a GPU-against-CPU test (issue 26).
+  CHECK(witnessed >= 4);
+  const LabSpec lab04 = [] {
+    for (const LabSpec& l : load_all_labs(std::filesystem::path(PARLAB_SOURCE_DIR) / "labs")) {
+      if (l.id == "lab04") return l;
+    }
+    throw std::runtime_error("lab04 not found");
+  }();
+  for (const TestSpec& t : lab04.tests) {
+    if (t.name == "sum: GPU kernel against all CPU cores") CHECK(baseline_of_another_kind(t, lab04));
+    if (t.name == "sum: speed against the reference's block tree") {
+      CHECK_FALSE(baseline_of_another_kind(t, lab04));
+    }
+  }
 }
