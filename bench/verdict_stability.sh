@@ -6,7 +6,9 @@
 #     unrelated `yes >/dev/null`: full marks, or "inconclusive: machine busy", never a
 #     silently lower score;
 #   - an honest parallel submission 2x slower than the reference
-#     (tests/fakes/parallelism, *_half_speed), graded the same way: never full points.
+#     (tests/fakes/parallelism, *_half_speed), graded the same way: never full points;
+#   - lab01's serial pool with a CPU-burning child (lab01_burner): no performance points
+#     on the parallel tests (issue 27), never full.
 # Prints one table row per (condition, lab, submission) with the performance outcome
 # of each grading. Run from the repository root after building:
 #   bash bench/verdict_stability.sh [BUILD_DIR] [RUNS] [LAB02_RUNS]
@@ -24,6 +26,7 @@ trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$scratch"' EXIT
 
 bash "$fakes/make_submission.sh" lab01_half_speed "$scratch/lab01_half"
 bash "$fakes/make_submission.sh" lab02_half_speed "$scratch/lab02_half"
+bash "$fakes/make_submission.sh" lab01_burner "$scratch/lab01_burner"
 
 # One grading's CPU performance tests: F (all full), I (some inconclusive, none lower),
 # L (some lower: partial or failed), with the points and the exit code.
@@ -68,6 +71,7 @@ for condition in quiet busy; do
   fi
   row "$condition" lab01 reference --reference
   row "$condition" lab01 half_speed "$scratch/lab01_half"
+  row "$condition" lab01 burner "$scratch/lab01_burner"
   row "$condition" lab02 reference --reference --device sim
   row "$condition" lab02 half_speed "$scratch/lab02_half" --device sim
 done

@@ -4,7 +4,9 @@
 # single-threaded lab02 get none of the parallel tests' points, told what the grader
 # saw ("your run kept 1.00 of 2 cores busy ... 1 process, 1 thread"). On a quiet machine
 # the tests fail ("not parallel"); a machine the grader saw busy makes them inconclusive
-# (never points): both are accepted, each with its own message.
+# (never points): both are accepted, each with its own message. A serial pool with a
+# forked child that only burns CPU spreads CPU time, not work: its own 1-worker run is
+# as fast, and it earns nothing either (issue 27).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes/parallelism"
@@ -55,6 +57,19 @@ for kind in lab01_serial lab01_threads; do
   expect_json "$W/$kind.json" required_cores "1.5"
 done
 expect_in "$W/lab01_serial.out" "\(1 process, 1 thread\)" "serial: one process, one thread seen"
+
+bash "$FAKES/make_submission.sh" lab01_burner "$W/lab01_burner"
+run_grade lab01_burner lab01 "$W/lab01_burner" --work-dir "$W/work" --json "$W/lab01_burner.json"
+expect_rc lab01_burner 1
+read -r points statuses < <(points_of "$W/lab01_burner.json" "parallel speedup" \
+                                       "dynamic beats static on skewed sizes")
+[[ "$points" =~ ^0(\.0+)?$ ]] && pass "burner: no parallel points" || fail "burner: earned $points parallel points"
+check_statuses lab01_burner "$statuses"
+read -r first_status _ <<<"$statuses"
+if [ "$first_status" = failed ]; then
+  expect_in "$W/lab01_burner.out" "not parallel: with 1 worker your own task 'parallel_dynamic' took [0-9.]+x as long as with $cores" \
+    "burner: told its own 1-worker run is as fast"
+fi
 grep -q "machine busy" "$W/lab01_threads.out" ||
   expect_in "$W/lab01_threads.out" "threads do not count: this lab asks for worker processes" \
   "threads: told the lab asks for processes"

@@ -453,9 +453,15 @@ TestResult Session::run_performance(const TestSpec& t,
                                   p.serial_task, one_worker, data, t.warmup, t.repeat,
                                   limits(t), false};
   }
+  if (baseline_of_another_kind(t, lab_)) {
+    setup.witness = TaskInvocation{baseline_executable({.baseline_program = "reference"}),
+                                   t.task, params, data, t.warmup, t.repeat, limits(t),
+                                   false};
+  }
   setup.run_slug = slug(t.name);
   setup.cores = cores_;
   setup.reference_runs = &reference_runs_;
+  setup.machine_cpus = machine_cpus();
   const std::vector<harness::NamedArray>& expected = reference_run(t, t.task, params).outputs;
   run_performance_test(setup, submission_runs_, expected, r,
                        [&](TestResult& result, const TaskRun& last, const Measurement& m) {

@@ -25,6 +25,11 @@ int available_cores() {
   return cores;
 }
 
+int machine_cpus() {
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? static_cast<int>(online) : available_cores();
+}
+
 HostInfo probe_host(const std::string& sandbox_name) {
   HostInfo h;
   char name[256] = {};

@@ -9,6 +9,9 @@ namespace parlab::grader {
 // not the machine's total, and no more than a cgroup CPU quota grants (Docker --cpus,
 // Kubernetes limits), rounded down to whole cores.
 int available_cores();
+// CPUs of the whole machine, online: what /proc/stat's counters add up over (the
+// machine's other load is judged against them too, measure/other_load.hpp).
+int machine_cpus();
 HostInfo probe_host(const std::string& sandbox_name);
 
 }  // namespace parlab::grader

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
 #include "compare/comparator.hpp"
 #include "grading/page_cache_warmup.hpp"
 #include "grading/performance_verdict.hpp"
 #include "grading/run_feedback.hpp"
+#include "measure/other_load.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
 #include "score/scoring.hpp"
@@ -15,6 +17,7 @@ namespace parlab::grader {
 namespace {
 
 constexpr int kSerialRuns = 3;  // enough for a median shown as information
+constexpr int kOwnSerialRuns = 3;  // the submission's own 1-worker runs: a median
 
 // Runs `inv` once from a warm page cache (the previous run, the student's say, may
 // have evicted the dataset to slow the next one down); keeps the run in `last`.
@@ -45,7 +48,48 @@ double serial_speedup(const PerformanceTestSetup& setup, LabRunner& runs, double
   return median(serial_s) / candidate_s;
 }
 
+// The submission's own task with one worker against its parallel run, from the wall
+// times the grader saw (a timer the submission controls cannot steer it), each less
+// the untimed cost of a process of this task; 0 when a 1-worker run failed.
+double own_speedup(const PerformanceTestSetup& setup, LabRunner& runs, const SideBySide& sbs) {
+  TaskInvocation one_worker = setup.candidate;
+  one_worker.params.set("workers", "1");
+  std::vector<double> walls;
+  TaskRun last;
+  for (int i = 0; i < kOwnSerialRuns; ++i) {
+    std::string ignored;
+    auto seen = timed(runs, one_worker, setup.run_slug + "-own-serial", last)(ignored);
+    if (!seen) return 0;
+    walls.push_back(seen->wall_s);
+  }
+  return own_speedup_from_walls(walls, sbs.candidate_wall_s, sbs.observed.overhead_s);
+}
+
 }  // namespace
+
+double own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
+                              const std::vector<double>& parallel_wall_s, double overhead_s) {
+  if (one_worker_wall_s.empty() || parallel_wall_s.empty()) {
+    throw std::invalid_argument("own speedup needs runs on both sides");
+  }
+  // A process's untimed cost is paid by both runs: left out, or it would dilute the
+  // speedup of a short task. Never below a millisecond: a run is never free.
+  constexpr double kLeast = 0.001;
+  const double overhead = std::max(overhead_s, 0.0);
+  const double one = std::max(median(one_worker_wall_s) - overhead, kLeast);
+  const double parallel = std::max(median(parallel_wall_s) - overhead, kLeast);
+  return one / parallel;
+}
+
+bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab) {
+  if (test.device != "gpu" || !test.performance) return false;
+  const PerformanceSpec& p = *test.performance;
+  if (p.baseline_program == "cpu_reference") return true;
+  for (const TestSpec& other : lab.tests) {
+    if (other.task == p.baseline_task && other.device == "cpu") return true;
+  }
+  return false;
+}
 
 TimedSample observed_sample(const TaskRun& run) {
   TimedSample s{median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
@@ -75,19 +119,30 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   const bool observed = setup.candidate.observe;
   TaskRun last_candidate;
   TaskRun last_baseline;
+  TaskRun last_witness;
+  const Params& params = setup.candidate.params;
+  const int workers = params.has("workers") ? static_cast<int>(params.get_int("workers")) : 0;
+  // The reference's programs (baseline, witness, serial) run under the reference's uid.
+  LabRunner& reference_runs = setup.reference_runs ? *setup.reference_runs : runs;
+  SideBySideExtras extras;
+  if (setup.witness) {
+    extras.witness = timed(reference_runs, *setup.witness, setup.run_slug + "-witness", last_witness);
+  }
+  extras.allowed_other_load = allowed_other_load(
+      p.max_other_load, cores_used_by_test(workers, setup.cores), setup.machine_cpus);
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [t0] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   };
-  LabRunner& reference_runs = setup.reference_runs ? *setup.reference_runs : runs;
   SideBySide sbs = measure_side_by_side(
       timed(baseline_is_student ? runs : reference_runs, setup.baseline, setup.run_slug + "-baseline", last_baseline),
-      timed(runs, setup.candidate, setup.run_slug + "-candidate", last_candidate), p, elapsed);
+      timed(runs, setup.candidate, setup.run_slug + "-candidate", last_candidate), p, elapsed,
+      extras);
   r.seconds = elapsed();
   if (!sbs.ok) {
     if (sbs.candidate_failed) {
       fail_from_run(r, last_candidate);
-    } else if (baseline_is_student) {
+    } else if (baseline_is_student && !sbs.witness_failed) {
       // The baseline is the student's own code (e.g. its serial task): its failure is theirs.
       fail_from_run(r, last_baseline);
       r.message = "your " + p.baseline_task + " task (this test's baseline) failed: " + r.message;
@@ -96,8 +151,11 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
       // was measured, and the student is not failed for it.
       r.status = TestStatus::inconclusive;
       r.outcome = RunOutcome::not_run;
-      r.message = "inconclusive: the reference baseline (" + p.baseline_program + ":" +
-                  p.baseline_task + ") failed on this machine (" + sbs.error +
+      r.message = "inconclusive: the reference " +
+                  (sbs.witness_failed ? "program (reference:" + t.task + ")"
+                                      : "baseline (" + p.baseline_program + ":" +
+                                            p.baseline_task + ")") +
+                  " failed on this machine (" + sbs.error +
                   "); nothing is counted against you: re-run the grading, on a quieter "
                   "machine if it repeats";
     }
@@ -125,8 +183,6 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
     return;
   }
 
-  const Params& params = setup.candidate.params;
-  const int workers = params.has("workers") ? static_cast<int>(params.get_int("workers")) : 0;
   const Thresholds th = effective_thresholds(p, setup.cores, workers);
   Measurement m = sbs.measurement;
   m.baseline = p.baseline_program + ":" + p.baseline_task;
@@ -137,6 +193,17 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   // A parallel test needs the work spread; with a single core nothing can be asked.
   if (!p.parallel.empty() && setup.cores >= 2) m.required_cores = p.min_spread;
   m.serial_speedup = serial_speedup(setup, reference_runs, m.candidate_median_s);
+  // Useful parallel work, not only busy cores: the submission's own 1-worker run must
+  // be slower. Measured where the spread rule passed and the timing is trusted, on a
+  // busy machine too (a burner must not pass as "full credit although busy"; a low
+  // figure there is inconclusive, performance_verdict).
+  if (observed && !p.parallel.empty() && setup.cores >= 2 && workers > 1 &&
+      p.min_own_speedup > 1 && m.timing_trusted &&
+      !(m.work_spread > 0 && m.required_cores > 0 && m.work_spread < m.required_cores)) {
+    m.required_own_speedup = p.min_own_speedup;
+    m.own_speedup_workers = std::min(workers, setup.cores);
+    m.own_speedup = own_speedup(setup, runs, sbs);
+  }
   r.outcome = RunOutcome::ok;
   if (decorate) decorate(r, last_candidate, m);
   const PerformanceVerdict verdict = performance_verdict(

@@ -22,13 +22,23 @@ struct PerformanceTestSetup {
   TaskInvocation baseline;
   TaskInvocation candidate;
   std::optional<TaskInvocation> serial;  // the serial reference, timed for information
+  // The reference's own run of the candidate's task, where the baseline is another kind
+  // of program (a CPU baseline for a GPU task): its untimed time is the start-up every
+  // program of the candidate's kind pays (measure/observed_speed.hpp).
+  std::optional<TaskInvocation> witness;
   std::string run_slug;                  // names the run folders
   int cores = 1;                         // available to this grading
   // Runs the reference's programs (baseline, serial) under the reference's uid: the
   // submission's uid may not run them (docs/sandbox.md, "Sealed at every level").
   // Null: `runs` runs them too.
   LabRunner* reference_runs = nullptr;
+  int machine_cpus = 1;                  // CPUs of the whole machine (/proc/stat counts them)
 };
+
+// Whether a test's baseline is a different kind of program than its candidate, so the
+// baseline's start-up says nothing of the candidate's: a GPU task against a CPU program
+// (the CPU reference, or a task the lab runs on the CPU).
+bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab);
 
 // What the session adds once the candidate's last run is known (GPU phases, roofline).
 using DecorateResult =
@@ -39,6 +49,12 @@ using DecorateResult =
 void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
                           const std::vector<harness::NamedArray>& expected, TestResult& r,
                           const DecorateResult& decorate);
+
+// The submission's own speedup over its 1-worker run: the medians of the wall times the
+// grader saw, each less `overhead_s` (a process's untimed cost). Throws
+// std::invalid_argument without runs on either side.
+double own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
+                              const std::vector<double>& parallel_wall_s, double overhead_s);
 
 // What the grader saw of one run, for the measurement.
 TimedSample observed_sample(const TaskRun& run);

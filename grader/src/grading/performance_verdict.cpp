@@ -89,6 +89,25 @@ std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule
   return out;
 }
 
+// A burner (a serial program with a child that only burns CPU) spreads CPU time, not
+// work: its own 1-worker run is as fast as its parallel one.
+bool own_speedup_missing(const Measurement& m) {
+  return m.required_own_speedup > 0 && m.own_speedup > 0 &&
+         m.own_speedup < m.required_own_speedup;
+}
+
+std::string own_speedup_sentence(const Measurement& m) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "; not parallel: with 1 worker your own task '%s' took %.2fx as long as with %d "
+                "(this test needs %.2fx), so its workers did not share the work; processes or "
+                "threads that only keep cores busy do not count, and speed earns nothing here",
+                m.candidate.substr(m.candidate.find(':') + 1).c_str(), m.own_speedup,
+                m.own_speedup_workers,
+                m.required_own_speedup);
+  return buf;
+}
+
 }  // namespace
 
 PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& th,
@@ -98,6 +117,12 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
   v.message = measured_sentence(m, th);
   if (const std::string seen = parallelism_sentence(m, rule); !seen.empty()) {
     v.message += "; " + seen;
+  }
+  if (m.own_speedup > 0 && !own_speedup_missing(m)) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "; %.2fx as fast as your own run with 1 worker",
+                  m.own_speedup);
+    v.message += buf;
   }
   if (!m.timing_trusted) {
     // A program caught claiming more than it did earns nothing on this test, and the
@@ -121,6 +146,20 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     v.status = TestStatus::failed;
     v.points = 0;
     v.message += not_parallel_sentence(m, rule);
+    return v;
+  }
+  if (!rule.unit.empty() && own_speedup_missing(m)) {
+    if (!m.interference.empty()) {
+      v.status = TestStatus::inconclusive;
+      v.points = 0;
+      v.message += "; inconclusive: machine busy (" + m.interference +
+                   "), so the speedup over your own 1-worker run cannot be judged; nothing "
+                   "is counted against you: close other programs and re-run";
+      return v;
+    }
+    v.status = TestStatus::failed;
+    v.points = 0;
+    v.message += own_speedup_sentence(m);
     return v;
   }
   if (!m.interference.empty() && fraction < 1) {

@@ -5,7 +5,7 @@
 // itself, a program whose own timings claim more than that beyond noise earns nothing
 // on the test and is reported as "timing not trusted" (measure/observed_speed.hpp),
 // a test that requires parallel work earns nothing for work the grader saw done by one
-// process (thread), and a noisy or disturbed measurement never costs a student points:
+// process (thread) or that its own 1-worker run does as fast, and a noisy or disturbed measurement never costs a student points:
 // it is inconclusive unless it already earns full credit.
 #include <string>
 

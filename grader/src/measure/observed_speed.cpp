@@ -27,23 +27,30 @@ double work_of(const TimedSample& s) { return s.reported_s * std::max(s.calls, 1
 }  // namespace
 
 ObservedSpeed observed_speed(const std::vector<TimedSample>& baseline,
-                             const std::vector<TimedSample>& candidate) {
+                             const std::vector<TimedSample>& candidate,
+                             const std::vector<TimedSample>& witness) {
   if (baseline.size() != candidate.size() || baseline.empty()) {
     throw std::invalid_argument("observed_speed needs the same non-zero number of pairs");
   }
   ObservedSpeed out;
+  out.witnessed = !witness.empty();
+  // The program of the candidate's kind: the witness when there is one, else the baseline.
+  const std::vector<TimedSample>& same_kind = out.witnessed ? witness : baseline;
   std::vector<double> overheads;
-  std::vector<double> base_work;
-  for (const TimedSample& b : baseline) {
-    overheads.push_back(std::max(0.0, b.wall_s - work_of(b)));
-    base_work.push_back(work_of(b));
+  std::vector<double> same_kind_work;
+  for (const TimedSample& s : same_kind) {
+    overheads.push_back(std::max(0.0, s.wall_s - work_of(s)));
+    same_kind_work.push_back(work_of(s));
   }
+  std::vector<double> base_work;
+  for (const TimedSample& b : baseline) base_work.push_back(work_of(b));
   out.overhead_s = median(overheads);
   const double iqr = quantile(overheads, 0.75) - quantile(overheads, 0.25);
   out.slack_s = std::max({kMinSlackSeconds, kSlackFractionOfOverhead * out.overhead_s,
                           kSlackIqrFactor * iqr});
-  // Below a few slacks of timed work, start-up noise could hide anything.
-  out.resolvable = median(base_work) >= 4 * out.slack_s;
+  // Below a few slacks of the timed work a program of this kind does, start-up noise
+  // could hide anything.
+  out.resolvable = median(same_kind_work) >= 4 * out.slack_s;
 
   std::vector<double> caps;
   std::vector<double> cores;

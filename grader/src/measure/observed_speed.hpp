@@ -15,6 +15,13 @@
 // outside the timed region, or a clock that lies, shows up in the candidate's wall
 // time and lowers the cap; an honest candidate's cap stays at or above its reported
 // ratio.
+//
+// The overhead must be that of a program of the candidate's kind. Where the baseline
+// is another kind (a CPU program against a CUDA candidate, whose process pays 0.3 to
+// 0.6 s of context creation and module loading that a CPU program never pays), the
+// grader also runs a *witness*: the reference's own implementation of the candidate's
+// task, same data and call counts, in the same grading. Its untimed time is the
+// start-up every program of that kind pays; the candidate is allowed that much.
 #include <vector>
 
 namespace parlab::grader {
@@ -42,11 +49,15 @@ struct ObservedSpeed {
   double candidate_cores = 0;  // median CPU time / wall time of the candidate's processes
                                // (0: CPU time not observed, e.g. under bubblewrap)
   bool resolvable = true;  // the timed work is large enough beside the overhead's noise
+  bool witnessed = false;  // overhead and slack from the witness, not the baseline
 };
 
 // `baseline` and `candidate` are the measured pairs, index by index (same length).
+// `witness` (may be empty): runs of the reference's own candidate task, whose untimed
+// time then replaces the baseline's as the overhead allowed.
 ObservedSpeed observed_speed(const std::vector<TimedSample>& baseline,
-                             const std::vector<TimedSample>& candidate);
+                             const std::vector<TimedSample>& candidate,
+                             const std::vector<TimedSample>& witness = {});
 
 // True when the harness's ratio claims more than the observation supports, beyond
 // noise: the report then says "timing not trusted" with both figures.

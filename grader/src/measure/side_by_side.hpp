@@ -22,15 +22,28 @@ namespace parlab::grader {
 // nullopt with `error` set on failure.
 using TimedRun = std::function<std::optional<TimedSample>(std::string& error)>;
 
+// What the caller adds to the pairs (both optional).
+struct SideBySideExtras {
+  // The reference's own candidate task, run `witness_runs` times after the pairs when the
+  // baseline is another kind of program (measure/observed_speed.hpp); empty: none.
+  TimedRun witness;
+  int witness_runs = 5;
+  // Cores other programs may keep busy before a pair is set aside (measure/other_load.hpp);
+  // < 0: the policy's max_other_load as it stands.
+  double allowed_other_load = -1;
+};
+
 struct SideBySide {
   bool ok = false;
   std::string error;           // which side failed and why, when !ok
   bool candidate_failed = false;  // the failure was the candidate's (the student's)
+  bool witness_failed = false;    // the reference's witness run failed (not the student's)
   Measurement measurement;     // thresholds left for the caller to fill; median_ratio is
                                // the reported ratio capped by the observed one
   ObservedSpeed observed;
   std::vector<double> baseline_s;
   std::vector<double> candidate_s;
+  std::vector<double> candidate_wall_s;  // observed by the grader, pairs used
   int disturbed_pairs = 0;     // set aside: other programs were busy meanwhile
   bool disturbed = false;      // fewer than 3 quiet pairs: the verdict cannot be trusted
 };
@@ -38,6 +51,7 @@ struct SideBySide {
 // `elapsed` returns seconds since the measurement started (injectable for tests).
 SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candidate,
                                 const PerformanceSpec& policy,
-                                const std::function<double()>& elapsed);
+                                const std::function<double()>& elapsed,
+                                const SideBySideExtras& extras = {});
 
 }  // namespace parlab::grader

@@ -90,6 +90,11 @@ struct Measurement {
   int candidate_threads = 0;
   double work_spread = 0;        // CPU time over the busiest process's (thread's) (0: not seen)
   double required_cores = 0;     // the work_spread the test requires (0: no requirement)
+  // The submission's own 1-worker run of the task over its parallel run, from the wall
+  // times the grader saw (0: not measured), and what the test requires (0: nothing).
+  double own_speedup = 0;
+  double required_own_speedup = 0;
+  int own_speedup_workers = 0;   // the parallel run's workers in that comparison
   // The median ratio's 95 % confidence interval (order statistics of the pairs).
   double ratio_low = 0;
   double ratio_high = 0;

@@ -79,6 +79,10 @@ struct PerformanceSpec {
   // process's (thread's) must reach min_spread, else the test earns nothing.
   std::string parallel;
   double min_spread = 1.5;
+  // A parallel test with a `workers` param also runs the submission's own task with one
+  // worker: its parallel run must be at least this much faster (a serial program that
+  // forks a child to burn CPU spreads CPU time, not work; docs/scoring.md).
+  double min_own_speedup = 1.25;
   // A pair during which other programs kept more than this many cores busy is set
   // aside as disturbed and re-measured; too few quiet pairs make the test inconclusive.
   double max_other_load = 0.35;

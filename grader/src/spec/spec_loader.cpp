@@ -69,8 +69,8 @@ ComparatorSpec read_comparator(TomlReader& r) {
 PerformanceSpec read_performance(TomlReader& r) {
   r.expect_keys({"baseline", "baseline_params", "full_at", "zero_at", "scale_with_cores",
                  "min_cores", "warmup_pairs", "min_pairs", "max_pairs", "max_spread",
-                 "budget_seconds", "parallel", "min_spread", "max_other_load",
-                 "serial_task"});
+                 "budget_seconds", "parallel", "min_spread", "min_own_speedup",
+                 "max_other_load", "serial_task"});
   PerformanceSpec p;
   std::string baseline = r.required_string("baseline");
   auto colon = baseline.find(':');
@@ -111,6 +111,10 @@ PerformanceSpec read_performance(TomlReader& r) {
   }
   p.min_spread = r.optional_number("min_spread").value_or(p.min_spread);
   if (!(p.min_spread >= 1)) r.fail(r.node("min_spread"), "min_spread must be >= 1 (1: serial)");
+  p.min_own_speedup = r.optional_number("min_own_speedup").value_or(p.min_own_speedup);
+  if (!(p.min_own_speedup >= 1)) {
+    r.fail(r.node("min_own_speedup"), "min_own_speedup must be >= 1 (1: not checked)");
+  }
   p.max_other_load = r.optional_number("max_other_load").value_or(p.max_other_load);
   if (!(p.max_other_load > 0)) r.fail(r.node("max_other_load"), "max_other_load must be > 0 cores");
   p.serial_task = r.optional_string("serial_task").value_or("");

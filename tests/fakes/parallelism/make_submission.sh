@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 refs="$here/../../../reference"
 mkdir -p "$dir"
 case "$kind" in
-  lab01_serial | lab01_threads)
+  lab01_serial | lab01_threads | lab01_burner)
     cp "$refs/lab01-multiprocessing/worker_processes.hpp" "$dir/"
     sed 's/process_parallel(const std::vector/renamed_away_process_parallel(const std::vector/' \
       "$refs/lab01-multiprocessing/file_stats.cpp" >"$dir/file_stats.cpp"

@@ -164,6 +164,12 @@ TEST_CASE("performance tests declare parallelism, load bound and a serial task",
              Catch::Contains("min_spread must be >= 1"));
   CHECK_THAT(error_of(replace(parallel, "max_other_load = 0.5", "max_other_load = 0")),
              Catch::Contains("max_other_load must be > 0"));
+  // The speedup over the submission's own 1-worker run (issue 27).
+  CHECK(plain.tests[1].performance->min_own_speedup == 1.25);
+  CHECK(load_lab_spec(write_spec(replace(parallel, "min_spread = 1.8", "min_own_speedup = 1.4")))
+            .tests[1].performance->min_own_speedup == 1.4);
+  CHECK_THAT(error_of(replace(parallel, "min_spread = 1.8", "min_own_speedup = 0.9")),
+             Catch::Contains("min_own_speedup must be >= 1"));
 }
 
 TEST_CASE("the shipped labs' parallel tests need 2 cores and say how to be parallel", "[spec]") {

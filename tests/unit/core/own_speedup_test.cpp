@@ -1,0 +1,81 @@
+// Useful parallel work (issue 27): a parallel test also asks for a speedup over the
+// submission's own 1-worker run, which a serial program with a CPU burner cannot show.
+#include <catch2/catch.hpp>
+#include <stdexcept>
+
+#include "grading/performance_test.hpp"
+#include "grading/performance_verdict.hpp"
+
+using namespace parlab::grader;
+
+namespace {
+// A parallel test's measurement on 2 cores whose work spread passed (1.99: a burner
+// keeps the second core as busy as the first).
+Measurement spread_over_two(double own_speedup) {
+  Measurement m;
+  m.baseline = "reference:parallel_dynamic";
+  m.candidate = "submission:parallel_dynamic";
+  m.ratios = {1.0, 1.0, 1.0};
+  m.reported_ratio = 1.0;
+  m.median_ratio = 1.0;
+  m.observed_cap = 1.1;
+  m.work_spread = 1.99;
+  m.candidate_processes = 2;
+  m.candidate_threads = 2;
+  m.required_cores = 1.5;
+  m.required_own_speedup = 1.25;
+  m.own_speedup_workers = 2;
+  m.own_speedup = own_speedup;
+  return m;
+}
+Thresholds same_shape() { return Thresholds{0.8, 0.4, 0}; }
+}  // namespace
+
+TEST_CASE("own speedup: from the wall times, less a process's untimed cost", "[own_speedup]") {
+  // 2.05 s with 1 worker, 1.05 s with 2, 50 ms of start-up and I/O each: 2x.
+  CHECK(own_speedup_from_walls({2.05, 2.06, 2.04}, {1.05, 1.04, 1.06}, 0.05) == Approx(2.0));
+  // A burner: as long with 1 worker as with 2.
+  CHECK(own_speedup_from_walls({1.05}, {1.06}, 0.05) == Approx(1.0 / 1.01));
+  // An overhead larger than a run never gives a zero or negative time.
+  CHECK(own_speedup_from_walls({0.2}, {0.1}, 5.0) == Approx(1.0));
+  CHECK_THROWS_AS(own_speedup_from_walls({}, {1.0}, 0), std::invalid_argument);
+}
+
+TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told why",
+          "[verdict][parallel][own_speedup]") {
+  PerformanceVerdict v =
+      performance_verdict(spread_over_two(1.01), same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::failed);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("not parallel: with 1 worker your own task 'parallel_dynamic' took "
+                       "1.01x as long as with 2 (this test needs 1.25x)") != std::string::npos);
+}
+
+TEST_CASE("own speedup: real parallel work keeps its points", "[verdict][parallel][own_speedup]") {
+  PerformanceVerdict v =
+      performance_verdict(spread_over_two(1.85), same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 25);
+  CHECK(v.message.find("not parallel") == std::string::npos);
+  CHECK(v.message.find("1.85x as fast as your own run with 1 worker") != std::string::npos);
+}
+
+TEST_CASE("own speedup: on a busy machine it is inconclusive, never failed",
+          "[verdict][parallel][own_speedup]") {
+  Measurement m = spread_over_two(1.01);
+  m.interference = "other programs kept 0.98 cores busy";
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+}
+
+TEST_CASE("own speedup: not measured or not required, nothing is asked",
+          "[verdict][parallel][own_speedup]") {
+  Measurement unmeasured = spread_over_two(0);
+  CHECK(performance_verdict(unmeasured, same_shape(), 25, {"processes", 2}).points == 25);
+  Measurement not_required = spread_over_two(1.01);
+  not_required.required_own_speedup = 0;
+  CHECK(performance_verdict(not_required, same_shape(), 25, {"processes", 2}).points == 25);
+  // A test without a parallel rule never asks for it.
+  CHECK(performance_verdict(spread_over_two(1.01), same_shape(), 25, {}).points == 25);
+}
