@@ -86,8 +86,10 @@ const char* verb(bool write, bool atomic) {
   return write ? "writes it" : "reads it";
 }
 
-std::string region_text(const Region& region, std::uintptr_t word) {
-  const std::string offset = "byte " + std::to_string(word - region.begin);
+std::string region_text(const Region& region, std::uintptr_t address) {
+  // `address` is a byte both accesses touched, so inside the region (never before it).
+  const std::string offset =
+      "byte " + std::to_string(address >= region.begin ? address - region.begin : 0);
   switch (region.kind) {
     case RegionKind::static_shared:
       return "shared array `" + std::string(region.name) + "` (" + offset + ")";
@@ -113,7 +115,7 @@ std::string region_text(const Region& region, std::uintptr_t word) {
   const std::string first = source_line_of(conflict.earlier.pc);
   const std::string second = source_line_of(conflict.later.pc);
   const dim3 block = runner.job()->request->config.block;
-  const std::string what = region_text(region, conflict.word);
+  const std::string what = region_text(region, conflict.address);
   const char* array_kind = region.kind == RegionKind::device ? "global memory" : "shared memory";
   std::string barrier = runner.barriers_passed() == 0
                             ? "no __syncthreads() since the kernel started"

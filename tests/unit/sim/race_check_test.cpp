@@ -111,6 +111,32 @@ TEST_CASE("shadow: conflicts need two threads, one epoch, one write, not both at
   CHECK(write_after_reads.earlier.lane == 6);
 }
 
+TEST_CASE("shadow: threads storing different bytes of one word do not race; the conflict "
+          "names the byte", "[sim][race]") {
+  BlockShadow shadow;
+  shadow.reset(2);
+  const std::uintptr_t a = 0x3000;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    CHECK(shadow.access(a + lane, 1, true, false, lane, pc(1)).word == 0);  // out[i] = (uchar)k
+  }
+  // A word-wide read by another thread meets all four writes; the first common byte.
+  const auto read_all = shadow.access(a, 4, false, false, 9, pc(2));
+  CHECK(read_all.word == a);
+  CHECK(read_all.address == a);
+  // Two 2-byte halves by two threads, then a 1-byte read of the upper half's 2nd byte.
+  CHECK(shadow.access(a + 4, 2, true, false, 1, pc(3)).word == 0);
+  CHECK(shadow.access(a + 6, 2, true, false, 2, pc(3)).word == 0);
+  const auto upper = shadow.access(a + 7, 1, false, false, 3, pc(4));
+  CHECK(upper.address == a + 7);
+  CHECK(upper.earlier.lane == 2);
+  // An access starting inside a word (an allocation at an odd address) stays at or
+  // after its own first byte.
+  CHECK(shadow.access(a + 9, 1, true, false, 1, pc(5)).word == 0);
+  const auto odd = shadow.access(a + 9, 3, true, false, 2, pc(6));
+  CHECK(odd.word == a + 8);
+  CHECK(odd.address == a + 9);
+}
+
 TEST_CASE("shadow: a warp collective orders lanes of its warp only", "[sim][race]") {
   BlockShadow shadow;
   shadow.reset(2);
