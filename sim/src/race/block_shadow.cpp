@@ -34,6 +34,20 @@ RaceConflict BlockShadow::access(std::uintptr_t address, std::size_t bytes, bool
   return found;
 }
 
+bool BlockShadow::read_before_write(std::uintptr_t address, std::size_t bytes) const {
+  const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
+  for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
+    const auto it = words_.find(word);
+    if (it == words_.end()) continue;
+    unsigned mask = 0;
+    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) mask |= 1u << (b - word);
+    for (unsigned i = 0; i < it->second.read_count; ++i) {
+      if ((it->second.reads[i].bytes & mask) != 0) return true;
+    }
+  }
+  return false;
+}
+
 void BlockShadow::keep(ShadowAccess* kept, unsigned& count, const ShadowAccess& now,
                        bool by_others_too) {
   unsigned left = 0;

@@ -43,6 +43,9 @@ class BlockShadow {
   // the first conflict found (word == 0: none).
   RaceConflict access(std::uintptr_t address, std::size_t bytes, bool write, bool atomic,
                       unsigned lane, const void* pc);
+  // Whether a thread of the block read any byte of [address, address + bytes) since
+  // the block last wrote it (the write about to happen is a read-modify-write).
+  bool read_before_write(std::uintptr_t address, std::size_t bytes) const;
 
  private:
   static constexpr unsigned kKept = 4;  // writes, reads: one per byte of the word

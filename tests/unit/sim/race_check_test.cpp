@@ -81,6 +81,30 @@ TEST_CASE("reading a neighbour's dynamic shared slot before the barrier is a rac
   CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:97"));
 }
 
+TEST_CASE("blocks folding a maximum into one global word without an atomic race; with "
+          "atomicMax or one partial per block they do not", "[sim][race]") {
+  const auto plain = run_checked("block_max_plain");
+  INFO(plain.output);
+  CHECK_THAT(plain.output, Contains("data race between blocks on device memory (a cudaMalloc block of 512 bytes, byte 0)"));
+  CHECK_THAT(plain.output, Contains("in kernel block_max_plain: block (0,0,0) thread (0,0,0) writes it at race_kernels.cu:118"));
+  CHECK_THAT(plain.output, Matches("(.|\n)*block \\([123],0,0\\) thread \\(0,0,0\\) writes it at race_kernels.cu:118(.|\n)*"));
+  const auto atomic = run_checked("block_max_atomic");
+  CHECK(atomic.output == "block_max_atomic: out[0] = 4\n");
+  const auto partials = run_checked("block_partials");
+  CHECK(partials.output == "block_partials: out[0] = 1\n");
+}
+
+TEST_CASE("threads storing neighbouring bytes do not race; a byte race at an odd address "
+          "names byte 0", "[sim][race]") {
+  const auto bytes = run_checked("byte_stores");
+  INFO(bytes.output);
+  CHECK(bytes.output == "byte_stores: out[0] = 50462976\n");  // bytes 0, 1, 2, 3
+  const auto odd = run_checked("odd_allocation_same_byte");
+  INFO(odd.output);
+  CHECK_THAT(odd.output, Contains("data race on device memory (a cudaMalloc block of 1001 bytes, byte 0)"));
+  CHECK_THAT(odd.output, !Contains("18446744073709551615"));
+}
+
 TEST_CASE("without PARLAB_SIM_RACE_CHECK the check build reports nothing", "[sim][race]") {
   const auto outcome = sim_test::run_program("sim_fixture_race_kernels", "histogram_plain");
   CHECK(outcome.output == "histogram_plain: out[0] = 125\n");
