@@ -11,7 +11,9 @@
 #     waits at __syncthreads()): full correctness marks, no deadlock;
 #   - lab05 including libcu++'s <cuda/barrier>: "not supported by the simulator";
 #   - lab04 max_block folding block maxima into the result without an atomic: the race
-#     check across blocks fails the max_block tests, naming the line.
+#     check across blocks fails the max_block tests, naming the line;
+#   - lab03 heat_solve reading block maxima copied with cudaMemcpyAsync into pinned
+#     memory without synchronizing: stale data, as on a GPU: the tolerance test fails.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 PATTERNS="$PARLAB_SOURCE_DIR/tests/fakes/sim_patterns"
@@ -72,5 +74,12 @@ expect_rc blockrace 1
 expect_status "$W/blockrace.json" "max_block: prime size" failed "the race between blocks fails max_block"
 expect_in "$W/blockrace.json" "data race between blocks on global memory between max_reduce.cu:34 and max_reduce.cu:34" "the race names the line of the plain update"
 expect_status "$W/blockrace.json" "max_atomic: all values negative" passed "max_atomic (atomicMax) passes"
+
+# 6. An asynchronous copy read before the synchronization that orders it.
+run_grade async lab03 "$PATTERNS/lab03_async_flag_unsynced" --device sim --no-perf \
+  --work-dir "$W/work" --json "$W/async.json"
+expect_rc async 1
+expect_status "$W/async.json" "heat_solve, to a tolerance" failed "the unsynchronized read of the copy fails heat_solve"
+expect_status "$W/async.json" "heat_step, 3 x 3" passed "the rest of the submission passes"
 
 finish

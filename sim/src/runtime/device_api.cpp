@@ -7,6 +7,7 @@
 #include "exec/worker_pool.hpp"
 #include "parlab_sim/device.hpp"
 #include "runtime/allocations.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/device_memory_budget.hpp"
 
 namespace parlab_sim::detail {
@@ -164,11 +165,16 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+// Kernels are done when their launch returns; pending asynchronous copies land now.
+cudaError_t cudaDeviceSynchronize() {
+  parlab_sim::detail::complete_all_copies();
+  return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 
 cudaError_t cudaDeviceReset() {
   // Like destroying the CUDA context: every allocation goes away.
+  parlab_sim::detail::complete_all_copies();
   parlab_sim::detail::release_all_allocations();
   cudaGetLastError();
   return cudaSuccess;
