@@ -86,8 +86,10 @@ TEST_CASE("blocks folding a maximum into one global word without an atomic race;
   const auto plain = run_checked("block_max_plain");
   INFO(plain.output);
   CHECK_THAT(plain.output, Contains("data race between blocks on device memory (a cudaMalloc block of 512 bytes, byte 0)"));
-  CHECK_THAT(plain.output, Contains("in kernel block_max_plain: block (0,0,0) thread (0,0,0) writes it at race_kernels.cu:118"));
-  CHECK_THAT(plain.output, Matches("(.|\n)*block \\([123],0,0\\) thread \\(0,0,0\\) writes it at race_kernels.cu:118(.|\n)*"));
+  // Which two blocks meet depends on the workers' timing: any two of the four.
+  CHECK_THAT(plain.output, Matches("(.|\n)*in kernel block_max_plain: block \\(([0-3]),0,0\\) thread \\(0,0,0\\) "
+                                   "writes it at race_kernels.cu:118, block \\((?!\\2)[0-3],0,0\\) thread "
+                                   "\\(0,0,0\\) writes it at race_kernels.cu:118(.|\n)*"));
   const auto atomic = run_checked("block_max_atomic");
   CHECK(atomic.output == "block_max_atomic: out[0] = 4\n");
   const auto partials = run_checked("block_partials");
