@@ -2,8 +2,8 @@
 # The simulator fails no correct CUDA code and misses no bug a GPU shows (issue 30):
 # fakes under tests/fakes/sim_patterns/, each in the shape of a public pattern, graded
 # with --device sim.
-#   - lab03 with float4 / __ldg(float4) matrix_scale and helper_cuda.h's checks and
-#     device pick: compiles, full marks, the counter-graded bandwidth check's 8 points,
+#   - lab03 with float4 / __ldg(float4) matrix_scale, one shared byte per thread in
+#     heat_step, and helper_cuda.h's checks and device pick: compiles, full marks, the counter-graded bandwidth check's 8 points,
 #     no "uncoalesced" note;
 #   - lab04 sum as a cooperative kernel sized by the occupancy API x the SM count, with
 #     this_grid().sync(): full correctness marks;
@@ -42,6 +42,7 @@ if [ "$got" = "passed 8.0 8.0" ]; then pass "float4 matrix_scale: the coalescing
   fail "float4 matrix_scale: the coalescing check is '$got'"; fi
 expect_not_in "$W/f4.json" "uncoalesced" "float4: no uncoalesced note"
 expect_not_in "$W/f4.json" "simulator found" "float4: no simulator finding at all"
+expect_not_in "$W/f4.json" "data race" "byte stores into one word: no data race"
 
 # 2. A cooperative sum sized as the programming guide does.
 SUB=$(lab04_fake coop "$PATTERNS/lab04_cooperative_sum/sum_reduce.cu")
