@@ -1,5 +1,6 @@
 #include "counters/access_counters.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -61,12 +62,21 @@ std::uint64_t ideal_sectors_of(const Accesses& accesses) {
 }
 
 unsigned bank_conflict_degree(const Accesses& accesses) {
-  std::set<std::uintptr_t> words_in_bank[32];
-  for (const auto& [address, bytes] : accesses) {
-    for (std::uintptr_t w = address / 4; w <= (address + bytes - 1) / 4; ++w) words_in_bank[w % 32].insert(w);
-  }
+  // A GPU serves 128 bytes of shared memory per phase: 32 lanes of 4-byte accesses,
+  // 16 of 8-byte, 8 of 16-byte ones.
+  std::size_t widest = 4;
+  for (const auto& access : accesses) widest = std::max(widest, access.second);
+  const std::size_t lanes_per_phase = std::max<std::size_t>(1, 128 / widest);
   unsigned degree = 1;
-  for (const auto& words : words_in_bank) degree = std::max<unsigned>(degree, static_cast<unsigned>(words.size()));
+  for (std::size_t phase = 0; phase < accesses.size(); phase += lanes_per_phase) {
+    std::set<std::uintptr_t> words_in_bank[32];
+    const std::size_t end = std::min(accesses.size(), phase + lanes_per_phase);
+    for (std::size_t i = phase; i < end; ++i) {
+      const auto& [address, bytes] = accesses[i];
+      for (std::uintptr_t w = address / 4; w <= (address + bytes - 1) / 4; ++w) words_in_bank[w % 32].insert(w);
+    }
+    for (const auto& words : words_in_bank) degree = std::max<unsigned>(degree, static_cast<unsigned>(words.size()));
+  }
   return degree;
 }
 
@@ -76,26 +86,48 @@ void BlockCounters::reset(bool sampled, unsigned lanes) {
   threads_ = sampled ? lanes : 0;
   global_loads_ = 0;
   global_stores_ = 0;
+  mergers_.assign(sampled ? lanes : 0, {});
   if (!sampled) return;
   occurrences_.assign(lanes, {});
 }
 
 void BlockCounters::record(const void* pc, unsigned lane, std::uintptr_t address,
                            std::size_t bytes, bool shared, bool write) {
-  if (!shared) ++(write ? global_stores_ : global_loads_);
-  const unsigned occurrence = occurrences_[lane][pc]++;
+  const VectorPiece piece{pc, address, bytes, shared, write};
+  VectorMerger& merger = mergers_[lane];
+  if (merger.offer(piece)) return;
+  VectorPiece ready[4];
+  const unsigned count = merger.drain(ready);
+  for (unsigned i = 0; i < count; ++i) record_merged(ready[i], lane);
+  if (!merger.offer(piece)) record_merged(piece, lane);
+}
+
+void BlockCounters::flush() {
+  for (unsigned lane = 0; lane < mergers_.size(); ++lane) {
+    VectorPiece ready[4];
+    const unsigned count = mergers_[lane].drain(ready);
+    for (unsigned i = 0; i < count; ++i) record_merged(ready[i], lane);
+  }
+}
+
+void BlockCounters::record_merged(const VectorPiece& access, unsigned lane) {
+  if (!access.shared) ++(access.write ? global_stores_ : global_loads_);
+  const unsigned occurrence = occurrences_[lane][access.pc]++;
   if (occurrence >= kMaxOccurrences) return;
-  Request& request = requests_[RequestKey{pc, lane / 32, occurrence}];
-  request.shared = shared;
-  request.write = write;
-  request.accesses.push_back({address, bytes});
+  Request& request = requests_[RequestKey{access.pc, lane / 32, occurrence}];
+  request.shared = access.shared;
+  request.write = access.write;
+  request.accesses.push_back({access.address, access.bytes, lane});
 }
 
 void BlockCounters::fold_into(std::map<const void*, InstructionTotals>& totals) const {
   for (const auto& [key, request] : requests_) {
     InstructionTotals& t = totals[key.pc];
+    std::vector<Access> by_lane = request.accesses;
+    std::sort(by_lane.begin(), by_lane.end(),
+              [](const Access& a, const Access& b) { return a.lane < b.lane; });
     Accesses accesses;
-    for (const Access& a : request.accesses) accesses.push_back({a.address, a.bytes});
+    for (const Access& a : by_lane) accesses.push_back({a.address, a.bytes});
     t.shared = request.shared;
     t.write = request.write;
     ++t.requests;
@@ -108,8 +140,9 @@ void BlockCounters::fold_into(std::map<const void*, InstructionTotals>& totals) 
   }
 }
 
-void fold_block_counters(const BlockCounters& block) {
+void fold_block_counters(BlockCounters& block) {
   if (!block.sampled()) return;
+  block.flush();
   std::lock_guard lock(g_mutex);
   block.fold_into(g_launch_totals);
   g_launch_threads += block.threads();

@@ -394,6 +394,9 @@ BarrierResult BlockRunner::barrier(Lane& self, std::source_location site, int pr
     release_barrier(&self);
     return barrier_result_;
   }
+  self.state = LaneState::at_barrier;
+  const unsigned warp_index = self.linear / kWarpSize;
+  if (warps_[warp_index].arrived() != 0) complete_pending(warp_index, &self);  // a __syncwarp
   suspend(self, LaneState::at_barrier);
   return barrier_result_;
 }
@@ -421,7 +424,7 @@ std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& reques
   if ((request.mask & lane_bit(lane)) == 0) report_warp_misuse(warp_index, &self, request, {});
   WarpState& warp = warps_[warp_index];
   warp.arrive(lane, request);
-  const WarpCompletion done = warp.try_complete(request.mask);
+  const WarpCompletion done = warp.try_complete(request.mask, lanes_at_block_barrier(warp_index));
   if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
   if (done.group != 0) {
     if (g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
@@ -447,13 +450,24 @@ void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
   while (pending != 0) {
     const WarpRequest& waiting = warp.request(static_cast<unsigned>(std::countr_zero(pending)));
     const unsigned mask = waiting.mask;
-    const WarpCompletion done = warp.try_complete(mask);
+    const WarpCompletion done = warp.try_complete(mask, lanes_at_block_barrier(warp_index));
     if (!done.mismatch.empty()) report_warp_misuse(warp_index, nullptr, waiting, done.mismatch);
     if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
     if (done.group != 0 && g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
     if (done.group != 0) wake_group(warp_index, done.group, self);
     pending &= ~mask;
   }
+}
+
+unsigned BlockRunner::lanes_at_block_barrier(unsigned warp) const {
+  if (at_barrier_ == 0) return 0;
+  unsigned lanes = 0;
+  const unsigned first = warp * kWarpSize;
+  const unsigned end = std::min<unsigned>(first + kWarpSize, lane_count_);
+  for (unsigned l = first; l < end; ++l) {
+    if (lanes_[l].state == LaneState::at_barrier) lanes |= lane_bit(l - first);
+  }
+  return lanes;
 }
 
 void BlockRunner::yield(Lane& self) {

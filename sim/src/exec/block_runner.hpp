@@ -116,6 +116,8 @@ class BlockRunner {
   // Completes every waiting collective of the warp that can complete now, waking its
   // lanes except `self` (the running lane, if any).
   void complete_pending(unsigned warp, const Lane* self);
+  // The lanes of a warp waiting at the block's __syncthreads() (for __syncwarp).
+  unsigned lanes_at_block_barrier(unsigned warp) const;
   bool barrier_complete() const;
   void release_barrier(const Lane* self);
   void abandon_block();

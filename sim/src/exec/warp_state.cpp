@@ -65,8 +65,11 @@ void WarpState::mark_exited(unsigned lane) {
   arrived_ &= ~lane_bit(lane);
 }
 
-WarpCompletion WarpState::try_complete(unsigned mask) {
-  const unsigned needed = mask & ~exited_;
+WarpCompletion WarpState::try_complete(unsigned mask, unsigned at_block_barrier) {
+  const unsigned waiting = arrived_ & mask;
+  const bool warp_sync = waiting != 0 &&
+                         requests_[static_cast<unsigned>(std::countr_zero(waiting))].op == WarpOp::sync;
+  const unsigned needed = mask & ~exited_ & ~(warp_sync ? at_block_barrier : 0u);
   if (needed == 0 || (arrived_ & needed) != needed) return {};
   const unsigned first = static_cast<unsigned>(std::countr_zero(needed));
   const WarpRequest& reference = requests_[first];

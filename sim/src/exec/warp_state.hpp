@@ -28,7 +28,12 @@ class WarpState {
   void arrive(unsigned lane, const WarpRequest& request);
   void mark_exited(unsigned lane);
   // Completes the collective of the lanes in `mask` when every live one has arrived.
-  WarpCompletion try_complete(unsigned mask);
+  // For __syncwarp, lanes waiting at the block's __syncthreads() (`at_block_barrier`)
+  // count as there: since Volta a __syncthreads() also converges the warp, so
+  // lanes of a warp-synchronous copy that left its loop early and wait at the block
+  // barrier do not hold back the lanes still syncing in it (a GPU runs it through).
+  // Shuffles and votes need every lane's value: they still wait.
+  WarpCompletion try_complete(unsigned mask, unsigned at_block_barrier = 0);
 
   std::uint64_t result(unsigned lane) const { return results_[lane]; }
   const WarpRequest& request(unsigned lane) const { return requests_[lane]; }

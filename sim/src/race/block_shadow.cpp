@@ -1,5 +1,7 @@
 #include "race/block_shadow.hpp"
 
+#include <algorithm>
+
 namespace parlab_sim::detail {
 
 void BlockShadow::reset(unsigned warps) {
@@ -18,15 +20,49 @@ bool BlockShadow::ordered(const ShadowAccess& a, const ShadowAccess& b) const {
 RaceConflict BlockShadow::access(std::uintptr_t address, std::size_t bytes, bool write,
                                  bool atomic, unsigned lane, const void* pc) {
   const ShadowAccess now{pc, epoch_, warp_epochs_[lane / 32], static_cast<std::uint16_t>(lane),
-                         atomic};
+                         0, atomic};
   RaceConflict found;
-  const std::uintptr_t first = address & ~std::uintptr_t{3};
-  const std::uintptr_t last = (address + (bytes == 0 ? 1 : bytes) - 1) & ~std::uintptr_t{3};
-  for (std::uintptr_t word = first; word <= last; word += 4) {
-    RaceConflict conflict = access_word(word, write, now);
+  const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
+  for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
+    ShadowAccess here = now;
+    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) {
+      here.bytes = static_cast<std::uint8_t>(here.bytes | (1u << (b - word)));
+    }
+    RaceConflict conflict = access_word(word, write, here);
     if (found.word == 0 && conflict.word != 0) found = conflict;
   }
   return found;
+}
+
+bool BlockShadow::read_before_write(std::uintptr_t address, std::size_t bytes) const {
+  const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
+  for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
+    const auto it = words_.find(word);
+    if (it == words_.end()) continue;
+    unsigned mask = 0;
+    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) mask |= 1u << (b - word);
+    for (unsigned i = 0; i < it->second.read_count; ++i) {
+      if ((it->second.reads[i].bytes & mask) != 0) return true;
+    }
+  }
+  return false;
+}
+
+void BlockShadow::keep(ShadowAccess* kept, unsigned& count, const ShadowAccess& now,
+                       bool by_others_too) {
+  unsigned left = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    const ShadowAccess& old = kept[i];
+    const bool covered = (old.bytes & ~now.bytes) == 0;
+    const bool stale = old.epoch != now.epoch || (covered && (by_others_too || old.lane == now.lane));
+    if (!stale) kept[left++] = old;
+  }
+  if (left == kKept) {  // full: forget the oldest
+    for (unsigned i = 1; i < kKept; ++i) kept[i - 1] = kept[i];
+    --left;
+  }
+  kept[left++] = now;
+  count = left;
 }
 
 RaceConflict BlockShadow::access_word(std::uintptr_t word_address, bool write,
@@ -34,25 +70,32 @@ RaceConflict BlockShadow::access_word(std::uintptr_t word_address, bool write,
   Word& word = words_[word_address];
   RaceConflict conflict;
   auto conflicts_with = [&](const ShadowAccess& before, bool before_write) {
-    if (conflict.word != 0 || ordered(before, now) || (before.atomic && now.atomic)) return;
-    conflict = RaceConflict{word_address, before, before_write, now, write};
+    const unsigned common = before.bytes & now.bytes;
+    if (conflict.word != 0 || common == 0 || ordered(before, now) || (before.atomic && now.atomic)) {
+      return;
+    }
+    conflict = RaceConflict{word_address,
+                            word_address + static_cast<std::uintptr_t>(__builtin_ctz(common)),
+                            before, before_write, now, write};
   };
-  if (word.has_write) conflicts_with(word.write, true);
+  for (unsigned i = 0; i < word.write_count; ++i) conflicts_with(word.writes[i], true);
   if (write) {
     for (unsigned i = 0; i < word.read_count; ++i) conflicts_with(word.reads[i], false);
-    word.write = now;
-    word.has_write = true;
-    word.read_count = 0;  // reads before this write are ordered before later accesses' check
+    // A write covering earlier writes replaces them (they were checked against it, and
+    // a later access conflicting with them conflicts with it); reads it covers too.
+    keep(word.writes, word.write_count, now, true);
+    unsigned left = 0;
+    for (unsigned i = 0; i < word.read_count; ++i) {
+      if ((word.reads[i].bytes & ~now.bytes) != 0 && word.reads[i].epoch == now.epoch) {
+        word.reads[left++] = word.reads[i];
+      }
+    }
+    word.read_count = left;
     return conflict;
   }
-  // Keep up to two reads of this epoch by different threads: a later write by a third
-  // thread conflicts with the first, by one of them with the other.
-  unsigned kept = 0;
-  for (unsigned i = 0; i < word.read_count; ++i) {
-    if (word.reads[i].epoch == now.epoch && word.reads[i].lane != now.lane) word.reads[kept++] = word.reads[i];
-  }
-  if (kept < 2) word.reads[kept++] = now;
-  word.read_count = kept;
+  // Reads by different threads are kept side by side: a later write by a third thread
+  // conflicts with the first, by one of them with the other.
+  keep(word.reads, word.read_count, now, false);
   return conflict;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <set>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "exec/execution_state.hpp"
 #include "parlab_sim/source_names.hpp"
+#include "race/grid_shadow.hpp"
 #include "race/source_lines.hpp"
 #include "report/diagnostics.hpp"
 #include "runtime/memory_registry.hpp"
@@ -86,8 +88,10 @@ const char* verb(bool write, bool atomic) {
   return write ? "writes it" : "reads it";
 }
 
-std::string region_text(const Region& region, std::uintptr_t word) {
-  const std::string offset = "byte " + std::to_string(word - region.begin);
+std::string region_text(const Region& region, std::uintptr_t address) {
+  // `address` is a byte both accesses touched, so inside the region (never before it).
+  const std::string offset =
+      "byte " + std::to_string(address >= region.begin ? address - region.begin : 0);
   switch (region.kind) {
     case RegionKind::static_shared:
       return "shared array `" + std::string(region.name) + "` (" + offset + ")";
@@ -113,7 +117,7 @@ std::string region_text(const Region& region, std::uintptr_t word) {
   const std::string first = source_line_of(conflict.earlier.pc);
   const std::string second = source_line_of(conflict.later.pc);
   const dim3 block = runner.job()->request->config.block;
-  const std::string what = region_text(region, conflict.word);
+  const std::string what = region_text(region, conflict.address);
   const char* array_kind = region.kind == RegionKind::device ? "global memory" : "shared memory";
   std::string barrier = runner.barriers_passed() == 0
                             ? "no __syncthreads() since the kernel started"
@@ -144,9 +148,62 @@ std::string region_text(const Region& region, std::uintptr_t word) {
                  message);
 }
 
+std::uint64_t linear_block(uint3 index, dim3 grid) {
+  return index.x + std::uint64_t{grid.x} * (index.y + std::uint64_t{grid.y} * index.z);
+}
+
+// A plain write to device memory, checked against the other blocks' writes of this
+// launch (race/grid_shadow.hpp). Called before the block shadow records the write.
+[[gnu::noinline, gnu::cold]] void report_grid_race(const GridConflict& conflict,
+                                                   const Region& region,
+                                                   const BlockRunner& runner) {
+  static std::mutex mutex;
+  static std::set<std::pair<const void*, const void*>> reported;
+  {
+    std::lock_guard lock(mutex);
+    if (!reported.insert(std::minmax(conflict.earlier.pc, conflict.later.pc)).second) return;
+  }
+  const std::string first = source_line_of(conflict.earlier.pc);
+  const std::string second = source_line_of(conflict.later.pc);
+  const dim3 grid = runner.job()->request->config.grid;
+  const dim3 block = runner.job()->request->config.block;
+  const auto block_text = [&](std::uint64_t linear) {
+    return index_text(uint3{static_cast<unsigned>(linear % grid.x),
+                            static_cast<unsigned>((linear / grid.x) % grid.y),
+                            static_cast<unsigned>(linear / (std::uint64_t{grid.x} * grid.y))});
+  };
+  const std::string message =
+      "data race between blocks on " + region_text(region, conflict.address) + " in kernel " +
+      runner.kernel_name() + ": block " + block_text(conflict.earlier.block) + " thread " +
+      index_text(thread_index(conflict.earlier.lane, block)) + " writes it at " + first +
+      ", block " + block_text(conflict.later.block) + " thread " +
+      index_text(thread_index(conflict.later.lane, block)) + " writes it at " + second +
+      ", and at least one of them read it first (a read-modify-write such as a running maximum "
+      "or sum). Blocks run at the same time on a GPU and no __syncthreads() orders them, so "
+      "one block's update can overwrite another's: the result depends on their timing. Use an "
+      "atomic (atomicMax, atomicAdd, ...) for the shared result, or write one partial per block "
+      "and combine them in a second kernel.";
+  report_finding(kFindingDataRace, "grid|" + first + "|" + second,
+                 "data race between blocks on global memory between " + first + " and " + second,
+                 message);
+}
+
+void check_grid_write(std::uintptr_t where, std::size_t bytes, const Region& region,
+                      BlockRunner& runner, unsigned lane, const void* pc) {
+  GridWrite now;
+  now.block = linear_block(runner.block_index(), runner.job()->request->config.grid);
+  now.generation = runner.running_job().grid_generation;  // changes only while all blocks wait
+  now.pc = pc;
+  now.lane = lane;
+  now.read_first = runner.race_shadow().read_before_write(where, bytes);
+  const GridConflict conflict = grid_shadow().write(where, bytes, now);
+  if (conflict.address != 0) report_grid_race(conflict, region, runner);
+}
+
 }  // namespace
 
 void race_check_begin_launch() {
+  if (g_race_check_enabled) grid_shadow().clear();
   g_device_ranges.clear();
   MemoryRegistry::instance().for_each([](const MemoryRange& range) {
     if (range.kind == MemoryKind::device || range.kind == MemoryKind::managed) {
@@ -170,6 +227,9 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
                               region.kind != RegionKind::device, write);
   }
   if (!g_race_check_enabled) return;
+  if (write && !atomic && region.kind == RegionKind::device) {
+    check_grid_write(where, bytes, region, *runner, lane->linear, pc);
+  }
   const RaceConflict conflict =
       runner->race_shadow().access(where, bytes, write, atomic, lane->linear, pc);
   if (conflict.word != 0) report_race(conflict, region, *runner);

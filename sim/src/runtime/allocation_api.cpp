@@ -4,6 +4,7 @@
 
 #include "fault/signal_handlers.hpp"
 #include "parlab_sim/memory.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/allocations.hpp"
 #include "runtime/device_memory_budget.hpp"
 #include "runtime/guarded_mapping.hpp"
@@ -69,7 +70,10 @@ cudaError_t cudaMalloc(void** device_pointer, std::size_t bytes, std::source_loc
   return error;
 }
 
+// cudaFree, cudaFreeHost and cudaHostUnregister synchronize the device first: pending
+// asynchronous copies land (runtime/deferred_copies.hpp).
 cudaError_t cudaFree(void* device_pointer) {
+  parlab_sim::detail::complete_all_copies();
   if (parlab_sim::detail::release(device_pointer, MemoryKind::device) == cudaSuccess) {
     return cudaSuccess;
   }
@@ -86,6 +90,7 @@ cudaError_t cudaHostAlloc(void** host_pointer, std::size_t bytes, unsigned int f
 }
 
 cudaError_t cudaFreeHost(void* host_pointer) {
+  parlab_sim::detail::complete_all_copies();
   return record_error(parlab_sim::detail::release(host_pointer, MemoryKind::pinned_host));
 }
 
@@ -114,6 +119,7 @@ cudaError_t cudaHostRegister(void* host_pointer, std::size_t bytes, unsigned int
 }
 
 cudaError_t cudaHostUnregister(void* host_pointer) {
+  parlab_sim::detail::complete_all_copies();
   parlab_sim::detail::MemoryRange range;
   if (!parlab_sim::detail::MemoryRegistry::instance().take(
           reinterpret_cast<std::uintptr_t>(host_pointer), MemoryKind::registered_host, range)) {

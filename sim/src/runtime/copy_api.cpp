@@ -1,9 +1,11 @@
-// cudaMemcpy, cudaMemset and the symbol copies. Copies are synchronous, so the Async
-// forms complete before they return. The device side of a copy must lie inside one
+// cudaMemcpy, cudaMemset and the symbol copies. Copies are synchronous, except an
+// asynchronous copy from the device into page-locked host memory, which lands at the
+// next synchronization that orders it (runtime/deferred_copies.hpp). The device side of a copy must lie inside one
 // allocation, as CUDA checks; otherwise the call fails with cudaErrorInvalidValue.
 #include <cstring>
 
 #include "parlab_sim/memory.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -93,16 +95,32 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
       error != cudaSuccess) {
     return parlab_sim::detail::record_error(error);
   }
+  // A synchronous copy on the legacy default stream waits for the work of every
+  // blocking stream, earlier asynchronous copies included.
+  parlab_sim::detail::complete_all_copies();
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream) {
-  if (!parlab_sim::detail::is_valid_stream(stream)) {
-    return parlab_sim::detail::record_error(cudaErrorInvalidResourceHandle);
+  using namespace parlab_sim::detail;
+  if (!is_valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (bytes == 0) return cudaSuccess;
+  if (const cudaError_t error = check_copy(dst, src, bytes, kind); error != cudaSuccess) {
+    return record_error(error);
   }
-  return cudaMemcpy(dst, src, bytes, kind);
+  if (copy_is_deferred(dst, src, kind)) {
+    defer_copy_to_host(stream, dst, src, bytes);
+    return cudaSuccess;
+  }
+  // Into pageable memory the copy is synchronous (after its stream's earlier work); any
+  // other copy reading or overwriting a pending copy's host bytes comes after it.
+  if (kind == cudaMemcpyDeviceToHost) complete_stream_copies(stream);
+  complete_copies_touching(src, bytes);
+  complete_copies_touching(dst, bytes);
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void* device_pointer, int value, std::size_t bytes) {

@@ -7,6 +7,7 @@
 #include "exec/worker_pool.hpp"
 #include "parlab_sim/device.hpp"
 #include "runtime/allocations.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/device_memory_budget.hpp"
 
 namespace parlab_sim::detail {
@@ -73,10 +74,35 @@ bool device_attribute(cudaDeviceAttr attribute, const cudaDeviceProp& p, int& va
     case cudaDevAttrMaxSharedMemoryPerBlock: value = static_cast<int>(p.sharedMemPerBlock); return true;
     case cudaDevAttrTotalConstantMemory: value = static_cast<int>(p.totalConstMem); return true;
     case cudaDevAttrWarpSize: value = p.warpSize; return true;
+    case cudaDevAttrMaxPitch: value = static_cast<int>(p.memPitch); return true;
     case cudaDevAttrMaxRegistersPerBlock: value = p.regsPerBlock; return true;
     case cudaDevAttrClockRate: value = p.clockRate; return true;
+    case cudaDevAttrTextureAlignment: value = static_cast<int>(p.textureAlignment); return true;
+    case cudaDevAttrGpuOverlap: value = p.deviceOverlap; return true;
     case cudaDevAttrMultiProcessorCount: value = p.multiProcessorCount; return true;
+    case cudaDevAttrKernelExecTimeout: value = p.kernelExecTimeoutEnabled; return true;
+    case cudaDevAttrIntegrated: value = p.integrated; return true;
+    case cudaDevAttrCanMapHostMemory: value = p.canMapHostMemory; return true;
+    case cudaDevAttrComputeMode: value = p.computeMode; return true;
     case cudaDevAttrConcurrentKernels: value = p.concurrentKernels; return true;
+    case cudaDevAttrEccEnabled: value = p.ECCEnabled; return true;
+    case cudaDevAttrPciBusId: value = p.pciBusID; return true;
+    case cudaDevAttrPciDeviceId: value = p.pciDeviceID; return true;
+    case cudaDevAttrTccDriver: value = p.tccDriver; return true;
+    case cudaDevAttrPciDomainId: value = p.pciDomainID; return true;
+    case cudaDevAttrStreamPrioritiesSupported: value = p.streamPrioritiesSupported; return true;
+    case cudaDevAttrGlobalL1CacheSupported: value = p.globalL1CacheSupported; return true;
+    case cudaDevAttrLocalL1CacheSupported: value = p.localL1CacheSupported; return true;
+    case cudaDevAttrIsMultiGpuBoard: value = p.isMultiGpuBoard; return true;
+    case cudaDevAttrMultiGpuBoardGroupID: value = p.multiGpuBoardGroupID; return true;
+    case cudaDevAttrHostNativeAtomicSupported: value = p.hostNativeAtomicSupported; return true;
+    case cudaDevAttrPageableMemoryAccess: value = p.pageableMemoryAccess; return true;
+    case cudaDevAttrConcurrentManagedAccess: value = p.concurrentManagedAccess; return true;
+    case cudaDevAttrComputePreemptionSupported: value = p.computePreemptionSupported; return true;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+      value = p.canUseHostPointerForRegisteredMem;
+      return true;
+    case cudaDevAttrCooperativeMultiDeviceLaunch: value = p.cooperativeMultiDeviceLaunch; return true;
     case cudaDevAttrMemoryClockRate: value = p.memoryClockRate; return true;
     case cudaDevAttrGlobalMemoryBusWidth: value = p.memoryBusWidth; return true;
     case cudaDevAttrL2CacheSize: value = p.l2CacheSize; return true;
@@ -139,11 +165,16 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
   return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+// Kernels are done when their launch returns; pending asynchronous copies land now.
+cudaError_t cudaDeviceSynchronize() {
+  parlab_sim::detail::complete_all_copies();
+  return cudaSuccess;
+}
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 
 cudaError_t cudaDeviceReset() {
   // Like destroying the CUDA context: every allocation goes away.
+  parlab_sim::detail::complete_all_copies();
   parlab_sim::detail::release_all_allocations();
   cudaGetLastError();
   return cudaSuccess;

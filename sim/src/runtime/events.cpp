@@ -4,12 +4,16 @@
 #include <chrono>
 
 #include "parlab_sim/streams_events.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/handle_registry.hpp"
 
 struct CUevent_st {
   unsigned int flags = 0;
   bool recorded = false;
   std::chrono::steady_clock::time_point when{};
+  // What synchronizing on it completes: the copies its stream issued before it.
+  cudaStream_t stream = nullptr;
+  std::uint64_t copies_before = 0;
 };
 
 namespace parlab_sim::detail {
@@ -40,20 +44,27 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     return record_error(cudaErrorInvalidResourceHandle);
   }
   const auto now = std::chrono::steady_clock::now();
+  const std::uint64_t copies = parlab_sim::detail::copies_issued();
   const bool live = events().with(event, [&](CUevent_st& e) {
     e.recorded = true;
     e.when = now;
+    e.stream = stream;
+    e.copies_before = copies;
   });
   return live ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
 
+// Waits for the work its stream issued before the record: lands those copies.
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return events().contains(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+  CUevent_st state;
+  if (!events().with(event, [&](CUevent_st& e) { state = e; })) {
+    return record_error(cudaErrorInvalidResourceHandle);
+  }
+  if (state.recorded) parlab_sim::detail::complete_stream_copies_before(state.stream, state.copies_before);
+  return cudaSuccess;
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event) {
-  return events().contains(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
-}
+cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
 
 cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
   if (milliseconds == nullptr) return record_error(cudaErrorInvalidValue);

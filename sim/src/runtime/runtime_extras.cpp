@@ -8,8 +8,6 @@
 namespace parlab_sim::detail {
 namespace {
 
-constexpr int kThreadsPerMultiprocessor = 2048;
-constexpr int kBlocksPerMultiprocessor = 32;
 constexpr std::size_t kSharedPerMultiprocessor = 164 * 1024;
 
 int multiprocessors() {
@@ -20,13 +18,15 @@ int multiprocessors() {
 
 }  // namespace
 
+// A simulated multiprocessor (one worker thread) runs one block at a time, so one block
+// of any size is resident per multiprocessor. The answer matters for correctness, not
+// speed: the CUDA programming guide sizes a cooperative launch as this times
+// multiProcessorCount, and this_grid().sync() works with exactly that many blocks here
+// (every block resident). A GPU's figure (2048 threads / block size) would ask for more
+// blocks than the simulator can keep running at once.
 cudaError_t max_active_blocks(int* blocks, int block_size, std::size_t dynamic_shared_bytes) {
   if (blocks == nullptr || block_size <= 0 || block_size > 1024) return record_error(cudaErrorInvalidValue);
-  int fit = std::min(kBlocksPerMultiprocessor, kThreadsPerMultiprocessor / block_size);
-  if (dynamic_shared_bytes > 0) {
-    fit = std::min<int>(fit, static_cast<int>(kSharedPerMultiprocessor / dynamic_shared_bytes));
-  }
-  *blocks = fit;
+  *blocks = dynamic_shared_bytes > kSharedPerMultiprocessor ? 0 : 1;
   return cudaSuccess;
 }
 

@@ -1,6 +1,8 @@
-// Streams: every operation completes when it is issued, so a stream is only a handle
-// that must be valid; synchronizing it has nothing to wait for.
+// Streams: kernels and most copies complete when they are issued, so a stream is a
+// handle that must be valid; synchronizing it lands its pending asynchronous copies
+// into page-locked host memory (runtime/deferred_copies.hpp).
 #include "parlab_sim/streams_events.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/handle_registry.hpp"
 
 struct CUstream_st {
@@ -44,11 +46,16 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  return is_valid_stream(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+  if (!is_valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  parlab_sim::detail::complete_stream_copies(stream);
+  return cudaSuccess;
 }
 
+// "Done" (cudaSuccess) says every copy of the stream has landed: make it so.
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  return is_valid_stream(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+  if (!is_valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  parlab_sim::detail::complete_stream_copies(stream);
+  return cudaSuccess;
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "counters/access_counters.hpp"
+#include "counters/vector_access.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -83,6 +84,61 @@ TEST_CASE("tile[ty][tx] is conflict-free, tile[tx][ty] 32-way on 32x32 and 8-way
   CHECK_THAT(rows16.output, Contains("shared loads at counters_kernels.cu:29: 1.0-way bank conflicts"));
   const auto columns16 = run_counted("tile_columns_16");
   CHECK_THAT(columns16.output, Contains("shared loads at counters_kernels.cu:37: 8.0-way bank conflicts"));
+}
+
+TEST_CASE("a float4 access is one 16-byte access: coalesced float4 loads and __ldg are ideal, "
+          "no hint", "[sim][counters]") {
+  const auto copy = run_counted("float4_copy");
+  INFO(copy.output);
+  // 32 lanes x 16 bytes = 512 bytes: 16 sectors, and 16 is the fewest (not 4 loads of
+  // 4 bytes with a 16-byte stride, 16 sectors each where 4 would do).
+  CHECK_THAT(copy.output, Contains("global loads at counters_kernels.cu:44: 16.0 sectors per request (16.0 is ideal), 8 requests"));
+  CHECK_THAT(copy.output, Contains("global stores at counters_kernels.cu:49: 16.0 sectors per request (16.0 is ideal), 8 requests"));
+  CHECK_THAT(copy.output, !Contains("warning"));
+  const auto ldg = run_counted("float4_ldg");
+  INFO(ldg.output);
+  CHECK_THAT(ldg.output, Contains("16.0 sectors per request (16.0 is ideal), 8 requests"));
+  CHECK_THAT(ldg.output, !Contains("warning"));
+}
+
+TEST_CASE("vector pieces: a lane's fields fill an aligned 16 or 8 bytes in order, else each "
+          "counts alone", "[sim][counters]") {
+  using parlab_sim::detail::VectorMerger;
+  using parlab_sim::detail::VectorPiece;
+  int a = 0, b = 0;
+  VectorMerger merger;
+  VectorPiece out[4];
+  for (std::uintptr_t field = 0; field < 4; ++field) {
+    REQUIRE(merger.offer(VectorPiece{field == 0 ? &a : &b, 0x1000 + field * 4, 4, false, false}));
+  }
+  REQUIRE(merger.drain(out) == 1);
+  CHECK(out[0].address == 0x1000);
+  CHECK(out[0].bytes == 16);
+  CHECK(out[0].pc == &a);
+  // A float2 in the upper half: one 8-byte access.
+  REQUIRE(merger.offer(VectorPiece{&a, 0x1008, 4, true, false}));
+  REQUIRE(merger.offer(VectorPiece{&b, 0x100c, 4, true, false}));
+  REQUIRE(merger.drain(out) == 1);
+  CHECK(out[0].address == 0x1008);
+  CHECK(out[0].bytes == 8);
+  // A float3 stays three accesses; a descending neighbour (a stencil's in[p - 1] after
+  // in[p]) or a store after a load does not join.
+  for (std::uintptr_t field = 0; field < 3; ++field) {
+    REQUIRE(merger.offer(VectorPiece{&a, 0x2000 + field * 4, 4, false, false}));
+  }
+  CHECK(merger.drain(out) == 3);
+  REQUIRE(merger.offer(VectorPiece{&a, 0x3008, 4, false, false}));
+  CHECK_FALSE(merger.offer(VectorPiece{&b, 0x3004, 4, false, false}));
+  CHECK_FALSE(merger.offer(VectorPiece{&b, 0x300c, 4, false, true}));
+  CHECK(merger.drain(out) == 1);
+  CHECK(out[0].bytes == 4);
+}
+
+TEST_CASE("bank conflicts of 8- and 16-byte accesses are counted per phase of 16 and 8 lanes",
+          "[sim][counters]") {
+  CHECK(bank_conflict_degree(warp(8, 8)) == 1);    // float2 tile[tx]: 2 phases, conflict-free
+  CHECK(bank_conflict_degree(warp(16, 16)) == 1);  // float4 tile[tx]: 4 phases, conflict-free
+  CHECK(bank_conflict_degree(warp(32, 16)) == 2);  // float4 at a 32-byte stride: 2-way
 }
 
 TEST_CASE("without PARLAB_SIM_COUNTERS nothing is counted", "[sim][counters]") {

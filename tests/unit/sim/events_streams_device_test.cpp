@@ -109,3 +109,57 @@ TEST_CASE("the simulated device is device 0 with documented properties", "[sim][
   CHECK(cudaGetDeviceProperties(&p, 3) == cudaErrorInvalidDevice);
   cudaGetLastError();
 }
+
+TEST_CASE("an async copy into pinned memory lands at the synchronization that orders it, "
+          "into pageable memory at once", "[sim][streams]") {
+  int* device = nullptr;
+  REQUIRE(cudaMalloc(&device, 4 * sizeof(int)) == cudaSuccess);
+  const int values[4] = {1, 2, 3, 4};
+  REQUIRE(cudaMemcpy(device, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+  int* pinned = nullptr;
+  REQUIRE(cudaMallocHost(&pinned, 4 * sizeof(int)) == cudaSuccess);
+  std::memset(pinned, 0, 4 * sizeof(int));
+  cudaStream_t stream;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+
+  SECTION("cudaStreamSynchronize") {
+    REQUIRE(cudaMemcpyAsync(pinned, device, 4 * sizeof(int), cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    // The device changes after the copy was issued: the copy keeps the bytes it had.
+    parlab_sim::launch("add_one", add_one, dim3(1), dim3(4), 0, stream, device);
+    CHECK(pinned[3] == 0);  // read too early: stale, as on a GPU
+    REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+    CHECK(pinned[3] == 4);
+  }
+  SECTION("cudaEventSynchronize completes what came before the record") {
+    cudaEvent_t done;
+    REQUIRE(cudaEventCreate(&done) == cudaSuccess);
+    REQUIRE(cudaMemcpyAsync(pinned, device, 2 * sizeof(int), cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    REQUIRE(cudaEventRecord(done, stream) == cudaSuccess);
+    REQUIRE(cudaMemcpyAsync(pinned + 2, device + 2, 2 * sizeof(int), cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    REQUIRE(cudaEventSynchronize(done) == cudaSuccess);
+    CHECK(pinned[1] == 2);
+    CHECK(pinned[3] == 0);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(pinned[3] == 4);
+    cudaEventDestroy(done);
+  }
+  SECTION("another stream's synchronization does not complete it; a synchronous copy does") {
+    cudaStream_t other;
+    REQUIRE(cudaStreamCreate(&other) == cudaSuccess);
+    REQUIRE(cudaMemcpyAsync(pinned, device, 4 * sizeof(int), cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(other) == cudaSuccess);
+    CHECK(pinned[0] == 0);
+    int scratch = 0;
+    REQUIRE(cudaMemcpy(&scratch, device, sizeof scratch, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(pinned[0] == 1);
+    cudaStreamDestroy(other);
+  }
+  SECTION("pageable memory: synchronous") {
+    int pageable[4] = {};
+    REQUIRE(cudaMemcpyAsync(pageable, device, sizeof pageable, cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+    CHECK(pageable[3] == 4);
+  }
+  cudaStreamDestroy(stream);
+  cudaFreeHost(pinned);
+  cudaFree(device);
+}

@@ -45,12 +45,16 @@ TEST_CASE("this_grid().sync() across blocks: every block runs at once and waits 
   // on a two-core machine.
   setenv("PARLAB_SIM_WORKERS", "4", 1);
   const auto sum = sim_test::run_program("sim_fixture_grid_sync", "sum");
+  const auto guide = sim_test::run_program("sim_fixture_grid_sync", "guide");
   const auto too_large = sim_test::run_program("sim_fixture_grid_sync", "too_large");
   const auto left = sim_test::run_program("sim_fixture_grid_sync", "left");
   unsetenv("PARLAB_SIM_WORKERS");
   INFO(sum.output);
   CHECK(sum.exit_code == 0);
   CHECK_THAT(sum.output, Contains("4 blocks: PASS"));
+  INFO(guide.output);  // occupancy x multiprocessors, as the programming guide sizes it
+  CHECK(guide.exit_code == 0);
+  CHECK_THAT(guide.output, Contains("4 blocks: PASS"));
   INFO(too_large.output);
   CHECK(too_large.exit_code != 0);
   CHECK_THAT(too_large.output, Contains("needs all 5 blocks of the grid running at once"));

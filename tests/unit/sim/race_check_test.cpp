@@ -81,6 +81,32 @@ TEST_CASE("reading a neighbour's dynamic shared slot before the barrier is a rac
   CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:97"));
 }
 
+TEST_CASE("blocks folding a maximum into one global word without an atomic race; with "
+          "atomicMax or one partial per block they do not", "[sim][race]") {
+  const auto plain = run_checked("block_max_plain");
+  INFO(plain.output);
+  CHECK_THAT(plain.output, Contains("data race between blocks on device memory (a cudaMalloc block of 512 bytes, byte 0)"));
+  // Which two blocks meet depends on the workers' timing: any two of the four.
+  CHECK_THAT(plain.output, Matches("(.|\n)*in kernel block_max_plain: block \\(([0-3]),0,0\\) thread \\(0,0,0\\) "
+                                   "writes it at race_kernels.cu:118, block \\((?!\\2)[0-3],0,0\\) thread "
+                                   "\\(0,0,0\\) writes it at race_kernels.cu:118(.|\n)*"));
+  const auto atomic = run_checked("block_max_atomic");
+  CHECK(atomic.output == "block_max_atomic: out[0] = 4\n");
+  const auto partials = run_checked("block_partials");
+  CHECK(partials.output == "block_partials: out[0] = 1\n");
+}
+
+TEST_CASE("threads storing neighbouring bytes do not race; a byte race at an odd address "
+          "names byte 0", "[sim][race]") {
+  const auto bytes = run_checked("byte_stores");
+  INFO(bytes.output);
+  CHECK(bytes.output == "byte_stores: out[0] = 50462976\n");  // bytes 0, 1, 2, 3
+  const auto odd = run_checked("odd_allocation_same_byte");
+  INFO(odd.output);
+  CHECK_THAT(odd.output, Contains("data race on device memory (a cudaMalloc block of 1001 bytes, byte 0)"));
+  CHECK_THAT(odd.output, !Contains("18446744073709551615"));
+}
+
 TEST_CASE("without PARLAB_SIM_RACE_CHECK the check build reports nothing", "[sim][race]") {
   const auto outcome = sim_test::run_program("sim_fixture_race_kernels", "histogram_plain");
   CHECK(outcome.output == "histogram_plain: out[0] = 125\n");
@@ -109,6 +135,32 @@ TEST_CASE("shadow: conflicts need two threads, one epoch, one write, not both at
   const auto write_after_reads = shadow.access(a + 8, 4, true, false, 5, pc(8));
   CHECK(write_after_reads.word == a + 8);
   CHECK(write_after_reads.earlier.lane == 6);
+}
+
+TEST_CASE("shadow: threads storing different bytes of one word do not race; the conflict "
+          "names the byte", "[sim][race]") {
+  BlockShadow shadow;
+  shadow.reset(2);
+  const std::uintptr_t a = 0x3000;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    CHECK(shadow.access(a + lane, 1, true, false, lane, pc(1)).word == 0);  // out[i] = (uchar)k
+  }
+  // A word-wide read by another thread meets all four writes; the first common byte.
+  const auto read_all = shadow.access(a, 4, false, false, 9, pc(2));
+  CHECK(read_all.word == a);
+  CHECK(read_all.address == a);
+  // Two 2-byte halves by two threads, then a 1-byte read of the upper half's 2nd byte.
+  CHECK(shadow.access(a + 4, 2, true, false, 1, pc(3)).word == 0);
+  CHECK(shadow.access(a + 6, 2, true, false, 2, pc(3)).word == 0);
+  const auto upper = shadow.access(a + 7, 1, false, false, 3, pc(4));
+  CHECK(upper.address == a + 7);
+  CHECK(upper.earlier.lane == 2);
+  // An access starting inside a word (an allocation at an odd address) stays at or
+  // after its own first byte.
+  CHECK(shadow.access(a + 9, 1, true, false, 1, pc(5)).word == 0);
+  const auto odd = shadow.access(a + 9, 3, true, false, 2, pc(6));
+  CHECK(odd.word == a + 8);
+  CHECK(odd.address == a + 9);
 }
 
 TEST_CASE("shadow: a warp collective orders lanes of its warp only", "[sim][race]") {

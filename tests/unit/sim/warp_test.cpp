@@ -95,6 +95,21 @@ __global__ void exited_lanes(int* out, int n) {
   }
 }
 
+// A warp-synchronous copy: each thread copies its share with a __syncwarp() after
+// every element; with 64 threads and 100 elements lanes 32..35 of warp 1 make a second
+// round while the rest of their warp has gone on to the __syncthreads(). A GPU since
+// Volta runs it (the block barrier converges the warp too); the simulator must not
+// call it a deadlock.
+__global__ void warp_sync_copy(const int* in, int* out, unsigned n) {
+  __shared__ int tile[100];
+  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) {
+    tile[i] = in[i];
+    __syncwarp();
+  }
+  __syncthreads();
+  out[threadIdx.x] = tile[n - 1 - threadIdx.x];
+}
+
 }  // namespace
 
 TEST_CASE("each shuffle moves values between lanes like CUDA", "[sim][warp]") {
@@ -162,6 +177,18 @@ TEST_CASE("a __syncwarp-separated shared-memory tail is exact", "[sim][warp]") {
     for (unsigned i = 0; i < 64; ++i) expected += in[b * 64 + i];
     REQUIRE(out[b] == expected);
   }
+}
+
+TEST_CASE("lanes waiting at __syncthreads() do not hold back a __syncwarp() of their warp",
+          "[sim][warp]") {
+  std::vector<int> in(100);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 3);
+  DeviceArray<int> d_in(in);
+  DeviceArray<int> d_out(64, -1);
+  parlab_sim::launch("warp_sync_copy", warp_sync_copy, dim3(2), dim3(64), 0, nullptr, d_in.get(),
+                     d_out.get(), 100u);
+  const std::vector<int> out = d_out.to_host();
+  for (unsigned t = 0; t < 64; ++t) REQUIRE(out[t] == in[99 - t]);
 }
 
 TEST_CASE("lanes that exited and missing lanes of a partial warp are absent", "[sim][warp]") {

@@ -1,0 +1,43 @@
+#include "race/grid_shadow.hpp"
+
+#include <algorithm>
+
+namespace parlab_sim::detail {
+
+GridShadow& grid_shadow() {
+  static GridShadow shadow;
+  return shadow;
+}
+
+void GridShadow::clear() {
+  for (Shard& shard : shards_) {
+    std::lock_guard lock(shard.mutex);
+    shard.words.clear();
+  }
+}
+
+GridConflict GridShadow::write(std::uintptr_t address, std::size_t bytes, const GridWrite& now) {
+  GridConflict found;
+  const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
+  for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
+    GridWrite here = now;
+    here.bytes = 0;
+    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) {
+      here.bytes = static_cast<std::uint8_t>(here.bytes | (1u << (b - word)));
+    }
+    Shard& shard = shards_[(word >> 2) % kShards];
+    std::lock_guard lock(shard.mutex);
+    auto [it, inserted] = shard.words.try_emplace(word, here);
+    if (inserted) continue;
+    GridWrite& before = it->second;
+    const unsigned common = before.bytes & here.bytes;
+    if (found.address == 0 && common != 0 && before.block != here.block &&
+        before.generation == here.generation && (before.read_first || here.read_first)) {
+      found = GridConflict{word + static_cast<std::uintptr_t>(__builtin_ctz(common)), before, here};
+    }
+    before = here;
+  }
+  return found;
+}
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,54 @@
+#pragma once
+// The race check across the blocks of one launch (docs/simulation.md, "Race check"):
+// for every 4-byte word of device memory a launch writes with plain stores, the last
+// write (block, thread, bytes, code address, grid-sync generation). A plain write by
+// one block to bytes another block wrote in the same launch and between the same grid
+// syncs is a race between blocks when one of the two blocks read the word first: a
+// read-modify-write (a running maximum or sum kept without an atomic), whose result on
+// a GPU depends on which block got there last. Blind writes of a value (a flag set by
+// every block) are left alone, and so is everything ordered by atomics (the
+// threadfence-reduction pattern: each block writes its own partial, the last one reads
+// them). Shared by the workers: sharded, each shard behind its own lock.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+
+namespace parlab_sim::detail {
+
+struct GridWrite {
+  std::uint64_t block = 0;       // linear block index
+  std::uint64_t generation = 0;  // grid syncs completed before it
+  const void* pc = nullptr;
+  std::uint32_t lane = 0;        // linear thread index in its block
+  std::uint8_t bytes = 0;        // which bytes of the word: bit i is byte i
+  bool read_first = false;       // its block had read the word before (read-modify-write)
+};
+
+struct GridConflict {
+  std::uintptr_t address = 0;  // 0: none; else the first byte both wrote
+  GridWrite earlier;
+  GridWrite later;
+};
+
+class GridShadow {
+ public:
+  // A launch begins: forget the previous launch's writes.
+  void clear();
+  // Records a plain write of [address, address + bytes) by `now` (its `bytes` field is
+  // filled per word); returns the first conflict with another block's write.
+  GridConflict write(std::uintptr_t address, std::size_t bytes, const GridWrite& now);
+
+ private:
+  static constexpr unsigned kShards = 64;
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<std::uintptr_t, GridWrite> words;
+  };
+  std::array<Shard, kShards> shards_;
+};
+
+GridShadow& grid_shadow();
+
+}  // namespace parlab_sim::detail

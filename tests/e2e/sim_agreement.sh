@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The agreement table (issue 30, item 4): every reference and fake of lab02..lab06
+# graded in sim (--no-perf) must give the correctness verdict tests/agreement/verdicts.tsv
+# expects; tests/gpu/check_agreement.sh checks the same table on a GPU. Slow (one grading
+# per line): its own CTest timeout (tests/CMakeLists.txt).
+source "$(dirname "$0")/lib.bash"
+if bash "$PARLAB_SOURCE_DIR/tests/agreement/check_agreement.sh" "$GRADE" sim "$E2E_WORK"; then
+  pass "every line of verdicts.tsv agrees in sim"
+else
+  fail "verdicts.tsv: disagreements in sim (above)"
+fi
+finish
