@@ -15,6 +15,8 @@
 #include "cli/output_paths.hpp"
 #include "cli/sandbox_level.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/terminal_width.hpp"
+#include "cli/work_root.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
 #include "process/run_area.hpp"
@@ -52,7 +54,8 @@ po::options_description grade_options() {
        "GPU labs: auto (the GPU if one is usable, else the simulator) | gpu | sim | none")
       ("seed", po::value<std::string>(), "seed of the fresh dataset (repeat a grading)")
       ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
-                                               "(default: BUILD_DIR/grade-work)")
+                                               "(default: BUILD_DIR/grade-work as root, else "
+                                               "$XDG_CACHE_HOME/parlab or ~/.cache/parlab)")
       ("toolchain", po::value<std::string>(), "compile/toolchain.json to use")
       ("wall-limit", po::value<double>(), "cap every test's wall-clock limit at this many "
                                           "seconds (quick checks of slow submissions)")
@@ -129,7 +132,7 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   options.device = parse_device_request(vm["device"].as<std::string>());
   if (vm.count("seed")) options.seed = parse_seed(vm["seed"].as<std::string>());
   options.work_root = vm.count("work-dir") ? fs::absolute(vm["work-dir"].as<std::string>())
-                                           : toolchain.build_dir / "grade-work";
+                                           : default_work_root(toolchain.build_dir);
   // Autograder uploads are graded unattended: never silently with a weaker sandbox.
   options.sandbox_level = checked_sandbox_level(
       vm.count("sandbox") ? vm["sandbox"].as<std::string>()
@@ -145,8 +148,10 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   for (const char* format : kFileFormats) {
     if (vm.count(format)) require_writable_output(vm[format].as<std::string>(), std::string("--") + format);
   }
+  require_writable_work_root(options.work_root);
 
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
+  report_options.width = report_width(terminal_columns(STDOUT_FILENO));
   report_options.leaderboard = lab.leaderboard;  // Gradescope's, where the lab declares one
   // Where the full report is kept: the --json file, else the grading's own result.json
   // (grade_session writes it under the work root, keyed like this).
@@ -169,7 +174,8 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   // Progress on stderr (after the guard: its thread starts after the mount setup).
   std::vector<std::string> test_names;
   for (const TestSpec& t : lab.tests) test_names.push_back(t.name);
-  GradeProgress progress(std::cerr, test_names, isatty(STDERR_FILENO) != 0, verbose);
+  GradeProgress progress(std::cerr, test_names, isatty(STDERR_FILENO) != 0, verbose,
+                         terminal_columns(STDERR_FILENO));
   options.log = [&progress](const std::string& line) { progress.step(line); };
   options.notice = [&progress](const std::string& line) { progress.notice(line); };
   std::unique_ptr<SandboxedRunner> sandbox = make_runner_for_level(options.sandbox_level);
