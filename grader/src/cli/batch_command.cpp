@@ -16,6 +16,7 @@
 #include "cli/work_root.hpp"
 #include "compile/toolchain.hpp"
 #include "grading/host_info.hpp"
+#include "process/uid_pool.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -76,6 +77,19 @@ void parse_slice(const std::string& text, batch::BatchOptions& o) {
   }
 }
 
+// As root each grading leases two uids of the sandbox's pool (its own and its
+// reference's): more jobs than half the pool would wait on each other. Said, not silent.
+int jobs_within_uid_pool(int jobs) {
+  if (::geteuid() != 0) return jobs;
+  const process::UidPoolConfig pool = process::uid_pool_config_from_environment();
+  const int most = std::max(1, static_cast<int>(pool.count / 2));
+  if (jobs <= most) return jobs;
+  std::cerr << "grade: batch: --jobs " << jobs << " lowered to " << most << ": each grading leases 2 of the "
+            << pool.count << " sandbox uids (" << pool.first << "-" << pool.first + pool.count - 1
+            << "; PARLAB_UID_POOL for more)\n";
+  return most;
+}
+
 }  // namespace
 
 int run_batch_command(const std::vector<std::string>& args) {
@@ -129,6 +143,7 @@ int run_batch_command(const std::vector<std::string>& args) {
                     : default_work_root(load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path()).build_dir);
   o.jobs = vm.count("jobs") ? vm["jobs"].as<int>() : available_cores();
   if (o.jobs < 1) throw UsageError("--jobs must be at least 1");
+  o.jobs = jobs_within_uid_pool(o.jobs);
   o.regrade = vm.count("regrade") > 0;
   if (vm.count("only")) o.only = vm["only"].as<std::vector<std::string>>();
   o.performance = vm.count("no-perf") == 0;

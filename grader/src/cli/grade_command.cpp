@@ -49,7 +49,7 @@ po::options_description grade_options() {
       ("junit", po::value<std::string>(), "write JUnit XML to this file")
       ("markdown", po::value<std::string>(), "write a Markdown report to this file")
       ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
-      ("no-perf", "correctness tests only; performance tests are reported as skipped")
+      ("no-perf", "correctness tests only; performance tests are reported as not graded")
       ("device", po::value<std::string>()->default_value("auto"),
        "GPU labs: auto (the GPU if one is usable, else the simulator) | gpu | sim | none")
       ("seed", po::value<std::string>(), "seed of the fresh dataset (repeat a grading)")

@@ -265,6 +265,9 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
   return out.empty() ? out : "\n" + paint("Details", Paint::bold) + out;
 }
 
+// Without -v, the compiler output of a failed build is cut after this many lines.
+constexpr std::size_t kBuildLogLines = 20;
+
 std::string build(const BuildResult& b, const ReportOptions& options, const Paint& paint) {
   const std::size_t width = options.width;
   if (b.ok && b.diagnostics.empty() && !options.verbose) return "";
@@ -283,13 +286,17 @@ std::string build(const BuildResult& b, const ReportOptions& options, const Pain
   std::string out = "\n" + paint(title + ")", b.ok ? Paint::bold : Paint::bold_red) + "\n";
   for (const Diagnostic& d : b.diagnostics) out += wrap(diagnostic_line(d), width, "    ");
   if (options.verbose && !b.command.empty()) out += wrap("Command: " + b.command, width, "    ");
-  // The compiler's own output repeats the diagnostics; shown when none were parsed.
+  // The compiler's own output shows the code at the error (its snippet and caret), which
+  // the one-line diagnostics do not: its first lines when the build failed, all with -v.
   const std::string log = printable(b.log);
-  if ((options.verbose || (!b.ok && b.diagnostics.empty())) && !log.empty()) {
-    out += "    Compiler output (capped):\n";
-    for (const std::string& line : console_layout::lines_of(log)) {
-      out += fit_line("      " + line, width) + "\n";
-    }
+  const bool adds_code = b.diagnostics.empty() || log.find(" | ") != std::string::npos;  // gcc's "  5 | code"
+  if ((options.verbose || (!b.ok && adds_code)) && !log.empty()) {
+    const std::vector<std::string> lines = console_layout::lines_of(log);
+    const std::size_t shown = options.verbose ? lines.size() : std::min<std::size_t>(lines.size(), kBuildLogLines);
+    out += shown < lines.size() ? "    Compiler output (first " + std::to_string(shown) + " of " +
+                                      std::to_string(lines.size()) + " lines; -v for all):\n"
+                                : std::string("    Compiler output (capped):\n");
+    for (std::size_t i = 0; i < shown; ++i) out += fit_line("      " + lines[i], width) + "\n";
   }
   return out;
 }

@@ -73,8 +73,10 @@ std::string summary(const GradeResult& r, bool verbose) {
     out += "Not graded on this machine (not counted, not lost):\n\n" + not_graded + "\n";
   }
   if (r.reference_mode) out += "REFERENCE MODE: the reference solution graded as a submission\n\n";
-  out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with `--seed " +
-         std::to_string(r.fresh_seed) + "`)\n\n";
+  if (ran_any_test(r)) {  // a rejected or unbuilt submission used no data: no seed to repeat
+    out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with `--seed " +
+           std::to_string(r.fresh_seed) + "`)\n\n";
+  }
   if (!r.performance_enabled) out += "Performance: not measured in this grading\n\n";
   for (const std::string& note : r.notes) out += "> **Note:** " + md_cell(note) + "\n\n";
   if (!r.build.ok || !r.build.diagnostics.empty() || verbose) {

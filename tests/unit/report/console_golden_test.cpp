@@ -98,5 +98,5 @@ TEST_CASE("a build failure is said once, not once per test", "[report][console]"
   CHECK_THAT(missing, Contains("kernels.cu is missing: a lab03 submission must contain"));
   CHECK_THAT(missing, Contains("did you mean kernel.cu? (rename it to kernels.cu)"));
   CHECK_THAT(missing, Contains("helper.cu will not be compiled"));
-  CHECK_THAT(missing, Contains("Next:  fix the build error in kernels.cu (above)"));
+  CHECK_THAT(missing, Contains("Next:  fix the build error in kernels.cu, then run grade lab03 again"));
 }
