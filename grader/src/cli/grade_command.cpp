@@ -143,6 +143,12 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
 
   // Checked before anything starts (exit 2 or 3 at once, one line): the submission
   // is a folder, and every report file can be written.
+  // A student kit has the references only as executables: nothing to grade as a submission.
+  if (options.reference_mode && (labtc.reference_dir.empty() || !fs::is_directory(labtc.reference_dir))) {
+    throw UsageError("--reference grades the reference's source, which this build does not have (a "
+                     "student kit holds the references only as prebuilt executables); grade your own "
+                     "folder instead: grade " + lab_id + " my-" + lab_id);
+  }
   const fs::path submission = resolve_submission(options, labtc);
   require_submission_folder(submission);
   for (const char* format : kFileFormats) {
