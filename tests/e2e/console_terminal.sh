@@ -2,7 +2,8 @@
 # The console on a terminal and piped (issue 16): colors and a redrawn progress line
 # only on a terminal, NO_COLOR honoured, nothing extra on stderr when piped unless -v
 # (then one line per step, with test i/n), every report line within 100 columns and
-# the total last. The terminal is a pseudo-terminal from script(1).
+# the total last; on an 80-column terminal nothing past column 80. The terminal is a
+# pseudo-terminal from script(1).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
@@ -32,4 +33,17 @@ if grep -q $'\r\x1b\\[Kgrade: \\[' "$W/tty.out"; then pass "terminal: progress l
 TERM=xterm NO_COLOR=1 script -qec "'$GRADE' ${common[*]} 2>/dev/null" /dev/null >"$W/nocolor.out"
 if grep -q $'\x1b\\[' "$W/nocolor.out"; then fail "NO_COLOR: escape sequences on stdout"; else pass "NO_COLOR honoured"; fi
 expect_in "$W/nocolor.out" "Total: 0 / " "NO_COLOR: the report is still there"
+
+# An 80-column terminal (issue 28): no line of the report or of the progress line
+# drawn past column 80 (a wrapped progress line cannot be erased: "... (test 9/2" stays).
+TERM=xterm script -qec "stty cols 80 rows 40; '$GRADE' ${common[*]}" /dev/null >"$W/tty80.out"
+python3 - "$W/tty80.out" <<'PY' && pass "80 columns: nothing drawn past column 80" || fail "80 columns: lines wider than the terminal"
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)  # colors and erase-line codes take no column
+wide = [seg for seg in re.split(r"[\r\n]", text) if len(seg) > 80]
+for seg in wide: print(f"{len(seg)}: {seg}", file=sys.stderr)
+sys.exit(1 if wide else 0)
+PY
+expect_in "$W/tty80.out" "Total: 0 / " "80 columns: the report is there"
 finish

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `grade export student LAB... --out kit.tar.gz` (docs/release.md): the kit unpacks
-# into a fresh folder, holds no reference source, builds with its own README's
+# into one folder, has its own README (no dead links), .dockerignore and short
+# dependency list, holds no reference source, builds with its own README's
 # commands, and grades: the skeleton fails (1), a correct solution passes against the
 # prebuilt reference (0).
 source "$(dirname "$0")/lib.bash"
@@ -9,8 +10,24 @@ W="$E2E_WORK"
 
 run_grade export export student lab01 --out "$W/kit.tar.gz"
 expect_rc export 0
-mkdir "$W/kit" && tar -xzf "$W/kit.tar.gz" -C "$W/kit" || fail "kit.tar.gz does not unpack"
-expect_in "$W/kit/KIT.md" "student kit: lab01" "KIT.md names the labs"
+mkdir "$W/unpacked" && tar -xzf "$W/kit.tar.gz" -C "$W/unpacked" || fail "kit.tar.gz does not unpack"
+# One top-level folder, named like the archive (issue 28).
+[ "$(ls -A "$W/unpacked")" = kit ] && pass "the kit unpacks into one folder, kit/" || fail "top level of the kit: $(ls -A "$W/unpacked" | head -5 | tr '\n' ' ')"
+mv "$W/unpacked/kit" "$W/kit"
+expect_in "$W/kit/README.md" "student kit: lab01" "the kit's own README names the labs"
+expect_not_in "$W/kit/README.md" "preset tests|ctest" "the kit's README has no test-suite commands"
+# Every relative link of the README leads to a file of the kit.
+python3 - "$W/kit" <<'PY' && pass "no dead links in the kit's README" || fail "dead links in the kit's README"
+import os, re, sys
+kit = sys.argv[1]
+links = re.findall(r"\]\(([^)#]+)\)", open(os.path.join(kit, "README.md")).read())
+dead = [l for l in links if "://" not in l and not os.path.exists(os.path.join(kit, l))]
+print(dead, file=sys.stderr) if dead else None
+sys.exit(1 if dead or not links else 0)
+PY
+expect_in "$W/kit/.dockerignore" "^build/" "a .dockerignore leaves builds out"
+expect_not_in "$W/kit/containers/install-deps.sh" "chromium|slurm-wlm|catch2|ccache" "the kit's dependency list has no test tools"
+expect_in "$W/kit/containers/install-deps.sh" "libtomlplusplus-dev" "the kit's dependency list has what the build needs"
 [ -x "$W/kit/prebuilt-references/lab01_reference" ] && pass "the reference is a prebuilt executable" || fail "no prebuilt lab01_reference"
 if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab'; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
 [ -e "$W/kit/labs/lab03-cuda-kernels" ] && fail "a lab not asked for is in the kit" || pass "only the chosen labs"
@@ -28,6 +45,10 @@ run_grade solution lab01 "$W/solution" --no-perf --work-dir "$W/work"
 expect_rc solution 0
 expect_in "$W/solution.out" "Total: 60(\.0+)? / (60 graded|100)" "a correct solution passes the correctness tests in the kit"
 
+# --reference in a kit says why not (no empty path), exit 2.
+run_grade kitref lab01 --reference --no-perf --work-dir "$W/work"
+expect_rc kitref 2
+expect_in "$W/kitref.err" "^grade: error: --reference grades the reference's source, which this build does not have" "--reference in a kit explained"
 # Exporting needs the instructor's tree: a kit cannot export itself.
 run_grade again export student lab01 --out "$W/again.tar.gz"
 expect_rc again 3

@@ -42,12 +42,12 @@ run_grade chunks lab02 "$PARLAB_SOURCE_DIR/tests/fakes/lab02/chunk_remainder" --
   --work-dir "$W/work" --json "$W/chunks.json"
 expect_rc chunks 1
 expect_in "$W/chunks.out" "more workers than queries[^|]* failed" "more workers than queries fails"
-expect_in "$W/chunks.out" "never written \\(outputs are poisoned.*Hint: these predictions were never written" "with the unwritten hint"
+expect_in "$W/chunks.out" "never written \\(outputs are poisoned.*Hint: split the m queries" "with the unwritten hint"
 expect_in "$W/chunks.out" "predict_parallel: 2000 x 500, all cores +passed" "an even split passes"
 run_grade nolse lab02 "$PARLAB_SOURCE_DIR/tests/fakes/lab02/no_log_sum_exp" --device sim --no-perf \
   --work-dir "$W/work" --json "$W/nolse.json"
 expect_rc nolse 1
 expect_in "$W/nolse.out" "tiny bandwidth \(log-sum-exp\)[^|]* failed" "tiny bandwidth fails without log-sum-exp"
 expect_in "$W/nolse.out" "Hint: NaN computed as 0/0" "with the log-sum-exp hint"
-expect_not_in "$W/nolse.out" "Hint: these predictions were never written" "and not the unwritten-block one"
+expect_not_in "$W/nolse.out" "Hint: split the m queries" "and not the unwritten-block one"
 finish

@@ -2,21 +2,76 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 
 #include "core/errors.hpp"
+#include "report/untrusted_text.hpp"
 
 namespace parlab::grader::batch {
 
+namespace {
+
+// The code point of the UTF-8 sequence at `at` and its length, or length 0 when the
+// bytes there are not valid UTF-8 (overlong forms, surrogates and stray bytes included).
+std::pair<char32_t, std::size_t> decode_utf8(const std::string& text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  std::size_t length = lead >= 0xF0 && lead <= 0xF4 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 && lead < 0xE0 ? 2 : 0;
+  if (lead >= 0xF5) length = 0;
+  if (length == 0 || at + length > text.size()) return {0, 0};
+  char32_t cp = lead & (0x7F >> length);
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xC0) != 0x80) return {0, 0};
+    cp = (cp << 6) | (byte(at + i) & 0x3F);
+  }
+  const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < smallest[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0, 0};
+  return {cp, length};
+}
+
+// Non-ASCII characters an id may not hold: controls, spaces, and the invisible ones
+// that make two ids look alike or reorder text (zero-width, bidi controls, BOM).
+bool invisible_or_space(char32_t cp) {
+  return cp <= 0xA0 || cp == 0xAD || cp == 0x034F || cp == 0x061C || cp == 0x1680 ||
+         (cp >= 0x180B && cp <= 0x180E) || (cp >= 0x2000 && cp <= 0x200F) ||
+         (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 ||
+         (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || (cp >= 0xFFF0 && cp <= 0xFFFF) ||
+         (cp >= 0xE0000 && cp <= 0xE0FFF);
+}
+
+}  // namespace
+
 std::string student_id_problem(const std::string& id) {
   if (id.empty()) return "it is empty";
-  if (id.size() > 100) return "it is longer than 100 characters";
+  if (id.size() > 100) return "it is longer than 100 bytes";
   if (id[0] == '.') return "it starts with '.'";
-  for (unsigned char c : id) {
-    if (!std::isalnum(c) && c != '.' && c != '_' && c != '-' && c != '@') {
-      return "it holds '" + std::string(1, static_cast<char>(c)) +
-             "' (ids may hold letters, digits, '.', '_', '-', '@')";
+  const std::string allowed = " (ids may hold letters, accented ones too, digits, '.', '_', '-', '@')";
+  for (std::size_t i = 0; i < id.size();) {
+    const auto c = static_cast<unsigned char>(id[i]);
+    if (c < 0x80) {
+      if (!std::isalnum(c) && c != '.' && c != '_' && c != '-' && c != '@') {
+        if (std::isprint(c)) return "it holds '" + std::string(1, static_cast<char>(c)) + "'" + allowed;
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02X", c);
+        return std::string("it holds the control character ") + hex + allowed;
+      }
+      ++i;
+      continue;
     }
+    // Whole characters only: a message never splits one (issue 28).
+    const auto [cp, length] = decode_utf8(id, i);
+    if (length == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      return std::string("it is not valid UTF-8 (byte ") + hex + ")";
+    }
+    if (invisible_or_space(cp)) {
+      char code[16];
+      std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(cp));
+      return std::string("it holds the invisible or space character ") + code + allowed;
+    }
+    i += length;
   }
   return "";
 }
@@ -54,7 +109,8 @@ ClassList make_class_list(const ClassFolder& folder,
       out.not_on_roster.push_back(s.entry);
     }
     if (std::string why = student_id_problem(st.id); !why.empty()) {
-      throw UsageError("student id '" + st.id + "' (for '" + s.entry + "') cannot be used: " + why +
+      throw UsageError("student id '" + untrusted_text::escape_line(st.id) + "' (for '" +
+                       untrusted_text::escape_line(s.entry) + "') cannot be used: " + why +
                        (r ? "" : "; give the submission an id with a roster (--roster)"));
     }
     auto [it, fresh] = taken.emplace(st.id, s.entry);

@@ -62,6 +62,18 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
   }
   s["counts"] = counts;
   s["score"] = score_distribution(scores, m.max_score);
+  // What could be earned where the class was graded (--no-perf, no GPU: less than the
+  // lab's points), so "out of 100" is not read as "out of what was possible".
+  double reachable = 0;
+  for (const StudentRecord& r : records) {
+    if (!finished(r)) continue;
+    double graded = 0;
+    for (const TestResult& tr : r.result->tests) {
+      if (counts_in_graded_total(tr.status)) graded += tr.max_points;
+    }
+    reachable = std::max(reachable, graded);
+  }
+  s["reachable_score"] = reachable;
 
   json tests = json::array();
   for (const ManifestTest& t : m.tests) {
@@ -125,6 +137,16 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
   return s;
 }
 
+std::string score_scale_text(const json& s) {
+  const double max_score = s["max_score"].get<double>();
+  const double reachable = s.value("reachable_score", max_score);
+  std::string text = "out of " + format_points(max_score);
+  if (reachable > 0 && reachable < max_score) {
+    text += "; " + format_points(reachable) + " could be earned where it was graded";
+  }
+  return text;
+}
+
 std::string class_summary_markdown(const json& s) {
   std::string md = "# " + s["lab_id"].get<std::string>() + " class summary: " +
                    s["lab_title"].get<std::string>() + "\n\n";
@@ -135,7 +157,7 @@ std::string class_summary_markdown(const json& s) {
         " grader errors, " + std::to_string(c["pending"].get<int>()) + " pending, " +
         std::to_string(c["missing"].get<int>()) + " missing.\n\n";
   const json& d = s["score"];
-  md += "## Scores (out of " + format_points(s["max_score"].get<double>()) + ")\n\n";
+  md += "## Scores (" + score_scale_text(s) + ")\n\n";
   if (d["count"].get<int>() > 0) {
     md += "| min | q1 | median | q3 | max | mean |\n|---|---|---|---|---|---|\n| " +
           fmt("%.2f", d["min"]) + " | " + fmt("%.2f", d["q1"]) + " | " + fmt("%.2f", d["median"]) + " | " +

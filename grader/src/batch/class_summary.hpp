@@ -13,6 +13,10 @@ namespace parlab::grader::batch {
 
 nlohmann::json class_summary(const BatchManifest& manifest, const std::vector<StudentRecord>& records);
 std::string class_summary_markdown(const nlohmann::json& summary);
+
+// "out of 100", or "out of 100; 60 could be earned where it was graded" when tests
+// were not graded there (--no-perf, no GPU).
+std::string score_scale_text(const nlohmann::json& summary);
 // summary.html: the same, with the score histogram, pass rates and the slowest and
 // fastest submissions drawn (one self-contained page, report/html_page.hpp).
 std::string class_summary_html(const nlohmann::json& summary);

@@ -24,7 +24,7 @@ std::string text_of(const json& j, const char* key) {
 std::string scores(const json& s) {
   const json& d = s["score"];
   const double max_score = s["max_score"].get<double>();
-  std::string out = "<h2>Scores (out of " + report_text::format_points(max_score) + ")</h2>\n";
+  std::string out = "<h2>Scores (" + escape(score_scale_text(s)) + ")</h2>\n";
   if (d["count"].get<int>() == 0) return out + "<p>No finished gradings yet.</p>\n";
   out += "<table id=\"score-stats\"><tr>";
   for (const char* k : {"min", "q1", "median", "q3", "max", "mean"}) out += std::string("<th>") + k + "</th>";
@@ -51,6 +51,13 @@ std::string ranking(const json& people) {
   return out;
 }
 
+// Why a test has no pass rate: not run at all (--no-perf), or run but not judged.
+std::string not_attempted_text(const json& t) {
+  const int not_judged = t.value("not_judged", 0);
+  if (not_judged > 0) return "none judged (" + std::to_string(not_judged) + " not graded there)";
+  return t["kind"] == "performance" ? "not run (--no-perf)" : "none yet";
+}
+
 std::string tests(const json& s) {
   std::string out = "<h2>Tests</h2>\n<table id=\"test-rates\">\n<tr><th>Test</th><th>Kind</th>"
                     "<th class=\"points\">Points</th><th>Passed</th><th>Pass rate</th>"
@@ -66,7 +73,7 @@ std::string tests(const json& s) {
            "</td><td>" + escape(text_of(t, "kind")) + "</td><td class=\"points\">" +
            report_text::format_points(t["points"].get<double>()) + "</td><td>" +
            (attempted ? std::to_string(t["passed"].get<int>()) + " / " + std::to_string(attempted)
-                      : std::string("none judged")) +
+                      : not_attempted_text(t)) +
            "</td><td data-rate=\"" + format_number(rate, 3) + "\">" +
            (attempted ? html::fraction_bar_svg(rate) + " " + format_number(rate * 100, 3) + "%" : "") +
            "</td><td>" + speed + "</td><td>" + (t.contains("slowest") ? ranking(t["slowest"]) : "") +

@@ -20,7 +20,9 @@ std::string child_failure(const ChildRun& run);
 // compiler driver could not start a process (only the driver's own lines count, "g++:
 // fatal error: ... vfork: Resource temporarily unavailable", never a diagnostic at a
 // source location, which the student's code controls), or a test run that failed with
-// "Resource temporarily unavailable" (fork EAGAIN on the process limit gradings share).
+// "Resource temporarily unavailable" (fork EAGAIN on the process limit gradings share),
+// unless the grading ran under a pool uid of its own: then only the student's code
+// held that limit, and the failure is its verdict (a fork loop is graded, not retried).
 std::string infrastructure_problem_in(const GradeResult& result);
 
 // Test hook: PARLAB_TEST_BATCH_INFRA_FAIL="ID:CODE:COUNT" makes the first COUNT

@@ -47,10 +47,13 @@ void ProgressReporter::finished(const StudentRecord& r) {
   std::string what = untrusted_text::escape_line(r.student.id) + ": " + to_string(r.status);
   if (r.result) what += ", " + format_points(r.result->score) + "/" + format_points(r.result->max_score);
   if (failed) what += " (" + record_reason(r) + ")";
+  // A retry is the grader's trouble (a busy machine, a full uid pool): never silent.
+  const bool retried = r.attempts > 1;
+  if (retried) what += " [after " + std::to_string(r.attempts) + " attempts: the grader retried]";
   if (terminal_) {
-    // Only problems scroll by; the live line is redrawn below them.
+    // Only problems and retries scroll by; the live line is redrawn below them.
     out_ << "\r\033[K";
-    if (failed) out_ << "grade: batch: " << what << "\n";
+    if (failed || retried) out_ << "grade: batch: " << what << "\n";
     out_ << status_line() << std::flush;
   } else {
     out_ << "grade: batch: " << status_line() << ": " << what << " in "

@@ -13,8 +13,10 @@
 #include "cli/commands.hpp"
 #include "core/errors.hpp"
 #include "cli/sandbox_level.hpp"
+#include "cli/work_root.hpp"
 #include "compile/toolchain.hpp"
 #include "grading/host_info.hpp"
+#include "process/uid_pool.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -36,7 +38,8 @@ po::options_description batch_options() {
        "require (default: exit 3 without a working bubblewrap) | auto | off; every grading uses it")
       ("wall-limit", po::value<double>(), "cap every test's wall-clock limit (seconds)")
       ("seed", po::value<std::uint64_t>(), "the same fresh-data seed for every student")
-      ("work-dir", po::value<std::string>(), "builds, runs, caches (default: BUILD_DIR/grade-work)")
+      ("work-dir", po::value<std::string>(), "builds, runs, caches (default: BUILD_DIR/grade-work as root, "
+                                            "else $XDG_CACHE_HOME/parlab or ~/.cache/parlab)")
       ("toolchain", po::value<std::string>(), "compile/toolchain.json to use")
       ("max-unpacked-mb", po::value<std::uint64_t>()->default_value(64), "refuse submissions larger than this unpacked")
       ("max-entries", po::value<std::uint64_t>()->default_value(5000), "refuse submissions with more files and folders")
@@ -72,6 +75,19 @@ void parse_slice(const std::string& text, batch::BatchOptions& o) {
   if (o.slice_count < 1 || o.slice_index < 0 || o.slice_index >= o.slice_count) {
     throw UsageError("--slice K/N needs 0 <= K < N, got '" + text + "'");
   }
+}
+
+// As root each grading leases two uids of the sandbox's pool (its own and its
+// reference's): more jobs than half the pool would wait on each other. Said, not silent.
+int jobs_within_uid_pool(int jobs) {
+  if (::geteuid() != 0) return jobs;
+  const process::UidPoolConfig pool = process::uid_pool_config_from_environment();
+  const int most = std::max(1, static_cast<int>(pool.count / 2));
+  if (jobs <= most) return jobs;
+  std::cerr << "grade: batch: --jobs " << jobs << " lowered to " << most << ": each grading leases 2 of the "
+            << pool.count << " sandbox uids (" << pool.first << "-" << pool.first + pool.count - 1
+            << "; PARLAB_UID_POOL for more)\n";
+  return most;
 }
 
 }  // namespace
@@ -124,9 +140,10 @@ int run_batch_command(const std::vector<std::string>& args) {
   if (vm.count("toolchain")) o.toolchain = fs::absolute(vm["toolchain"].as<std::string>());
   o.work_root = vm.count("work-dir")
                     ? fs::absolute(vm["work-dir"].as<std::string>())
-                    : load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path()).build_dir / "grade-work";
+                    : default_work_root(load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path()).build_dir);
   o.jobs = vm.count("jobs") ? vm["jobs"].as<int>() : available_cores();
   if (o.jobs < 1) throw UsageError("--jobs must be at least 1");
+  o.jobs = jobs_within_uid_pool(o.jobs);
   o.regrade = vm.count("regrade") > 0;
   if (vm.count("only")) o.only = vm["only"].as<std::vector<std::string>>();
   o.performance = vm.count("no-perf") == 0;
@@ -163,6 +180,7 @@ int run_batch_command(const std::vector<std::string>& args) {
   }
   // Refuse up front (exit 3, with the fix) rather than fail every student's grading.
   if (o.sandbox_level == "require") make_runner_for_level(o.sandbox_level);
+  require_writable_work_root(o.work_root);
   return batch::run_batch(o);
 }
 

@@ -46,6 +46,19 @@ class ScratchDir {
   fs::path path_;
 };
 
+// "parlab-kit" for parlab-kit.tar.gz, .tgz or .zip.
+std::string kit_folder_name(const fs::path& out) {
+  std::string name = out.filename().string();
+  for (const char* suffix : {".tar.gz", ".tgz", ".zip"}) {
+    const std::string s(suffix);
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+      name.erase(name.size() - s.size());
+      break;
+    }
+  }
+  return name.empty() || name[0] == '.' ? "parlab-kit" : name;
+}
+
 void write_archive(const fs::path& out, const std::vector<KitFile>& files) {
   ArchiveWriter writer(out);
   for (const KitFile& f : files) {
@@ -97,6 +110,12 @@ int run_export_command(const std::vector<std::string>& args) {
     const LabSpec& spec = *std::find_if(specs.begin(), specs.end(), [&](const LabSpec& s) { return s.id == labs[0]; });
     files.push_back({"setup.sh", {}, gradescope_setup_script(labs[0]), true});
     files.push_back({"run_autograder", {}, gradescope_run_script(labs[0], spec.sources), true});
+  }
+  // A student kit unpacks into a folder of its own (named like the archive); a
+  // Gradescope autograder keeps setup.sh at the top, where Gradescope looks for it.
+  if (kind == "student") {
+    const std::string top = kit_folder_name(*out);
+    for (KitFile& f : files) f.name = top + "/" + f.name;
   }
   write_archive(*out, files);
   std::cerr << "grade: wrote " << out->string() << " (" << files.size() << " files; "

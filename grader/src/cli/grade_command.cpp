@@ -16,6 +16,8 @@
 #include "cli/sandbox_level.hpp"
 #include "grading/reference_seal.hpp"
 #include "cli/interrupt_guard.hpp"
+#include "cli/terminal_width.hpp"
+#include "cli/work_root.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
 #include "process/run_area.hpp"
@@ -48,12 +50,13 @@ po::options_description grade_options() {
       ("junit", po::value<std::string>(), "write JUnit XML to this file")
       ("markdown", po::value<std::string>(), "write a Markdown report to this file")
       ("html", po::value<std::string>(), "write a self-contained HTML report to this file")
-      ("no-perf", "correctness tests only; performance tests are reported as skipped")
+      ("no-perf", "correctness tests only; performance tests are reported as not graded")
       ("device", po::value<std::string>()->default_value("auto"),
        "GPU labs: auto (the GPU if one is usable, else the simulator) | gpu | sim | none")
       ("seed", po::value<std::string>(), "seed of the fresh dataset (repeat a grading)")
       ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
-                                               "(default: BUILD_DIR/grade-work)")
+                                               "(default: BUILD_DIR/grade-work as root, else "
+                                               "$XDG_CACHE_HOME/parlab or ~/.cache/parlab)")
       ("toolchain", po::value<std::string>(), "compile/toolchain.json to use")
       ("wall-limit", po::value<double>(), "cap every test's wall-clock limit at this many "
                                           "seconds (quick checks of slow submissions)")
@@ -130,7 +133,7 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   options.device = parse_device_request(vm["device"].as<std::string>());
   if (vm.count("seed")) options.seed = parse_seed(vm["seed"].as<std::string>());
   options.work_root = vm.count("work-dir") ? fs::absolute(vm["work-dir"].as<std::string>())
-                                           : toolchain.build_dir / "grade-work";
+                                           : default_work_root(toolchain.build_dir);
   // Autograder uploads are graded unattended: never silently with a weaker sandbox.
   options.sandbox_level = checked_sandbox_level(
       vm.count("sandbox") ? vm["sandbox"].as<std::string>()
@@ -141,13 +144,21 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
 
   // Checked before anything starts (exit 2 or 3 at once, one line): the submission
   // is a folder, and every report file can be written.
+  // A student kit has the references only as executables: nothing to grade as a submission.
+  if (options.reference_mode && (labtc.reference_dir.empty() || !fs::is_directory(labtc.reference_dir))) {
+    throw UsageError("--reference grades the reference's source, which this build does not have (a "
+                     "student kit holds the references only as prebuilt executables); grade your own "
+                     "folder instead: grade " + lab_id + " my-" + lab_id);
+  }
   const fs::path submission = resolve_submission(options, labtc);
   require_submission_folder(submission);
   for (const char* format : kFileFormats) {
     if (vm.count(format)) require_writable_output(vm[format].as<std::string>(), std::string("--") + format);
   }
+  require_writable_work_root(options.work_root);
 
   ReportOptions report_options{want_color(vm["color"].as<std::string>()), verbose};
+  report_options.width = report_width(terminal_columns(STDOUT_FILENO));
   report_options.leaderboard = lab.leaderboard;  // Gradescope's, where the lab declares one
   // Where the full report is kept: the --json file, else the grading's own result.json
   // (grade_session writes it under the work root, keyed like this).
@@ -170,7 +181,8 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   // Progress on stderr (after the guard: its thread starts after the mount setup).
   std::vector<std::string> test_names;
   for (const TestSpec& t : lab.tests) test_names.push_back(t.name);
-  GradeProgress progress(std::cerr, test_names, isatty(STDERR_FILENO) != 0, verbose);
+  GradeProgress progress(std::cerr, test_names, isatty(STDERR_FILENO) != 0, verbose,
+                         terminal_columns(STDERR_FILENO));
   options.log = [&progress](const std::string& line) { progress.step(line); };
   options.notice = [&progress](const std::string& line) { progress.notice(line); };
   std::unique_ptr<SandboxedRunner> sandbox = make_runner_for_level(options.sandbox_level);

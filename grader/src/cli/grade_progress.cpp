@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "report/report_text.hpp"
+
 namespace parlab::grader {
 namespace {
 
@@ -23,8 +25,9 @@ std::string wall_clock_now() {
 }  // namespace
 
 GradeProgress::GradeProgress(std::ostream& out, std::vector<std::string> tests, bool live,
-                             bool verbose)
-    : out_(out), tests_(std::move(tests)), live_(live), verbose_(verbose) {
+                             bool verbose, std::size_t columns)
+    : out_(out), tests_(std::move(tests)), live_(live), verbose_(verbose),
+      columns_(columns == 0 ? 100 : columns) {
   if (live_) ticker_ = std::thread([this] { tick(); });
 }
 
@@ -55,7 +58,8 @@ std::string GradeProgress::elapsed_text() const {
 void GradeProgress::redraw_locked() {
   if (!live_ || done_ || status_.empty()) return;
   std::string text = "grade: [" + elapsed_text() + "] " + status_;
-  if (text.size() > 99) text = text.substr(0, 96) + "...";
+  // One column short of the terminal: a line as wide as it may wrap the cursor.
+  text = report_text::first_line_fitted(text, columns_ > 1 ? columns_ - 1 : 1);
   out_ << "\r\x1b[K" << text << std::flush;
   drawn_ = true;
 }

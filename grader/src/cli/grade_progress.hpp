@@ -18,7 +18,10 @@ class GradeProgress {
  public:
   // `tests`: the lab's test names in order (for "test 3/27"). `live`: redraw one
   // status line (stderr is a terminal); `verbose`: print every step as a line.
-  GradeProgress(std::ostream& out, std::vector<std::string> tests, bool live, bool verbose);
+  // `columns`: the terminal's width (0: unknown, 100); the live line stays shorter, so
+  // "\r" can erase it (a wrapped line would leave its first part on screen).
+  GradeProgress(std::ostream& out, std::vector<std::string> tests, bool live, bool verbose,
+                std::size_t columns = 0);
   ~GradeProgress();  // clears the status line
   GradeProgress(const GradeProgress&) = delete;
   GradeProgress& operator=(const GradeProgress&) = delete;
@@ -42,6 +45,7 @@ class GradeProgress {
   std::vector<std::string> tests_;
   bool live_;
   bool verbose_;
+  std::size_t columns_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mutex_;
   std::condition_variable wake_;

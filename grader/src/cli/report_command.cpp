@@ -1,11 +1,14 @@
 // `grade report RESULT.json --format F [-o FILE]`: every format is derived from the
 // canonical JSON (DESIGN invariant 7), so any saved result can be re-rendered.
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/terminal_width.hpp"
 #include "core/errors.hpp"
 #include "cli/output_paths.hpp"
 #include "report/reporter.hpp"
@@ -54,6 +57,7 @@ int run_report_command(const std::vector<std::string>& args) {
   try {
     ReportOptions options;
     options.full_report = path;  // the console's verdict names the file it came from
+    if (!vm.count("output")) options.width = report_width(terminal_columns(STDOUT_FILENO));
     reporter = make_reporter(vm["format"].as<std::string>(), options);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());

@@ -91,6 +91,14 @@ std::string tail_detail(const Facts& f, std::int64_t count) {
 
 }  // namespace
 
+bool output_untouched(const harness::NamedArray& g) {
+  if (g.values.empty()) return false;
+  const auto is_zero = [](double v) { return v == 0.0; };
+  const auto poisoned = [&](double v) { return is_poison(v, g.dtype); };
+  return std::all_of(g.values.begin(), g.values.end(), is_zero) ||
+         std::all_of(g.values.begin(), g.values.end(), poisoned);
+}
+
 std::string row_col_text(std::uint64_t index, std::int64_t columns) {
   const auto c = static_cast<std::uint64_t>(columns);
   return "row " + std::to_string(index / c) + ", col " + std::to_string(index % c);
@@ -98,13 +106,26 @@ std::string row_col_text(std::uint64_t index, std::int64_t columns) {
 
 MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness::NamedArray& g,
                                     const ComparatorSpec& spec, bool exact,
-                                    std::int64_t columns) {
+                                    std::int64_t columns, bool nothing_computed) {
   MismatchPattern p;
   const Facts f = collect(e, g, spec, exact);
   if (f.bad.empty()) return p;
   const auto count = static_cast<std::int64_t>(e.values.size());
   const bool matrix = columns > 0 && count % columns == 0 && count / columns > 0;
   const std::uint64_t first = f.bad.front(), last = f.bad.back();
+  // Nothing computed at all (a skeleton's outputs): say so, and no hint about a cause
+  // the program cannot have yet (a '\r' line end, a step count, a guard).
+  if (nothing_computed) {
+    const std::string n = std::to_string(e.values.size());
+    if (f.all_poison) {
+      p.kinds = {"unwritten"};
+      p.detail = "all " + n + " elements were never written (outputs are poisoned with NaN "
+                 "before the call, -1 for integers, and these still hold it): not implemented yet?";
+    } else {
+      p.detail = "every element is 0: not implemented yet?";
+    }
+    return p;
+  }
   if (f.all_poison) {
     p.kinds.push_back("unwritten");
     const std::string why = " never written (outputs are poisoned with NaN before the call, "

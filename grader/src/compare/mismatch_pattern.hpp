@@ -16,14 +16,22 @@ namespace parlab::grader {
 // The kinds: spec/mismatch_kinds.hpp (lab.toml names them in hints).
 
 struct MismatchPattern {
-  std::vector<std::string> kinds;  // those that apply, in mismatch_kinds() order, "any" last
+  // Those that apply, in mismatch_kinds() order, "any" last; for an output all zero
+  // or never written ("not implemented yet?") only "unwritten" or none.
+  std::vector<std::string> kinds;
   std::string detail;              // one sentence on the pattern (may be empty)
 };
 
+// The whole output still holds the poison, or is all zero: nothing written into it.
+bool output_untouched(const harness::NamedArray& got);
+
 // `columns` > 0 makes the array a row-major matrix with that row length.
+// `nothing_computed`: every output of the run is untouched (a skeleton), said as
+// "not implemented yet?" instead of guessing a cause; one output all zero among
+// computed ones is a wrong answer like any other (a count of 0 killed workers).
 MismatchPattern classify_mismatches(const harness::NamedArray& expected,
                                     const harness::NamedArray& got, const ComparatorSpec& spec,
-                                    bool exact, std::int64_t columns);
+                                    bool exact, std::int64_t columns, bool nothing_computed = false);
 
 // The hint of the first kind in `pattern` that `hints` names, or "".
 std::string hint_for(const MismatchPattern& pattern,

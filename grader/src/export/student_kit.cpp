@@ -20,9 +20,17 @@ namespace {
 // Top-level entries of the source tree that go into a kit. Not reference/, tests/
 // and bench/ (both build reference sources), nor dot folders (.git, .ci) or builds.
 constexpr const char* kKitSourceEntries[] = {
-    "CMakeLists.txt", "CMakePresets.json", "README.md", "cmake", "containers",
-    "harness",        "datasets",          "sim",       "grader", "docs",
+    "CMakeLists.txt", "CMakePresets.json", "cmake", "containers",
+    "harness",        "datasets",          "sim",   "grader", "docs",
 };
+// Not the repository's README (its quick start runs the test suite and links labs a
+// kit may not hold), nor its install-deps.sh (test tools: Slurm, chromium, Catch2):
+// the kit writes its own (kit_readme, kit_install_deps).
+constexpr const char* kReplacedInKit[] = {"containers/install-deps.sh"};
+
+// Packages only the repository's tests, benchmarks and exports need.
+constexpr const char* kTestOnlyPackages[] = {"catch2", "slurm-wlm", "procps", "ccache", "chromium",
+                                             "fonts-dejavu-core", "libarchive-tools"};
 
 bool hidden(const fs::path& p) { return p.filename().string().rfind('.', 0) == 0; }
 
@@ -41,7 +49,9 @@ void add_tree(const fs::path& source_dir, const fs::path& entry, std::vector<Kit
     }
     // Links are left out: a link could point at a reference.
     if (!it->is_regular_file() || it->is_symlink()) continue;
-    files.push_back({fs::relative(it->path(), source_dir).generic_string(), it->path(), "", false});
+    const std::string name = fs::relative(it->path(), source_dir).generic_string();
+    if (std::find(std::begin(kReplacedInKit), std::end(kReplacedInKit), name) != std::end(kReplacedInKit)) continue;
+    files.push_back({name, it->path(), "", false});
   }
 }
 
@@ -87,24 +97,74 @@ std::vector<fs::path> reference_executables(const LabToolchain& lab) {
   return exes;
 }
 
-std::string kit_note(const Toolchain& toolchain, const std::vector<std::string>& lab_ids) {
+// The kit's install-deps.sh: the repository's, less the packages only its tests use.
+std::string kit_install_deps(const fs::path& source_dir) {
+  std::ifstream in(source_dir / "containers" / "install-deps.sh");
+  if (!in) throw EnvironmentError("cannot read " + (source_dir / "containers" / "install-deps.sh").string());
+  std::string line, out;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string first;
+    words >> first;
+    if (std::find(std::begin(kTestOnlyPackages), std::end(kTestOnlyPackages), first) != std::end(kTestOnlyPackages))
+      continue;
+    if (line.rfind("# The one place parlab", 0) == 0) {
+      out += "# The Debian 12 packages a parlab student kit needs to build and grade (the\n"
+             "# repository's list less its test tools).\n";
+      continue;
+    }
+    if (line.rfind("# Used by the README quick start", 0) == 0) {
+      out += "# Idempotent: it installs only what is missing, so later runs cost a dpkg query.\n";
+      continue;
+    }
+    if (line.rfind("# installs only what is missing", 0) == 0) continue;
+    out += line + "\n";
+  }
+  return out;
+}
+
+// Docker's build context leaves out builds: a kit built in place has a build/ whose
+// CMakeCache names this folder, which cmake refuses in the image's /parlab.
+constexpr const char* kDockerIgnore = "build/\nbuild-*/\n**/CMakeCache.txt\n**/CMakeFiles/\n";
+
+std::string kit_readme(const Toolchain& toolchain, const std::vector<std::string>& lab_ids,
+                       const std::vector<std::string>& lab_dirs) {
   std::ostringstream note;
   std::string labs;
   for (const std::string& id : lab_ids) labs += (labs.empty() ? "" : ", ") + id;
   note << "# parlab student kit: " << labs << "\n\n"
        << "Made by `grade export student` from parlab " << toolchain.version << ".\n\n"
-       << "It holds each lab's handout (`labs/<lab>/README.md`), skeleton, public headers and\n"
-       << "`lab.toml`, the grader, harness, dataset generators and CUDA simulator as source, and\n"
-       << "the reference solutions only as stripped executables (`prebuilt-references/`), which\n"
-       << "the grader runs for the expected outputs and the speed baseline.\n\n"
-       << "On Debian 12, as root, from this folder:\n\n"
+       << "It holds each lab's handout, skeleton, public headers and `lab.toml`, the grader,\n"
+       << "harness, dataset generators and CUDA simulator as source, and the reference solutions\n"
+       << "only as stripped executables (`prebuilt-references/`), which the grader runs for the\n"
+       << "expected outputs and the speed baseline.\n\n"
+       << "Handouts:\n\n";
+  for (std::size_t i = 0; i < lab_ids.size(); ++i) {
+    note << "- " << lab_ids[i] << ": [labs/" << lab_dirs[i] << "/README.md](labs/" << lab_dirs[i] << "/README.md)\n";
+  }
+  note << "\n## Build (once)\n\n"
+       << "On Debian 12, from this folder (`install-deps.sh` uses sudo when you are not root;\n"
+       << "the first build compiles the grader and the CUDA simulator, which takes a while):\n\n"
        << "```sh\n"
-       << "bash containers/install-deps.sh && cmake --preset default && cmake --build build && cmake --install build\n"
-       << "cp -r labs/<lab-dir>/skeleton my-lab && grade " << lab_ids.front() << " my-lab\n"
+       << "bash containers/install-deps.sh\n"
+       << "cmake --preset default && cmake --build build\n"
        << "```\n\n"
+       << "## Grade your work\n\n"
+       << "```sh\n"
+       << "cp -r labs/" << lab_dirs.front() << "/skeleton my-" << lab_ids.front() << "\n"
+       << "./build/grade " << lab_ids.front() << " my-" << lab_ids.front() << "            # builds, tests and reports\n"
+       << "./build/grade " << lab_ids.front() << " my-" << lab_ids.front() << " --no-perf  # correctness only, quick\n"
+       << "./build/grade list    # the labs in this kit\n"
+       << "```\n\n"
+       << "`cmake --install build` (as root, or with `--prefix ~/.local`) puts `grade` on your\n"
+       << "PATH. Gradings keep their builds and caches in `~/.cache/parlab` (as root:\n"
+       << "`build/grade-work`; `--work-dir` to change it). The skeleton compiles and fails its\n"
+       << "tests with messages saying what to\n"
+       << "do (exit code 1).\n\n"
        << "The prebuilt references need Debian 12's libraries (what install-deps.sh installs)"
        << (toolchain.cuda ? " and, for the GPU build, the CUDA major version they were built with" : "")
-       << ".\n`grade LAB --reference` is not available in a kit (no reference source).\n";
+       << ".\n`grade LAB --reference` is not available in a kit (there is no reference source).\n"
+       << "The reference documentation of the grader is in `docs/` (start with `docs/reports.md`).\n";
   return note.str();
 }
 
@@ -116,7 +176,13 @@ std::vector<KitFile> student_kit_files(const Toolchain& toolchain, const std::ve
   std::vector<KitFile> files;
   for (const char* entry : kKitSourceEntries) add_tree(source_dir, entry, files);
   files.push_back({"labs/CMakeLists.txt", {}, labs_cmake_for(source_dir, lab_ids), false});
-  files.push_back({"KIT.md", {}, kit_note(toolchain, lab_ids), false});
+  std::vector<std::string> lab_dirs;
+  for (const std::string& id : lab_ids) lab_dirs.push_back(toolchain.lab(id).dir.filename().string());
+  const std::string readme = kit_readme(toolchain, lab_ids, lab_dirs);
+  files.push_back({"README.md", {}, readme, false});
+  files.push_back({"KIT.md", {}, readme, false});  // the name earlier kits used
+  files.push_back({"containers/install-deps.sh", {}, kit_install_deps(source_dir), true});
+  files.push_back({".dockerignore", {}, kDockerIgnore, false});
   for (const std::string& id : lab_ids) {
     const LabToolchain& lab = toolchain.lab(id);  // EnvironmentError when not built
     add_tree(source_dir, fs::path("labs") / lab.dir.filename(), files);

@@ -26,9 +26,18 @@ std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& la
                            " (affinity and CPU quota)"};
   }
   std::vector<std::string> gates = t.requires_tests;
-  if (gates.empty()) {  // default: the correctness tests of the code measured (same device)
+  if (gates.empty()) {
+    // Default: the correctness tests of the code measured, its own task on the same
+    // device (a heat_step bug says nothing about matrix_scale's speed); every
+    // correctness test on that device when none runs the task.
     for (const TestSpec& other : lab.tests) {
-      if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
+      if (other.kind == "correctness" && other.device == t.device && other.task == t.task)
+        gates.push_back(other.name);
+    }
+    if (gates.empty()) {
+      for (const TestSpec& other : lab.tests) {
+        if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
+      }
     }
   }
   for (const std::string& g : gates) {

@@ -4,10 +4,13 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace parlab::grader::process {
 namespace {
@@ -51,8 +54,14 @@ UidPoolConfig parse_uid_range(const std::string& text, UidPoolConfig base) {
   return base;
 }
 
+unsigned default_uid_pool_count() {
+  return std::max(128u, 4 * std::thread::hardware_concurrency());
+}
+
 UidPoolConfig uid_pool_config_from_environment() {
   UidPoolConfig pool;
+  pool.wait_seconds = 600;
+  if (const char* wait = std::getenv("PARLAB_UID_WAIT_S"); wait && *wait) pool.wait_seconds = std::atof(wait);
   if (const char* range = std::getenv("PARLAB_UID_POOL"); range && *range)
     pool = parse_uid_range(range, pool);
   if (const char* dir = std::getenv("PARLAB_UID_POOL_DIR"); dir && *dir) pool.lock_dir = dir;
@@ -61,6 +70,23 @@ UidPoolConfig uid_pool_config_from_environment() {
 
 UidLease lease_uid(const UidPoolConfig& pool) {
   ensure_lock_dir(pool.lock_dir);
+  // A full pool is other gradings of this machine (a batch's jobs, students at the
+  // same time): one of them ends soon, so wait for its uid rather than fail.
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration<double>(std::max(0.0, pool.wait_seconds));
+  while (true) {
+    if (std::optional<UidLease> lease = try_lease_uid(pool)) return std::move(*lease);
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  throw std::runtime_error("all " + std::to_string(pool.count) + " sandbox uids (" +
+                           std::to_string(pool.first) + "-" +
+                           std::to_string(pool.first + pool.count - 1) +
+                           ") are in use by other gradings; wait, or set PARLAB_UID_POOL to a "
+                           "larger range of unused uids");
+}
+
+std::optional<UidLease> try_lease_uid(const UidPoolConfig& pool) {
   for (unsigned i = 0; i < pool.count; ++i) {
     const uid_t uid = pool.first + i;
     const fs::path file = pool.lock_dir / std::to_string(uid);
@@ -72,11 +98,7 @@ UidLease lease_uid(const UidPoolConfig& pool) {
     if (errno != EWOULDBLOCK)
       throw std::runtime_error("cannot lock " + file.string() + ": " + std::strerror(errno));
   }
-  throw std::runtime_error("all " + std::to_string(pool.count) + " sandbox uids (" +
-                           std::to_string(pool.first) + "-" +
-                           std::to_string(pool.first + pool.count - 1) +
-                           ") are in use by other gradings; wait, or set PARLAB_UID_POOL to a "
-                           "larger range of unused uids");
+  return std::nullopt;
 }
 
 }  // namespace parlab::grader::process

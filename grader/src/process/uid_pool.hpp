@@ -20,10 +20,16 @@
 
 namespace parlab::grader::process {
 
+// The default pool's size: 128 uids, or 4 per core where that is more (a grading
+// leases two, and a batch grades one student per core at a time by default).
+unsigned default_uid_pool_count();
+
 struct UidPoolConfig {
   uid_t first = 60500;  // uids first .. first + count - 1; each also its own gid
-  unsigned count = 128;
+  unsigned count = default_uid_pool_count();
   std::filesystem::path lock_dir = "/run/parlab/uids";
+  // Every uid leased: wait up to this long for one to be released (0: fail at once).
+  double wait_seconds = 0;
 };
 
 // The group every reference run has (the gid just below the pool, 60499 by
@@ -32,8 +38,8 @@ struct UidPoolConfig {
 inline gid_t reference_gid(const UidPoolConfig& pool) { return static_cast<gid_t>(pool.first - 1); }
 
 // The defaults, overridden by PARLAB_UID_POOL ("60500-60627") and
-// PARLAB_UID_POOL_DIR (the lock folder). Throws std::invalid_argument on a
-// malformed range.
+// PARLAB_UID_POOL_DIR (the lock folder), with a 10-minute wait for a free uid
+// (PARLAB_UID_WAIT_S). Throws std::invalid_argument on a malformed range.
 UidPoolConfig uid_pool_config_from_environment();
 
 // "60500-60627" -> first and count. Throws std::invalid_argument.
@@ -50,9 +56,13 @@ class UidLease {
   UniqueFd lock_;  // the flock; released when closed
 };
 
-// The first free uid of the pool. Creates the lock folder (root-owned, 0755) if
-// missing. Throws std::runtime_error when the folder cannot be used or every uid
-// is leased (the message says how to enlarge the pool).
+// The first free uid of the pool, waiting up to pool.wait_seconds while every uid is
+// leased. Creates the lock folder (root-owned, 0755) if missing. Throws
+// std::runtime_error when the folder cannot be used or no uid came free in time (the
+// message says how to enlarge the pool).
 UidLease lease_uid(const UidPoolConfig& pool);
+
+// The first free uid now, or nothing when every uid is leased (no wait).
+std::optional<UidLease> try_lease_uid(const UidPoolConfig& pool);
 
 }  // namespace parlab::grader::process

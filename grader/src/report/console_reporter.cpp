@@ -3,7 +3,7 @@
 // design grouped in one row, then details only for what lost points (each fact said
 // once), the build's problems, and the verdict last: the report's file, what to do
 // next and the score, because the end of the output is what stays on screen.
-// Every line fits kWidth columns.
+// Every line fits the width asked for (the terminal's, 60 to 100 columns).
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -19,14 +19,14 @@ namespace parlab::grader {
 namespace {
 
 using namespace report_text;
-using console_layout::kWidth;
 using console_layout::Paint;
 using console_layout::fit_line;
 
 // Wrapped to the width, lines after the first indented under the label.
-std::string hanging(const std::string& label, const std::string& text, std::size_t label_width = 7) {
+std::string hanging(const std::string& label, const std::string& text, std::size_t width,
+                    std::size_t label_width = 7) {
   const std::string pad(label_width, ' ');
-  std::string out = wrap(text, kWidth, pad);
+  std::string out = wrap(text, width, pad);
   std::string first = label;
   first.resize(label_width, ' ');
   return first + out.substr(std::min(label_width, out.size()));
@@ -39,26 +39,27 @@ std::string row_reason(const GradeResult& r, const TestResult& t) {
 }
 
 std::string header(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
-  std::string out = paint(fit_line(r.lab_id + " " + r.lab_title, kWidth), Paint::bold);
+  const std::size_t width = options.width;
+  std::string out = paint(fit_line(r.lab_id + " " + r.lab_title, width), Paint::bold);
   if (r.reference_mode) out += "  " + paint("REFERENCE MODE", Paint::bold_yellow);
   out += "\n";
-  out += fit_line("Submission: " + untrusted_text::escape_line(r.submission), kWidth) + "\n";
+  out += fit_line("Submission: " + untrusted_text::escape_line(r.submission), width) + "\n";
   std::string host = "Machine:    " + r.host.hostname + ", " + std::to_string(r.host.cores) +
                      " cores, " + r.host.sandbox + ", seed " + std::to_string(r.fresh_seed) +
                      ", took " + format_seconds(r.seconds);
-  out += fit_line(host, kWidth) + "\n";
-  if (!r.device.mode.empty()) out += hanging("Device:", device_line(r.device), 12);
+  out += fit_line(host, width) + "\n";
+  if (!r.device.mode.empty()) out += hanging("Device:", device_line(r.device), width, 12);
   if (options.verbose) {
-    if (!r.host.cpu_model.empty()) out += fit_line("CPU:        " + r.host.cpu_model, kWidth) + "\n";
-    out += fit_line("Grader:     parlab " + r.grader_version + ", started " + r.started_at, kWidth) + "\n";
+    if (!r.host.cpu_model.empty()) out += fit_line("CPU:        " + r.host.cpu_model, width) + "\n";
+    out += fit_line("Grader:     parlab " + r.grader_version + ", started " + r.started_at, width) + "\n";
   }
   // Notes are paragraphs; one line each unless -v (the Markdown/HTML reports hold them whole).
   for (const std::string& note : r.notes) {
     const std::string text = untrusted_text::escape_controls(note);
-    out += options.verbose ? hanging("Note:", text, 6) : fit_line("Note: " + text, kWidth) + "\n";
+    out += options.verbose ? hanging("Note:", text, width, 6) : fit_line("Note: " + text, width) + "\n";
   }
   if (!r.interrupted.empty()) {
-    out += paint(fit_line("INCOMPLETE: " + untrusted_text::escape_line(r.interrupted), kWidth),
+    out += paint(fit_line("INCOMPLETE: " + untrusted_text::escape_line(r.interrupted), width),
                  Paint::bold_red) + "\n";
   }
   return out;
@@ -130,7 +131,7 @@ std::vector<Row> rows_of(const GradeResult& r) {
 
 // "  name  status  points  reason": the name first, as a student scans for it; the
 // status word is the result's own (passed, failed, ...), colored on a terminal.
-std::string table(const GradeResult& r, const Paint& paint) {
+std::string table(const GradeResult& r, const Paint& paint, std::size_t width) {
   const std::vector<Row> rows = rows_of(r);
   std::size_t points_width = 0;
   std::size_t name_width = 0;
@@ -140,10 +141,11 @@ std::string table(const GradeResult& r, const Paint& paint) {
     if (!row.group) name_width = std::max(name_width, display_width(row.name));
     status_width = std::max(status_width, display_width(console_layout::status_word(row.status)));
   }
-  // A test's name is how it is found in the details: cut only past 44 columns; the
-  // reason gets the rest of the line.
-  name_width = std::clamp<std::size_t>(name_width, 24, 44);
+  // A test's name is how it is found in the details: cut only past 44 columns (fewer
+  // on a narrow terminal); the reason gets the rest of the line, or the lines under it.
+  name_width = std::clamp<std::size_t>(name_width, 24, std::clamp<std::size_t>(width * 2 / 5 + 4, 24, 44));
   const std::size_t used = 2 + name_width + 2 + status_width + 2 + points_width + 2;
+  const std::size_t reason_width = width > used ? width - used : 0;
   std::string out;
   for (const Row& row : rows) {
     const std::string name = first_line_fitted(row.name, name_width);
@@ -152,13 +154,11 @@ std::string table(const GradeResult& r, const Paint& paint) {
                        paint(status, console_layout::status_color(row.status)) +
                        std::string(status_width - display_width(status) + 2, ' ') +
                        std::string(points_width - display_width(row.points), ' ') + row.points;
-    const bool reason_fits = display_width(row.reason) <= kWidth - used;
-    if (!row.reason.empty() && (reason_fits || !row.group)) {
-      line += "  " + first_line_fitted(row.reason, kWidth - used);
-    }
+    const bool reason_fits = display_width(row.reason) <= reason_width;
+    if (!row.reason.empty() && reason_fits) line += "  " + row.reason;
     out += line + "\n";
-    // A folded row's reason stands for all its tests: said whole, under the row.
-    if (row.group && !reason_fits) out += wrap(row.reason, kWidth, "      ");
+    // A reason too long for the rest of the row is said whole under it, never cut.
+    if (!row.reason.empty() && !reason_fits) out += wrap(row.reason, width, "      ");
   }
   return out;
 }
@@ -177,10 +177,10 @@ bool message_repeats_mismatch(const TestResult& t) {
          std::string::npos;
 }
 
-std::string tail_block(const std::string& title, const std::string& tail) {
+std::string tail_block(const std::string& title, const std::string& tail, std::size_t width) {
   std::string out = "    " + title + "\n";
   for (const std::string& line : console_layout::lines_of(tail)) {
-    out += fit_line("      | " + line, kWidth) + "\n";
+    out += fit_line("      | " + line, width) + "\n";
   }
   return out;
 }
@@ -200,6 +200,7 @@ std::string alike_key(const TestResult& t) {
 }
 
 std::string details(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
+  const std::size_t width = options.width;
   std::string out;
   std::size_t shown = 0;
   std::size_t held_back = 0;
@@ -232,7 +233,7 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
     // kept, and the facts that repeat it dropped.
     const bool repeats = message_repeats_mismatch(t);
     if (!t.message.empty() && !gpu_lesson_only) {
-      out += wrap(untrusted_text::escape_controls(t.message), kWidth, "    ");
+      out += wrap(untrusted_text::escape_controls(t.message), width, "    ");
     }
     for (const std::string& fact : d.facts) {
       if (gpu_lesson_only && fact.rfind("Roofline", 0) != 0 && fact.rfind("Hint", 0) != 0 &&
@@ -242,29 +243,33 @@ std::string details(const GradeResult& r, const ReportOptions& options, const Pa
       if (repeats && (fact.rfind("First mismatch", 0) == 0 || fact.ends_with("elements differ"))) {
         continue;
       }
-      out += wrap(fact, kWidth, "    ");
+      out += wrap(fact, width, "    ");
     }
     if (t.status == TestStatus::inconclusive) {
-      out += wrap("Re-run on a quieter machine: " + rerun_command(r), kWidth, "    ");
+      out += wrap("Re-run on a quieter machine: " + rerun_command(r), width, "    ");
     }
-    if (!d.stdout_tail.empty()) out += tail_block("stdout (last lines):", d.stdout_tail);
-    if (!d.stderr_tail.empty()) out += tail_block("stderr (last lines):", d.stderr_tail);
+    if (!d.stdout_tail.empty()) out += tail_block("stdout (last lines):", d.stdout_tail, width);
+    if (!d.stderr_tail.empty()) out += tail_block("stderr (last lines):", d.stderr_tail, width);
   }
   if (repeated > 0) {
     out += "\n" + wrap(std::to_string(repeated) + (repeated == 1 ? " more test" : " more tests") +
                             " failed alike (the same message, or the same task's output array, as a test above)",
-                        kWidth, "");
+                        width, "");
   }
   if (held_back > 0) {
     out += "\n" + wrap("... and " + std::to_string(held_back) + " more " +
                             (held_back == 1 ? "test" : "tests") +
                             " with details in the full report (or run with -v)",
-                        kWidth, "");
+                        width, "");
   }
   return out.empty() ? out : "\n" + paint("Details", Paint::bold) + out;
 }
 
+// Without -v, the compiler output of a failed build is cut after this many lines.
+constexpr std::size_t kBuildLogLines = 20;
+
 std::string build(const BuildResult& b, const ReportOptions& options, const Paint& paint) {
+  const std::size_t width = options.width;
   if (b.ok && b.diagnostics.empty() && !options.verbose) return "";
   std::size_t errors = 0;
   std::size_t warnings = 0;
@@ -279,32 +284,37 @@ std::string build(const BuildResult& b, const ReportOptions& options, const Pain
     title += ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
   }
   std::string out = "\n" + paint(title + ")", b.ok ? Paint::bold : Paint::bold_red) + "\n";
-  for (const Diagnostic& d : b.diagnostics) out += wrap(diagnostic_line(d), kWidth, "    ");
-  if (options.verbose && !b.command.empty()) out += wrap("Command: " + b.command, kWidth, "    ");
-  // The compiler's own output repeats the diagnostics; shown when none were parsed.
+  for (const Diagnostic& d : b.diagnostics) out += wrap(diagnostic_line(d), width, "    ");
+  if (options.verbose && !b.command.empty()) out += wrap("Command: " + b.command, width, "    ");
+  // The compiler's own output shows the code at the error (its snippet and caret), which
+  // the one-line diagnostics do not: its first lines when the build failed, all with -v.
   const std::string log = printable(b.log);
-  if ((options.verbose || (!b.ok && b.diagnostics.empty())) && !log.empty()) {
-    out += "    Compiler output (capped):\n";
-    for (const std::string& line : console_layout::lines_of(log)) {
-      out += fit_line("      " + line, kWidth) + "\n";
-    }
+  const bool adds_code = b.diagnostics.empty() || log.find(" | ") != std::string::npos;  // gcc's "  5 | code"
+  if ((options.verbose || (!b.ok && adds_code)) && !log.empty()) {
+    const std::vector<std::string> lines = console_layout::lines_of(log);
+    const std::size_t shown = options.verbose ? lines.size() : std::min<std::size_t>(lines.size(), kBuildLogLines);
+    out += shown < lines.size() ? "    Compiler output (first " + std::to_string(shown) + " of " +
+                                      std::to_string(lines.size()) + " lines; -v for all):\n"
+                                : std::string("    Compiler output (capped):\n");
+    for (std::size_t i = 0; i < shown; ++i) out += fit_line("      " + lines[i], width) + "\n";
   }
   return out;
 }
 
 std::string verdict(const GradeResult& r, const ReportOptions& options, const Paint& paint) {
-  std::string out = "\n" + std::string(kWidth, '=') + "\n";
+  const std::size_t width = options.width;
+  std::string out = "\n" + std::string(width, '=') + "\n";
   if (!options.full_report.empty()) {
     const std::string with_html = "Report: " + options.full_report + "  (HTML: grade report " +
                                   options.full_report + " --format html -o report.html)";
-    out += display_width(with_html) <= kWidth ? with_html + "\n"
-                                              : fit_line("Report: " + options.full_report, kWidth) + "\n";
+    out += display_width(with_html) <= width ? with_html + "\n"
+                                              : fit_line("Report: " + options.full_report, width) + "\n";
   }
-  out += hanging("Next:", next_step(r));
+  out += hanging("Next:", next_step(r), width);
   const bool all_passed = std::all_of(r.tests.begin(), r.tests.end(), [](const TestResult& t) {
     return t.status == TestStatus::passed || t.status == TestStatus::not_graded;
   }) && r.build.ok && !r.tests.empty();
-  const std::string score = hanging("Total:", graded_summary(r));
+  const std::string score = hanging("Total:", graded_summary(r), width);
   out += paint(score.substr(0, score.size() - 1), all_passed ? Paint::bold_green : Paint::bold) + "\n";
   return out;
 }
@@ -316,7 +326,7 @@ class ConsoleReporter final : public Reporter {
   std::string render(const GradeResult& r) const override {
     const Paint paint(options_.color);
     std::string out = header(r, options_, paint) + "\n";
-    out += r.tests.empty() ? std::string("  No tests were run.\n") : table(r, paint);
+    out += r.tests.empty() ? std::string("  No tests were run.\n") : table(r, paint, options_.width);
     out += details(r, options_, paint);
     out += build(r.build, options_, paint);
     out += verdict(r, options_, paint);

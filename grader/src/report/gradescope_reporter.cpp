@@ -1,8 +1,9 @@
 // results.json for Gradescope's autograder (output_format "md"). Gradescope knows
-// only "passed" and "failed", so: tests that cannot be graded on this machine are
-// left out of the test list (never a red failure) and named in the summary; an
-// inconclusive measurement is labelled in its name, tags and output; partial credit
-// says so. Hidden tests stay hidden until grades are published.
+// only "passed" and "failed" and shows the tests' max_score sum beside the assignment's
+// total, so the two must agree: tests left out of the graded total (not graded on this
+// machine, an inconclusive measurement) are listed with max_score 0, their reason in
+// the name (never a red failure), and named in the summary; the rest count in full.
+// Partial credit says so. Hidden tests stay hidden until grades are published.
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -30,9 +31,10 @@ std::string status_sentence(const GradeResult& r, const TestResult& t) {
     case TestStatus::failed: return "**Failed:** " + points_cell(t) + " points";
     case TestStatus::skipped: return "**Skipped** (a test it depends on failed): " + points_cell(t) + " points";
     case TestStatus::inconclusive:
-      return "**Inconclusive** (machine busy): this test costs you nothing and is left out of "
-             "the graded total; submit again to judge it";
-    case TestStatus::not_graded: return "**Not graded here:** " + md_escape(not_graded_reason(r, t));
+      return "**Inconclusive** (machine busy; 0 of 0 points): this test costs you nothing and "
+             "is left out of the graded total; submit again to judge it";
+    case TestStatus::not_graded:
+      return "**Not graded here** (0 of 0 points: not counted, not lost): " + md_escape(not_graded_reason(r, t));
   }
   return "";
 }
@@ -43,7 +45,8 @@ std::string test_output(const GradeResult& r, const TestResult& t, bool verbose)
   std::string out = status_sentence(r, t);
   if (!out.empty()) out += "\n\n";
   const TestDetails d = test_details(t, verbose);
-  if (!t.message.empty()) out += md_code_block(t.message) + "\n";
+  // A not-graded test's message is the reason just said.
+  if (!t.message.empty() && t.status != TestStatus::not_graded) out += md_code_block(t.message) + "\n";
   for (const std::string& fact : d.facts) out += "- " + md_escape(fact) + "\n";
   if (!d.stdout_tail.empty()) out += "\nstdout (last lines):\n\n" + md_code_block(d.stdout_tail);
   if (!d.stderr_tail.empty()) out += "\nstderr (last lines):\n\n" + md_code_block(d.stderr_tail);
@@ -70,8 +73,10 @@ std::string summary(const GradeResult& r, bool verbose) {
     out += "Not graded on this machine (not counted, not lost):\n\n" + not_graded + "\n";
   }
   if (r.reference_mode) out += "REFERENCE MODE: the reference solution graded as a submission\n\n";
-  out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with `--seed " +
-         std::to_string(r.fresh_seed) + "`)\n\n";
+  if (ran_any_test(r)) {  // a rejected or unbuilt submission used no data: no seed to repeat
+    out += "Fresh seed: " + std::to_string(r.fresh_seed) + " (repeat with `--seed " +
+           std::to_string(r.fresh_seed) + "`)\n\n";
+  }
   if (!r.performance_enabled) out += "Performance: not measured in this grading\n\n";
   for (const std::string& note : r.notes) out += "> **Note:** " + md_cell(note) + "\n\n";
   if (!r.build.ok || !r.build.diagnostics.empty() || verbose) {
@@ -90,15 +95,17 @@ class GradescopeReporter final : public Reporter {
     int number = 0;
     for (const TestResult& t : r.tests) {
       ++number;
-      if (t.status == TestStatus::not_graded) continue;  // named in the summary instead
-      score += t.points;
+      const bool left_out = is_left_out(t);  // 0 of 0: costs nothing, counts nothing
+      const double points = left_out ? 0.0 : t.points;
+      score += points;
       std::string name = t.name;
       if (t.status == TestStatus::inconclusive) name += " (inconclusive: re-run)";
+      if (t.status == TestStatus::not_graded) name += " (not graded here: " + not_graded_reason(r, t) + ")";
       tests.push_back({{"name", name},
                        {"number", std::to_string(number)},
-                       {"score", t.points},
-                       {"max_score", t.max_points},
-                       {"status", gradescope_status(t)},
+                       {"score", points},
+                       {"max_score", left_out ? 0.0 : t.max_points},
+                       {"status", left_out ? "passed" : gradescope_status(t)},
                        {"tags", tags_of(t)},
                        {"output", test_output(r, t, options_.verbose)},
                        {"output_format", "md"},

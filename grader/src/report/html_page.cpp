@@ -32,7 +32,7 @@ th{background:#eef1f6;font-size:13px}td.points,th.points{text-align:right;white-
 .pass{background:#dcfce7;color:#166534}.partial{background:#fef9c3;color:#854d0e}.fail{background:#fee2e2;color:#991b1b}
 .skipped{background:#e0f2fe;color:#075985}.rerun{background:#ffedd5;color:#9a3412}.notgraded{background:#eceef2;color:#4b5563}
 .card{background:#fff;border-radius:8px;padding:14px 16px;margin:12px 0;box-shadow:0 1px 3px #0002}
-.card ul{margin:6px 0;padding-left:20px}pre{background:#f1f3f7;padding:8px;border-radius:6px;overflow-x:auto;font-size:13px;white-space:pre-wrap}
+.card ul{margin:6px 0;padding-left:20px}p.message{white-space:pre-wrap;overflow-wrap:anywhere}.card li{overflow-wrap:anywhere}pre{background:#f1f3f7;padding:8px;border-radius:6px;overflow-x:auto;font-size:13px;white-space:pre-wrap}
 .note{background:#fffbeb;border:1px solid #fde68a;border-radius:6px;padding:6px 10px;margin:6px 0;font-size:13px}
 svg text{font:12px system-ui,sans-serif;fill:#1d2330}.charts{display:flex;flex-wrap:wrap;gap:16px}
 )css";

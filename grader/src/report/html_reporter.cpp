@@ -77,7 +77,7 @@ std::string performance_card(const GradeResult& r, const TestResult& t) {
   if (t.roofline) out += html::roofline_svg(*t.roofline) + "\n";
   if (t.phases.size() > 1) out += html::phases_svg(t.phases) + "\n";  // a split needs two parts
   out += "</div>\n";
-  if (!t.message.empty()) out += "<p>" + escape(t.message) + "</p>\n";
+  if (!t.message.empty()) out += "<p class=\"message\">" + escape(t.message) + "</p>\n";
   out += facts_list(test_details(t, false).facts);
   if (t.status == TestStatus::inconclusive) {
     out += "<p>Re-run on a quieter machine: <code>" + escape(rerun_command(r)) + "</code></p>\n";
@@ -105,7 +105,7 @@ std::string failures(const GradeResult& r) {
     out += "<div class=\"card failure\" data-test=\"" + escape(t.name) + "\">\n<h3>" +
            escape(display_name(t)) + " " + html::status_badge(t.status) + " " + escape(points_cell(t)) +
            "</h3>\n";
-    if (!t.message.empty()) out += "<p>" + escape(t.message) + "</p>\n";
+    if (!t.message.empty()) out += "<p class=\"message\">" + escape(t.message) + "</p>\n";
     out += facts_list(d.facts);
     if (!d.stdout_tail.empty()) out += "<div>stdout (last lines):</div><pre>" + escape(d.stdout_tail) + "</pre>\n";
     if (!d.stderr_tail.empty()) out += "<div>stderr (last lines):</div><pre>" + escape(d.stderr_tail) + "</pre>\n";

@@ -113,6 +113,9 @@ std::string test_case(const GradeResult& r, const TestResult& t, bool verbose) {
     if (t.status == TestStatus::inconclusive) {
       message = "inconclusive (" + short_reason(r, t) + "): " + message;
     } else if (t.status == TestStatus::not_graded) {
+      // The grader's message often starts with these words already: said once.
+      const std::string_view said = "not graded here: ";
+      if (message.rfind(said, 0) == 0) message.erase(0, said.size());
       message = "not graded here (" + not_graded_reason(r, t) + "): " + message;
     }
     body += "      <skipped" + attr("message", message) + "/>\n";

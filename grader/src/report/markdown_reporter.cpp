@@ -29,8 +29,10 @@ std::string header(const GradeResult& r, bool verbose) {
   if (!r.device.mode.empty()) out += "- **Device:** " + md_escape(device_line(r.device)) + "\n";
   if (verbose && !r.host.cpu_model.empty()) out += "- **CPU:** " + md_escape(r.host.cpu_model) + "\n";
   out += "- **Sandbox:** " + md_escape(r.host.sandbox) + "\n";
-  const std::string seed = std::to_string(r.fresh_seed);
-  out += "- **Fresh seed:** " + seed + " (repeat with `--seed " + seed + "`)\n";
+  if (ran_any_test(r)) {  // a rejected or unbuilt submission used no data: no seed to repeat
+    const std::string seed = std::to_string(r.fresh_seed);
+    out += "- **Fresh seed:** " + seed + " (repeat with `--seed " + seed + "`)\n";
+  }
   if (!r.performance_enabled) out += "- **Performance:** not measured in this grading\n";
   out += "- **Grader:** parlab " + md_escape(r.grader_version) + ", started " +
          md_escape(r.started_at) + ", took " + format_seconds(r.seconds) + "\n";

@@ -426,6 +426,12 @@ std::string short_reason(const GradeResult& r, const TestResult& t) {
   return message;
 }
 
+bool ran_any_test(const GradeResult& r) {
+  return std::any_of(r.tests.begin(), r.tests.end(),
+                     [](const TestResult& t) { return t.outcome != RunOutcome::not_run; });
+}
+
+// No "above" or "below": the console says it last, the HTML page first.
 std::string next_step(const GradeResult& r) {
   if (!r.build.ok) {
     for (const Diagnostic& d : r.build.diagnostics) {
@@ -433,14 +439,14 @@ std::string next_step(const GradeResult& r) {
       std::string where = std::filesystem::path(d.file).filename().string();
       if (d.line > 0) where += ":" + std::to_string(d.line);
       return "fix the build error in " + untrusted_text::escape_line(where) +
-             " (above), then run grade " + r.lab_id + " again";
+             ", then run grade " + r.lab_id + " again";
     }
-    return "fix the build (compiler output above), then run grade " + r.lab_id + " again";
+    return "fix the build (the compiler's output is in this report), then run grade " + r.lab_id + " again";
   }
   for (const char* kind : {"correctness", "performance"}) {
     for (const TestResult& t : r.tests) {
       if (t.kind == kind && t.status == TestStatus::failed && t.outcome != RunOutcome::not_run) {
-        return "fix " + display_name(t) + " first (details above)";
+        return "fix " + display_name(t) + " first (see its details)";
       }
     }
   }
@@ -461,7 +467,7 @@ std::string next_step(const GradeResult& r) {
     }
   }
   for (const TestResult& t : r.tests) {
-    if (t.status != TestStatus::passed) return "see the tests above that did not pass";
+    if (t.status != TestStatus::passed) return "see the tests that did not pass";
   }
   return "nothing: every test passed";
 }

@@ -29,6 +29,8 @@ std::string graded_summary(const GradeResult& r);
 // The parts after the score: "40 points need a GPU", "10 points inconclusive (machine
 // busy): re-run"; empty when everything was graded.
 std::vector<std::string> left_out_sentences(const GradeResult& r);
+// Whether any test ran (a rejected or unbuilt submission ran none: its seed means nothing).
+bool ran_any_test(const GradeResult& r);
 // "grade lab01 DIR --seed 42": the command that repeats this grading.
 std::string rerun_command(const GradeResult& r);
 // A measured test's row text: "1.42x (none at 1.1x, full at 2x)".

@@ -14,6 +14,7 @@ namespace parlab::grader {
 struct ReportOptions {
   bool color = false;    // ANSI colors (console only)
   bool verbose = false;  // details for passed tests too, build command and log, host model
+  std::size_t width = 100;  // console: the terminal's columns (60 to 100; cli/terminal_width)
   // Where the full report of this grading was saved (the console's last lines name it);
   // empty: not said.
   std::string full_report;

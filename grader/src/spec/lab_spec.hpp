@@ -38,6 +38,9 @@ struct OutputSpec {
   std::int64_t columns = 0;
   std::string columns_param;
   std::map<std::string, std::string> hints;
+  // The tasks whose tests this feedback is for (empty: all). Tasks may share an output
+  // name ("out") but not its bugs: a matrix guard hint misleads a vector kernel.
+  std::vector<std::string> tasks;
   std::string where;
 };
 

@@ -259,10 +259,11 @@ DatasetSpec read_dataset(const std::string& id, const toml::table& t, const std:
 // mismatch kind (spec/mismatch_kinds.hpp).
 OutputSpec read_output(const std::string& name, const toml::table& t, const std::string& file) {
   TomlReader r(t, file, "output '" + name + "'");
-  r.expect_keys({"columns", "hints"});
+  r.expect_keys({"columns", "hints", "tasks"});
   OutputSpec o;
   o.name = name;
   o.where = r.location(nullptr);
+  o.tasks = r.string_list("tasks");
   if (const toml::node* c = r.node("columns")) {
     if (c->is_integer() && *c->value<std::int64_t>() > 0) {
       o.columns = *c->value<std::int64_t>();
@@ -296,6 +297,7 @@ void resolve_outputs(LabSpec& lab) {
   for (TestSpec& t : lab.tests) {
     const DatasetSpec& d = lab.dataset(t.dataset);
     for (const OutputSpec& o : lab.outputs) {
+      if (!o.tasks.empty() && std::find(o.tasks.begin(), o.tasks.end(), t.task) == o.tasks.end()) continue;
       OutputFeedback f;
       f.hints = o.hints;
       f.columns = o.columns;
@@ -328,6 +330,14 @@ void check_references(const LabSpec& lab) {
                       "false on the dataset");
     }
     if (t.sim_check) (void)lab.dataset(t.sim_check->dataset);
+  }
+  // An output's `tasks` must name tasks the tests run (a typo would drop its hints).
+  for (const OutputSpec& o : lab.outputs) {
+    for (const std::string& task : o.tasks) {
+      const bool used = std::any_of(lab.tests.begin(), lab.tests.end(),
+                                    [&](const TestSpec& t) { return t.task == task; });
+      if (!used) throw SpecError(o.where + ": output '" + o.name + "': tasks names '" + task + "', which no test runs");
+    }
   }
   bool has_fresh = false;
   for (const DatasetSpec& d : lab.datasets) has_fresh |= !d.seed.has_value();

@@ -103,3 +103,28 @@ TEST_CASE("the class list names submissions through the roster") {
   CHECK_FALSE(student_id_problem("../x").empty());
   CHECK_FALSE(student_id_problem(".x").empty());
 }
+
+TEST_CASE("ids may hold Unicode letters; messages never split a character") {
+  CHECK(student_id_problem("jos\xC3\xA9").empty());             // josé
+  CHECK(student_id_problem("\xE6\x9D\x8E\xE9\x9B\xB7").empty());  // 李雷
+  CHECK(student_id_problem("\xD0\x98\xD0\xB2\xD0\xB0\xD0\xBD").empty());  // Иван
+  ClassFolder unicode;
+  unicode.sources = {{"jos\xC3\xA9", "jos\xC3\xA9", "/c/jos\xC3\xA9", SourceKind::folder}};
+  CHECK(make_class_list(unicode, std::nullopt).students.at(0).id == "jos\xC3\xA9");
+  // Invisible and space characters, bidi controls, broken UTF-8: refused, named whole.
+  CHECK_THAT(student_id_problem("a\xE2\x80\x8B" "b"), Contains("U+200B"));  // zero-width space
+  CHECK_THAT(student_id_problem("a\xE2\x80\xAE" "b"), Contains("U+202E"));  // right-to-left override
+  CHECK_THAT(student_id_problem("a\xC2\xA0" "b"), Contains("U+00A0"));      // no-break space
+  CHECK_THAT(student_id_problem("jos\xC3"), Contains("not valid UTF-8 (byte \\xC3)"));
+  CHECK_THAT(student_id_problem("a\xC0\xAF"), Contains("not valid UTF-8"));  // overlong '/'
+  CHECK_THAT(student_id_problem("a\x01" "b"), Contains("control character \\x01"));
+  ClassFolder broken;
+  broken.sources = {{"jos\xC3", "jos\xC3", "/c/jos\xC3", SourceKind::folder}};
+  try {
+    make_class_list(broken, std::nullopt);
+    FAIL("no error");
+  } catch (const std::exception& e) {
+    const std::string message = e.what();
+    CHECK(message.find("jos\xC3'") == std::string::npos);  // never the raw broken byte
+  }
+}

@@ -169,3 +169,22 @@ TEST_CASE("summary.html: one self-contained page with the numbers, ids escaped")
   CHECK_THAT(page, Contains("data-rate=\"0.667\""));  // serial, stats: 2 of 3
   CHECK_THAT(page, Contains("a1 2x"));                  // the fastest with its ratio
 }
+
+TEST_CASE("summary: --no-perf says what could be earned and why a test has no pass rate") {
+  std::vector<StudentRecord> rows = {graded("a1", 60, 0, 0), graded("a2", 30, 0, 0)};
+  for (StudentRecord& r : rows) {
+    r.result->performance_enabled = false;
+    r.result->tests[1].status = TestStatus::not_graded;
+    r.result->tests[1].outcome = RunOutcome::not_run;
+  }
+  const nlohmann::json s = class_summary(manifest(), rows);
+  CHECK(s["reachable_score"].get<double>() == Approx(60));
+  CHECK(score_scale_text(s) == "out of 100; 60 could be earned where it was graded");
+  const std::string page = class_summary_html(s);
+  CHECK_THAT(page, Contains("Scores (out of 100; 60 could be earned where it was graded)"));
+  CHECK_THAT(page, Contains("not run (--no-perf)"));
+  CHECK(page.find("none judged") == std::string::npos);
+  CHECK_THAT(class_summary_markdown(s), Contains("## Scores (out of 100; 60 could be earned"));
+  // Everything gradable: no clause.
+  CHECK(score_scale_text(class_summary(manifest(), {graded("a1", 60, 40, 2.0)})) == "out of 100");
+}

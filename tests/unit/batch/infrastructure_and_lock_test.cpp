@@ -84,6 +84,13 @@ TEST_CASE("the grader's failures are told from the student's") {
   r.tests[0].message = "exited with status 1: wrong answer";
   r.tests[0].stderr_tail = "assertion failed\n";
   CHECK(infrastructure_problem_in(r).empty());
+  // Under a pool uid of its own only the student's code held the process limit: a fork
+  // loop's EAGAIN is its verdict, not a retry (issue 28).
+  r.host.isolation = "uid pool (uid 60500, reference uid 60501), cgroup v2 memory+pids+cpu";
+  r.tests[0].message = t.message;
+  CHECK(infrastructure_problem_in(r).empty());
+  r.host.isolation = "shared uid 65534 (no uid pool), cgroup v2 memory+pids+cpu";
+  CHECK_FALSE(infrastructure_problem_in(r).empty());
 }
 
 TEST_CASE("one writer per output folder: local batches exclusive, one Slurm submission shared") {
@@ -142,4 +149,15 @@ TEST_CASE("gradebook cells stay readable, the early ETA is not too optimistic") 
   p.finished(quick);
   // 9 left on 2 jobs: 5 rounds of about a minute, whatever the wall clock says so far.
   CHECK_THAT(p.status_line(), Contains("ETA 5m00s"));
+  // A grading that needed retries says so (issue 28), on a terminal too.
+  StudentRecord retried;
+  retried.student.id = "alice";
+  retried.status = StudentStatus::graded;
+  retried.attempts = 3;
+  p.finished(retried);
+  CHECK_THAT(out.str(), Contains("alice: graded [after 3 attempts: the grader retried]"));
+  std::ostringstream tty;
+  ProgressReporter live(2, true, tty, 1);
+  live.finished(retried);
+  CHECK_THAT(tty.str(), Contains("grade: batch: alice: graded [after 3 attempts"));
 }

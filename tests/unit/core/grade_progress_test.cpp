@@ -46,3 +46,18 @@ TEST_CASE("on a terminal one status line is redrawn, then cleared", "[cli][progr
   CHECK(text.size() >= 4);
   CHECK(text.substr(text.size() - 4) == "\r\x1b[K");  // cleared before the report
 }
+
+TEST_CASE("the status line stays narrower than the terminal", "[cli][progress]") {
+  std::ostringstream out;
+  const std::string long_name = "a test name long enough to wrap an eighty-column terminal, "
+                                "which would leave its first part on screen";
+  GradeProgress progress(out, {long_name}, true, false, 80);
+  progress.step("test: " + long_name);
+  progress.finish();
+  const std::string text = out.str();
+  const std::size_t start = text.find("grade: [");
+  REQUIRE(start != std::string::npos);
+  const std::string line = text.substr(start, text.find('\r', start) - start);
+  CHECK(line.size() == 79);  // ASCII: bytes are columns
+  CHECK(line.ends_with("..."));
+}

@@ -103,3 +103,31 @@ TEST_CASE("the message gives (row, col) for a matrix and the declared hint", "[c
   const CompareOutcome missing = compare_outputs({array("c", want)}, {}, spec);
   CHECK_THAT(missing.message, Contains("Hint: generic"));
 }
+
+TEST_CASE("outputs all zero or never written say 'not implemented yet?', not a cause", "[compare]") {
+  ComparatorSpec spec = tolerant();
+  spec.outputs["rows"].hints = {{"too_small", "strip a trailing '\\r'"}, {"any", "generic"}};
+  spec.outputs["grid"].hints = {{"unwritten", "cover the grid"}, {"any", "generic"}};
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  // A skeleton: one output all zero, the other still poisoned.
+  const CompareOutcome skeleton = compare_outputs(
+      {array("rows", {3, 4}), array("grid", {1, 2})},
+      {array("rows", {0, 0}), array("grid", {poison, poison})}, spec);
+  REQUIRE_FALSE(skeleton.ok);
+  CHECK_THAT(skeleton.message, Contains("Every element is 0: not implemented yet?"));
+  CHECK_THAT(skeleton.message, !Contains("Hint"));
+  const CompareOutcome unwritten = compare_outputs(
+      {array("grid", {1, 2}), array("rows", {3, 4})},
+      {array("grid", {poison, poison}), array("rows", {0, 0})}, spec);
+  CHECK_THAT(unwritten.message, Contains("never written"));
+  CHECK_THAT(unwritten.message, Contains("not implemented yet?"));
+  CHECK_THAT(unwritten.message, Contains("Hint: cover the grid"));
+  // One output zero beside a computed one is a wrong answer with its hint.
+  const CompareOutcome computed = compare_outputs(
+      {array("rows", {3, 4}), array("grid", {1, 2})},
+      {array("rows", {0, 0}), array("grid", {1, 2})}, spec);
+  CHECK_THAT(computed.message, !Contains("not implemented"));
+  CHECK_THAT(computed.message, Contains("Hint: strip a trailing '\\r'"));
+  CHECK_FALSE(output_untouched(array("rows", {0, 1})));
+  CHECK(output_untouched(array("rows", {0, 0})));
+}

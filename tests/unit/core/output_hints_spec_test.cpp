@@ -86,3 +86,19 @@ TEST_CASE("an unknown mismatch kind or a bad columns value is a spec error", "[s
   bad_columns.replace(bad_columns.find("columns = 5"), 11, "columns = -2");
   CHECK_THAT(error_of(bad_columns), Catch::Contains("columns must be a positive integer"));
 }
+
+TEST_CASE("an output's tasks keep its hints to those tasks' tests", "[spec]") {
+  // Two tasks writing an output of the same name: the matrix hints only for "tiled".
+  std::string spec = kSpec;
+  spec.replace(spec.find("task = \"tiled\"\nparams"), 14, "task = \"naive\"");
+  spec.replace(spec.find("[outputs.c]\n"), 12, "[outputs.c]\ntasks = [\"tiled\"]\n");
+  const LabSpec lab = load_lab_spec(write_spec(spec));
+  REQUIRE(lab.tests[1].task == "naive");
+  CHECK(lab.tests[0].compare.outputs.at("c").hints.at("edge") == "check the last tile");
+  CHECK(lab.tests[1].compare.outputs.count("c") == 0);
+  CHECK(lab.tests[1].compare.outputs.count("count") == 1);  // no tasks: every test
+
+  std::string typo = kSpec;
+  typo.replace(typo.find("[outputs.c]\n"), 12, "[outputs.c]\ntasks = [\"tild\"]\n");
+  CHECK_THAT(error_of(typo), Catch::Contains("output 'c': tasks names 'tild', which no test runs"));
+}

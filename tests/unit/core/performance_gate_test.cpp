@@ -93,3 +93,23 @@ TEST_CASE("gate: only the named correctness tests gate when `requires` is given"
   CHECK_FALSE(performance_gate(lab.tests[2], lab, {true, DeviceMode::host, "", 4},
                                results({{"a", TestStatus::passed}, {"b", TestStatus::failed}})));
 }
+
+TEST_CASE("gate: by default only the correctness tests of the measured task gate", "[gate]") {
+  LabSpec lab;
+  lab.tests = {correctness("scale 1", "gpu"), correctness("step 1", "gpu"), performance("gpu", 1)};
+  lab.tests[0].task = "matrix_scale";
+  lab.tests[1].task = "heat_step";
+  lab.tests[2].task = "matrix_scale";
+  const GradingConditions gpu{true, DeviceMode::gpu, "", 4};
+  // A heat_step failure says nothing about matrix_scale's speed.
+  CHECK_FALSE(performance_gate(lab.tests[2], lab, gpu,
+                               results({{"scale 1", TestStatus::passed}, {"step 1", TestStatus::failed}})));
+  auto why = performance_gate(lab.tests[2], lab, gpu,
+                              results({{"scale 1", TestStatus::failed}, {"step 1", TestStatus::passed}}));
+  REQUIRE(why);
+  CHECK(why->reason.find("'scale 1'") != std::string::npos);
+  // A task no correctness test runs: every correctness test of the device gates it.
+  lab.tests[2].task = "roundtrip";
+  CHECK(performance_gate(lab.tests[2], lab, gpu,
+                         results({{"scale 1", TestStatus::passed}, {"step 1", TestStatus::failed}})));
+}

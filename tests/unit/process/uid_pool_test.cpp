@@ -3,7 +3,10 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "process/uid_pool.hpp"
 #include "process_test_support.hpp"
@@ -86,4 +89,29 @@ TEST_CASE("A lock folder others can write is refused", "[process][uid_pool]") {
   std::filesystem::create_directories(pool.lock_dir);
   ::chmod(pool.lock_dir.c_str(), 0777);
   CHECK_THROWS_WITH(lease_uid(pool), Contains("writable by no one else"));
+}
+
+TEST_CASE("A full pool waits for a uid to be released", "[process][uid_pool]") {
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 1);
+  std::optional<UidLease> held(lease_uid(pool));
+  CHECK_FALSE(try_lease_uid(pool));
+  // Another grading ends a moment later: its uid is ours.
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    held.reset();
+  });
+  pool.wait_seconds = 10;
+  const auto start = std::chrono::steady_clock::now();
+  UidLease mine = lease_uid(pool);
+  release.join();
+  CHECK(mine.uid() == pool.first);
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(250));
+  // Still full after the wait: the error, as before.
+  pool.wait_seconds = 0.3;
+  CHECK_THROWS_WITH(lease_uid(pool), Contains("in use"));
+  // The default pool holds 4 uids per core, at least 128; the environment waits.
+  CHECK(default_uid_pool_count() >= 128);
+  CHECK(default_uid_pool_count() >= 4 * std::thread::hardware_concurrency());
+  CHECK(uid_pool_config_from_environment().wait_seconds > 0);
 }

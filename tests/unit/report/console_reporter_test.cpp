@@ -74,3 +74,45 @@ TEST_CASE("console shows the device, GPU time per phase and roofline feedback",
              Contains("Device:     simulator, on the CPU (no usable CUDA device: no NVIDIA "
                       "driver)"));
 }
+
+namespace {
+std::size_t code_points(const std::string& line) {
+  std::size_t n = 0;
+  for (unsigned char c : line) n += (c & 0xC0) != 0x80;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("console lines fit the terminal's width", "[report][console]") {
+  for (std::size_t width : {60u, 80u, 100u}) {
+    for (bool verbose : {false, true}) {
+      for (const GradeResult& r : {sample_grade_result(), sample_build_failed_result()}) {
+        ReportOptions options;
+        options.verbose = verbose;
+        options.width = width;
+        options.full_report = "/home/student/.cache/parlab/lab01/0123456789abcdef/result.json";
+        std::istringstream lines(make_reporter("console", options)->render(r));
+        for (std::string line; std::getline(lines, line);) {
+          INFO(width << " columns: " << line);
+          CHECK(code_points(line) <= width);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a row's reason too long for the row is said whole under it", "[report][console]") {
+  GradeResult r = sample_grade_result();
+  TestResult& t = r.tests.front();
+  t.status = TestStatus::skipped;
+  t.outcome = RunOutcome::not_run;
+  t.mismatch.reset();
+  t.message = "not measured: correctness test 'matrix_scale, 509 x 33 (tall)' did not pass; "
+              "speed only counts for correct code";
+  ReportOptions options;
+  options.width = 80;
+  const std::string out = make_reporter("console", options)->render(r);
+  CHECK_THAT(out, Contains("      not measured: correctness test 'matrix_scale, 509 x 33 (tall)' did not"));
+  CHECK_THAT(out, Contains("      pass; speed only counts for correct code\n"));
+  CHECK(out.find("correctness tes...") == std::string::npos);
+}

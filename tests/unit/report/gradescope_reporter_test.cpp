@@ -36,13 +36,13 @@ TEST_CASE("gradescope results follow the autograder spec's field rules", "[repor
     CHECK(doc.at("output").is_string());
     CHECK(doc.at("visibility") == "visible");
     CHECK(doc.at("stdout_visibility") == "hidden");
-    std::size_t graded_here = 0;  // not_graded tests are left out, never shown as failed
-    for (const TestResult& t : r.tests) graded_here += t.status != TestStatus::not_graded;
-    REQUIRE(doc.at("tests").size() == graded_here);
+    REQUIRE(doc.at("tests").size() == r.tests.size());  // every test a visible line
     double sum = 0;
+    double max_sum = 0;
     for (const auto& t : doc.at("tests")) {
       INFO(t.dump());
       sum += t.at("score").get<double>();
+      max_sum += t.at("max_score").get<double>();
       CHECK(t.at("score").get<double>() <= t.at("max_score").get<double>());
       CHECK(std::set<std::string>{"passed", "failed"}.count(t.at("status")) == 1);
       CHECK(std::set<std::string>{"visible", "after_published"}.count(t.at("visibility")) == 1);
@@ -50,6 +50,12 @@ TEST_CASE("gradescope results follow the autograder spec's field rules", "[repor
       CHECK(t.at("output").is_string());
     }
     CHECK(doc.at("score").get<double>() == Approx(sum));
+    // Gradescope shows the tests' max_score sum beside the total: the graded-here total.
+    double graded_total = 0;
+    for (const TestResult& t : r.tests) {
+      if (t.status != TestStatus::not_graded && t.status != TestStatus::inconclusive) graded_total += t.max_points;
+    }
+    CHECK(max_sum == Approx(graded_total));
   }
 }
 
@@ -67,15 +73,19 @@ TEST_CASE("gradescope maps statuses and visibility", "[report][gradescope]") {
   CHECK(test_named(doc, "correctness_hidden").at("visibility") == "after_published");
   CHECK(test_named(doc, "correctness_small").at("visibility") == "visible");
 
-  // Not graded here: never a red failure; left out of the tests, named in the summary.
-  for (const auto& t : doc.at("tests")) CHECK(t.at("name") != "gpu_speedup");
+  // Not graded here: never a red failure; 0 of 0 points, the reason in its name and the summary.
+  const auto& gpu = test_named(doc, "gpu_speedup (not graded here: no CUDA GPU on this machine)");
+  CHECK(gpu.at("max_score") == 0);
+  CHECK(gpu.at("status") == "passed");
   CHECK_THAT(doc.at("output").get<std::string>(),
              Contains("Not graded on this machine (not counted, not lost)") &&
                  Contains("- `gpu_speedup` (10 points): no CUDA GPU on this machine"));
   // Inconclusive: labelled in its name, tags and output.
   const auto& inconclusive = test_named(doc, "speedup_processes (inconclusive: re-run)");
   CHECK(inconclusive.at("tags") == nlohmann::json::array({"performance", "inconclusive"}));
-  CHECK_THAT(inconclusive.at("output").get<std::string>(), Contains("**Inconclusive** (machine busy)"));
+  CHECK(inconclusive.at("max_score") == 0);
+  CHECK(inconclusive.at("score") == 0);
+  CHECK_THAT(inconclusive.at("output").get<std::string>(), Contains("**Inconclusive** (machine busy; 0 of 0 points)"));
 }
 
 TEST_CASE("gradescope output teaches the failure and shows build errors", "[report][gradescope]") {
