@@ -1,26 +1,37 @@
 #include "grading/schedule_check.hpp"
 
+#include <cstdint>
+#include <cstdio>
+#include <random>
+
 namespace parlab::grader {
 
-std::string reversed_run_name(const std::string& slug) { return slug + "-reversed-order"; }
-
-std::map<std::string, std::string> reversed_schedule_environment() {
-  return {{"PARLAB_SIM_SCHEDULE", "reverse"},
-          {"PARLAB_SIM_RACE_CHECK", "0"},
-          {"PARLAB_SIM_COUNTERS", "0"}};
+std::string fresh_sim_seed() {
+  std::random_device device;
+  const std::uint64_t seed = (std::uint64_t{device()} << 32) ^ device();
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(seed));
+  return text;
 }
 
-void apply_schedule_check(TestResult& result, const ReversedRun& rerun, bool hidden) {
+std::string reordered_run_name(const std::string& slug, int n) {
+  return slug + "-order-" + std::to_string(n + 1);
+}
+
+void apply_schedule_check(TestResult& result, const std::string& first_seed,
+                          const ReorderedRun& rerun, bool hidden) {
   if (result.status != TestStatus::passed || rerun.same_answer) return;
   result.status = TestStatus::failed;
   result.points = 0;
   result.message =
-      "right answer in the simulator's usual thread order, wrong when the blocks and their "
-      "threads start in reverse order: the answer depends on the order threads run in, and "
-      "a GPU promises none. Look for a thread that reads what another thread writes with no "
-      "__syncthreads() between them, or an update to a shared value that is not atomic.";
-  result.message += hidden ? "\nin reverse order: wrong result on hidden data"
-                           : "\nin reverse order: " + rerun.difference;
+      "right answer in one run in the simulator, wrong in another that started the blocks "
+      "and their threads in another order: the answer depends on the order threads run in, "
+      "and a GPU promises none. Look for a thread that reads what another thread writes with "
+      "no __syncthreads() between them, or an update to a shared value that is not atomic.";
+  result.message += hidden ? "\nin the other order: wrong result on hidden data"
+                           : "\nin the other order: " + rerun.difference;
+  result.message += "\n(simulator orders: seed " + first_seed + " right, seed " + rerun.seed +
+                    " wrong; PARLAB_SIM_SEED=<seed> repeats one)";
   result.mismatch.reset();
 }
 

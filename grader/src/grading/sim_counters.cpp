@@ -37,12 +37,6 @@ std::string percent(double share) {
 
 }  // namespace
 
-std::map<std::string, std::string> sim_counters_environment() {
-  return {{"PARLAB_SIM_COUNTERS", "1"},
-          {"PARLAB_SIM_RACE_CHECK", "0"},
-          {"PARLAB_SIM_COUNTERS_FILE", std::string("out/") + kSimCountersFile}};
-}
-
 std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
   CounterTotals totals;
   std::istringstream lines(text);

@@ -39,10 +39,6 @@ struct CounterTotals {
   std::uint64_t divergent_warp_blocks = 0;  // run by only some lanes, or unevenly
 };
 
-// Environment of a counters run (over the sim environment): counters on, race check
-// off (the correctness tests ran it), the per-launch lines in out/sim-counters.jsonl.
-std::map<std::string, std::string> sim_counters_environment();
-
 // Sums the file's lines; nothing when no line is valid (no kernel launched, or the
 // counters were off).
 std::optional<CounterTotals> parse_sim_counters(const std::string& text);

@@ -32,14 +32,6 @@ SimCheckSpec check(const std::string& counter, double full_at, double zero_at) {
 
 }  // namespace
 
-TEST_CASE("counters runs turn the counters on, the race check off, and name the file",
-          "[sim_counters]") {
-  const auto env = sim_counters_environment();
-  CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
-  CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "0");
-  CHECK(env.at("PARLAB_SIM_COUNTERS_FILE") == "out/sim-counters.jsonl");
-}
-
 TEST_CASE("the launches' lines are summed and give each counter", "[sim_counters]") {
   const auto totals = parse_sim_counters(std::string(kLine) + kLine);
   REQUIRE(totals);

@@ -40,6 +40,9 @@ TEST_CASE("sim children get Volta barrier semantics, workers and the findings fi
   CHECK(env.at("PARLAB_SIM_DIAGNOSTICS") == "out/sim-findings.jsonl");
   CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "1");
   CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
+  // Counting runs and re-runs look the same: one environment for every sim run.
+  CHECK(env.at("PARLAB_SIM_COUNTERS_FILE") == "out/sim-counters.jsonl");
+  CHECK(env.count("PARLAB_SIM_SCHEDULE") == 0);
 }
 
 TEST_CASE("findings lines are parsed, malformed ones skipped, counts and sizes capped",
