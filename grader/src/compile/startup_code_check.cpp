@@ -38,6 +38,40 @@ bool runs_before_settings(const std::string& name) {
   return (init >= 0 && init <= kSimSettingsPriority) || (ctors >= 0 && ctors <= kSimSettingsPriority);
 }
 
+struct Section {
+  std::string name;
+  std::uint64_t type = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint64_t link = 0;
+};
+
+std::string string_at(const std::string& bytes, const Section& table, std::uint64_t at) {
+  if (table.offset > bytes.size() || bytes.size() - table.offset < table.size || at >= table.size) {
+    throw std::runtime_error("bad ELF string table");
+  }
+  const char* start = bytes.data() + table.offset + at;
+  return std::string(start, strnlen(start, table.size - at));
+}
+
+// Whether the object calls __tsan_init: the check build's instrumented objects do, from
+// their module constructor (.init_array.00099, one entry), which is where the simulator
+// reads its settings.
+bool instrumented(const std::string& bytes, const std::vector<Section>& sections) {
+  constexpr std::uint64_t kSymtab = 2;
+  for (const Section& symtab : sections) {
+    if (symtab.type != kSymtab || symtab.link >= sections.size()) continue;
+    if (symtab.offset > bytes.size() || bytes.size() - symtab.offset < symtab.size) {
+      throw std::runtime_error("bad ELF symbol table");
+    }
+    for (std::uint64_t at = 0; at + 24 <= symtab.size; at += 24) {
+      const std::uint64_t name = read_le(bytes, symtab.offset + at, 4);
+      if (name != 0 && string_at(bytes, sections[symtab.link], name) == "__tsan_init") return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> early_startup_sections_in(const std::string& bytes) {
@@ -51,18 +85,23 @@ std::vector<std::string> early_startup_sections_in(const std::string& bytes) {
   if (count == 0) return {};
   if (entry_size < 64 || names_index >= count) throw std::runtime_error("bad ELF section table");
   auto header = [&](std::uint64_t index) { return section_table + index * entry_size; };
-  const std::uint64_t names_offset = read_le(bytes, header(names_index) + 0x18, 8);
-  const std::uint64_t names_size = read_le(bytes, header(names_index) + 0x20, 8);
-  if (names_offset > bytes.size() || bytes.size() - names_offset < names_size) {
-    throw std::runtime_error("bad ELF section names");
-  }
-  std::vector<std::string> early;
+  std::vector<Section> sections(count);
   for (std::uint64_t i = 0; i < count; ++i) {
-    const std::uint64_t name_at = read_le(bytes, header(i), 4);
-    if (name_at >= names_size) throw std::runtime_error("bad ELF section name");
-    const char* start = bytes.data() + names_offset + name_at;
-    const std::string name(start, strnlen(start, names_size - name_at));
-    if (runs_before_settings(name)) early.push_back(name);
+    sections[i].type = read_le(bytes, header(i) + 0x04, 4);
+    sections[i].offset = read_le(bytes, header(i) + 0x18, 8);
+    sections[i].size = read_le(bytes, header(i) + 0x20, 8);
+    sections[i].link = read_le(bytes, header(i) + 0x28, 4);
+  }
+  for (std::uint64_t i = 0; i < count; ++i) {
+    sections[i].name = string_at(bytes, sections[names_index], read_le(bytes, header(i), 4));
+  }
+  const bool checked_build = instrumented(bytes, sections);
+  std::vector<std::string> early;
+  for (const Section& section : sections) {
+    if (!runs_before_settings(section.name)) continue;
+    // The instrumentation's own module constructor, alone in its section.
+    if (checked_build && section.name == ".init_array.00099" && section.size == 8) continue;
+    early.push_back(section.name);
   }
   return early;
 }

@@ -1,11 +1,13 @@
 #pragma once
 // Sim builds refuse code that would run before the simulator runtime reads its settings
 // (docs/sandbox.md, "Nothing the submission can observe decides a verdict"): the runtime
-// reads and removes them in a constructor of priority 101, the earliest the toolchain
-// leaves to programs. A student object with a `.preinit_array` section (run before every
-// constructor) or a constructor of priority 101 or lower (`.init_array.00101`, its
-// `.ctors` twin) could run first and change them. Their section names tell, in the ELF
-// file: parsed here with bounds checked (the objects are the untrusted build's output).
+// reads and removes them from the check build's module constructors (priority 99, which
+// call __tsan_init) or else a constructor of priority 101. A student object with a
+// `.preinit_array` section (run before every constructor) or a constructor of priority
+// 101 or lower (`.init_array.00101`, its `.ctors` twin) could run first and change them;
+// the one exception is the instrumentation's own entry, alone in `.init_array.00099` of
+// an object calling __tsan_init. Section names and sizes tell, in the ELF file: parsed
+// here with bounds checked (the objects are the untrusted build's output).
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -96,6 +96,13 @@ void load_runtime_settings_from_environment() {
   mutable_settings() = std::move(s);
 }
 
+void load_runtime_settings_once() {
+  static bool loaded = false;  // constant-initialized; start-up is single-threaded
+  if (loaded) return;
+  loaded = true;
+  load_runtime_settings_from_environment();
+}
+
 }  // namespace parlab_sim::detail
 
 namespace {
@@ -103,7 +110,7 @@ namespace {
 // Before every constructor of default priority, in particular the submission's; earlier
 // ones (priorities 0-100 are the toolchain's, .preinit_array) are refused at build time.
 __attribute__((constructor(101))) void read_settings_at_start_up() {
-  parlab_sim::detail::load_runtime_settings_from_environment();
+  parlab_sim::detail::load_runtime_settings_once();
 }
 
 }  // namespace

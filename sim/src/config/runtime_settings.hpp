@@ -2,9 +2,10 @@
 // The simulator runtime's settings (docs/simulation.md, "Settings"), read once, before any
 // code of the submission runs: the runtime is linked into the submission's own process,
 // so what it checks must not be switchable by that process (docs/sandbox.md, "Nothing the
-// submission can observe decides a verdict"). A constructor of priority 101 (the first
-// the toolchain allows to user code; the grader refuses submissions with earlier ones,
-// compile/startup_code_check) reads the PARLAB_SIM_* variables and then removes them from
+// submission can observe decides a verdict"). The check build's module constructors
+// (priority 99, reserved to the toolchain), or else a constructor of priority 101 (the
+// first the toolchain leaves to programs; the grader refuses submissions with earlier
+// ones, compile/startup_code_check), read the PARLAB_SIM_* variables and then removes them from
 // the environment, blanking their text in the process's memory too, so neither getenv nor
 // /proc/self/environ shows them to the submission, and setting them later changes nothing.
 #include <cstdint>
@@ -32,5 +33,10 @@ const RuntimeSettings& runtime_settings();
 // Reads the PARLAB_SIM_* variables and removes them from the environment. Runs once at
 // start-up; the simulator's in-process unit tests call it again after setenv in a child.
 void load_runtime_settings_from_environment();
+
+// The start-up call: the first one loads, later ones do nothing. Called by the check
+// build's module constructors (__tsan_init, priority 99) and by a priority-101
+// constructor here (builds without the instrumentation).
+void load_runtime_settings_once();
 
 }  // namespace parlab_sim::detail
