@@ -688,13 +688,14 @@ GradeResult Session::run() {
     }
     publish(partial);
   };
+  const int reruns_wanted = mode_ == DeviceMode::sim ? order_reruns() : 0;
   for (const TestSpec& t : lab_.tests) {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
     done[t.name] = runs_here(t) ? run_correctness(t) : skipped_without_gpu(t);
     // Re-runs in other orders, the same settings otherwise: no run is special.
     std::vector<std::string> reruns;
-    for (int n = 1; n <= kOrderReruns && mode_ == DeviceMode::sim && t.device == "gpu" &&
+    for (int n = 1; n <= reruns_wanted && mode_ == DeviceMode::sim && t.device == "gpu" &&
                     done[t.name].status == TestStatus::passed;
          ++n) {
       apply_schedule_check(done[t.name], run_seeds_[t.name], run_in_another_order(t, n),

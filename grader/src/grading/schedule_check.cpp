@@ -2,7 +2,9 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
+#include <stdexcept>
 
 namespace parlab::grader {
 
@@ -12,6 +14,18 @@ std::string fresh_sim_seed() {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(seed));
   return text;
+}
+
+int order_reruns() {
+  const char* text = std::getenv("PARLAB_SIM_ORDER_RERUNS");
+  if (text == nullptr || *text == '\0') return 2;
+  char* end = nullptr;
+  const long n = std::strtol(text, &end, 10);
+  if (*end != '\0' || n < 0 || n > 10) {
+    throw std::invalid_argument(std::string("PARLAB_SIM_ORDER_RERUNS must be a number from 0 to 10, not '") +
+                                text + "'");
+  }
+  return static_cast<int>(n);
 }
 
 std::string reordered_run_name(const std::string& slug, int n) {

@@ -1,6 +1,7 @@
 // Sim mode's order check: a passed GPU test whose answer changes in a re-run with another
 // seed for the threads' order fails, with the reason and both seeds; nothing else changes.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -71,4 +72,15 @@ TEST_CASE("schedule check: every run gets a fresh seed, every re-run its own fol
   CHECK(seeds.size() == 16);
   CHECK(reordered_run_name("histogram", 1) != "histogram");
   CHECK(reordered_run_name("histogram", 1) != reordered_run_name("histogram", 2));
+}
+
+TEST_CASE("schedule check: two re-runs unless the grader's environment asks otherwise",
+          "[schedule]") {
+  unsetenv("PARLAB_SIM_ORDER_RERUNS");
+  CHECK(order_reruns() == 2);
+  setenv("PARLAB_SIM_ORDER_RERUNS", "5", 1);
+  CHECK(order_reruns() == 5);
+  setenv("PARLAB_SIM_ORDER_RERUNS", "lots", 1);
+  CHECK_THROWS_WITH(order_reruns(), Catch::Contains("PARLAB_SIM_ORDER_RERUNS must be a number from 0 to 10, not 'lots'"));
+  unsetenv("PARLAB_SIM_ORDER_RERUNS");
 }
