@@ -417,6 +417,12 @@ TestResult Session::run_sim_check(const TestSpec& t,
                 ": no kernel launch did the task's work on the GPU";
     return r;
   }
+  if (const std::string why = contradictory_counts(*counted); !why.empty()) {
+    r.status = TestStatus::failed;
+    r.message = "the simulator's report was tampered with: its counts contradict each other (" +
+                why + "), so this check earns nothing";
+    return r;
+  }
   score_sim_check(check, *value, *reference_value, r);
   r.message += "\n" + counters_side_by_side(*counted, *reference);
   return r;

@@ -37,6 +37,22 @@ std::string percent(double share) {
 
 }  // namespace
 
+std::string contradictory_counts(const CounterTotals& t) {
+  if (t.global_sectors < t.global_ideal_sectors) {
+    return std::to_string(t.global_sectors) + " global sectors, fewer than the " +
+           std::to_string(t.global_ideal_sectors) + " the bytes accessed need";
+  }
+  if (t.global_sectors < t.global_requests) {
+    return std::to_string(t.global_sectors) + " global sectors for " +
+           std::to_string(t.global_requests) + " requests";
+  }
+  if (t.shared_conflict_ways < t.shared_requests) {
+    return std::to_string(t.shared_conflict_ways) + " shared conflict ways for " +
+           std::to_string(t.shared_requests) + " requests";
+  }
+  return "";
+}
+
 std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
   CounterTotals totals;
   std::istringstream lines(text);

@@ -39,6 +39,11 @@ struct CounterTotals {
   std::uint64_t divergent_warp_blocks = 0;  // run by only some lanes, or unevenly
 };
 
+// Why totals cannot come from the simulator (every request touches at least one sector,
+// never fewer than its bytes need; every shared request is at least 1-way), or empty. The
+// file lies in the submission's run folder: a crude forgery shows here.
+std::string contradictory_counts(const CounterTotals& totals);
+
 // Sums the file's lines; nothing when no line is valid (no kernel launched, or the
 // counters were off).
 std::optional<CounterTotals> parse_sim_counters(const std::string& text);

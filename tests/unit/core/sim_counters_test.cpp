@@ -175,3 +175,19 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the c
   CHECK_THAT(counters_side_by_side(*totals, uniform),
              Contains(", warp divergence 50% of a warp's code blocks (reference: 0%)"));
 }
+
+TEST_CASE("counts the simulator cannot produce are named, real ones pass", "[sim_counters]") {
+  const auto real = parse_sim_counters(kLine);
+  REQUIRE(real);
+  CHECK(contradictory_counts(*real).empty());
+  CounterTotals forged = *real;
+  forged.global_sectors = 8;  // "perfectly coalesced", fewer than the bytes need
+  CHECK_THAT(contradictory_counts(forged), Contains("8 global sectors, fewer than the 64 the bytes accessed need"));
+  forged = *real;
+  forged.global_ideal_sectors = 1;
+  forged.global_sectors = 2;
+  CHECK_THAT(contradictory_counts(forged), Contains("2 global sectors for 16 requests"));
+  forged = *real;
+  forged.shared_conflict_ways = 1;
+  CHECK_THAT(contradictory_counts(forged), Contains("1 shared conflict ways for 4 requests"));
+}
