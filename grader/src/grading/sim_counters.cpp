@@ -178,7 +178,7 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
 }
 
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
-  std::string line = "sampled counters (first two blocks of each launch):";
+  std::string line = "sampled counters (two blocks of each launch, drawn from the run's seed):";
   const char* sep = " ";
   for (const char* counter : {"global_sectors_per_request", "global_loads_per_store",
                               "shared_conflict_ways"}) {
