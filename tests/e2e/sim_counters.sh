@@ -82,7 +82,7 @@ expect_in "$W/ref5.out" "Total: 70(\.0+)? / 70(\.0+)? graded here" "lab05 refere
 #    same data: the uncoalesced fake's keep both figures; lab02's reference, whose
 #    strided one-time load and 2-way staging conflicts are its own, gets none.
 message_of "$W/unc.json" "matrix_scale, 509 x 33 (tall)" >"$W/unc_tall.msg"
-expect_in "$W/unc_tall.msg" "need 32 sectors per request; 4 is ideal" "a correctness test keeps the hint"
+expect_in "$W/unc_tall.msg" "need [0-9]+ sectors per request; 4 is ideal" "a correctness test keeps the hint"
 expect_in "$W/unc_tall.msg" "\(this run: [0-9.]+ global sectors over the fewest needed \(reference on the same data: 1\.[0-9]\)\)" "with the reference's figure on the same data"
 run_grade ref2 lab02 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref2.json"
 expect_rc ref2 0

@@ -482,11 +482,14 @@ void Session::choose_device(GradeResult& result) {
   } else if (mode_ == DeviceMode::sim) {
     expected_exe_ = labtc_.cpu_reference_exe;
     result.notes.push_back(sim_mode_note(device_.detail));
-    const std::map<std::string, std::string> env = sim_child_environment(cores_);
-    submission_runs_.set_extra_env(env);
-    reference_runs_.set_extra_env(env);
+    std::map<std::string, std::string> env = sim_child_environment(cores_);
     submission_runs_.set_fresh_sim_seeds(true);
     reference_runs_.set_fresh_sim_seeds(true);
+    // One sample seed per grading: the counters of the submission's runs and of the
+    // reference's come from the same blocks (comparable), which no run can know.
+    env["PARLAB_SIM_SAMPLE_SEED"] = fresh_sim_seed();
+    submission_runs_.set_extra_env(env);
+    reference_runs_.set_extra_env(env);
   } else {
     expected_exe_ = labtc_.cpu_reference_exe;  // for the lab's CPU tests, if any
     result.notes.push_back("no GPU tests run (" + device_.detail +

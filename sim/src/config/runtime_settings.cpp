@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kNames[] = {
     "PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "PARLAB_SIM_ALLOW_HOST_POINTERS",
     "PARLAB_SIM_RACE_CHECK", "PARLAB_SIM_COUNTERS", "PARLAB_SIM_WORKERS",
-    "PARLAB_SIM_STACK_KIB", "PARLAB_SIM_SEED", "PARLAB_SIM_DIAGNOSTICS",
+    "PARLAB_SIM_STACK_KIB", "PARLAB_SIM_SEED", "PARLAB_SIM_SAMPLE_SEED", "PARLAB_SIM_DIAGNOSTICS",
     "PARLAB_SIM_COUNTERS_FILE"};
 
 bool is_setting(std::string_view entry) {
@@ -85,6 +85,12 @@ void load_runtime_settings_from_environment() {
     char* end = nullptr;
     s.seed = std::strtoull(seed, &end, 16);
     s.seeded = *end == '\0';
+  }
+  const char* sample_seed = value_of("PARLAB_SIM_SAMPLE_SEED");
+  if (*sample_seed != '\0') {
+    char* end = nullptr;
+    s.sample_seed = std::strtoull(sample_seed, &end, 16);
+    s.sample_seeded = *end == '\0';
   }
   s.diagnostics_path = value_of("PARLAB_SIM_DIAGNOSTICS");
   s.counters_path = value_of("PARLAB_SIM_COUNTERS_FILE");

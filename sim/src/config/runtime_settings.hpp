@@ -24,6 +24,11 @@ struct RuntimeSettings {
   // it, and the counters sample blocks drawn from it. Without it: the usual order.
   bool seeded = false;
   std::uint64_t seed = 0;
+  // PARLAB_SIM_SAMPLE_SEED (hex): when set, the sampled blocks are drawn from it instead
+  // (the grader gives every run of a grading the same one, so the submission's counts and
+  // the reference's come from the same blocks, which neither can know).
+  bool sample_seeded = false;
+  std::uint64_t sample_seed = 0;
   std::string diagnostics_path;  // PARLAB_SIM_DIAGNOSTICS: the findings file
   std::string counters_path;     // PARLAB_SIM_COUNTERS_FILE: the per-launch totals
 };

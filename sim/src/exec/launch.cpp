@@ -32,13 +32,16 @@ cudaError_t check_launch(const LaunchRequest& request) {
 
 namespace {
 
-// Each launch of a seeded run gets its own block order, thread orders and sampled blocks.
-void choose_orders(GridJob& job, std::uint64_t run_seed) {
+// Each launch of a seeded run gets its own block order, thread orders and sampled blocks
+// (from the sample seed, when there is one: the same blocks in every run of a grading).
+void choose_orders(GridJob& job, const RuntimeSettings& settings) {
   static std::atomic<std::uint64_t> launches{0};
+  const std::uint64_t launch = mix_seed(launches.fetch_add(1, std::memory_order_relaxed));
   job.seeded = true;
-  job.seed = mix_seed(run_seed ^ mix_seed(launches.fetch_add(1, std::memory_order_relaxed)));
+  job.seed = mix_seed(settings.seed ^ launch);
   job.block_order = ShuffledOrder(job.seed, job.block_count);
-  const ShuffledOrder sample_order(mix_seed(~job.seed), job.block_count);
+  const std::uint64_t sample_seed = settings.sample_seeded ? mix_seed(settings.sample_seed ^ launch) : job.seed;
+  const ShuffledOrder sample_order(mix_seed(~sample_seed), job.block_count);
   job.sampled_blocks[0] = sample_order.at(0);
   job.sampled_blocks[1] = job.block_count > 1 ? sample_order.at(1) : ~std::uint64_t{0};
 }
@@ -60,7 +63,7 @@ void run_launch(const LaunchRequest& request) {
   job.shared_limit = total_shared_limit(request.kernel);
   const RuntimeSettings& settings = runtime_settings();
   job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
-  if (settings.seeded) choose_orders(job, settings.seed);
+  if (settings.seeded) choose_orders(job, settings);
   if (g_access_hooks_enabled) race_check_begin_launch();
   WorkerPool::instance().run(job);
   if (g_counters_enabled) report_launch_counters(request.kernel_name);
