@@ -48,7 +48,8 @@ run_grade untiled lab05 "$FAKES/lab05/untiled" --device sim --work-dir "$W/work"
 expect_rc untiled 1
 expect_scored "$W/untiled.json" "$REUSE" "failed 0.0 10.0" "untiled: the data-reuse check earns nothing"
 message_of "$W/untiled.json" "$REUSE" >"$W/untiled.msg"
-expect_in "$W/untiled.msg" "global loads per global store: 2062.0 \(reference: 150.4\)" "loads per element written next to the reference's"
+# The reference's figure depends on which blocks its run sampled (drawn from its seed).
+expect_in "$W/untiled.msg" "global loads per global store: 2062.0 \(reference: 1[0-9]{2}\.[0-9]\)" "loads per element written next to the reference's"
 expect_in "$W/untiled.msg" "used 16 times from shared memory" "the hint"
 expect_in "$W/untiled.out" "Total: 60(\.0+)? / 70(\.0+)? graded here" "correctness points kept; 70 graded here"
 
@@ -81,7 +82,7 @@ expect_in "$W/ref5.out" "Total: 70(\.0+)? / 70(\.0+)? graded here" "lab05 refere
 #    same data: the uncoalesced fake's keep both figures; lab02's reference, whose
 #    strided one-time load and 2-way staging conflicts are its own, gets none.
 message_of "$W/unc.json" "matrix_scale, 509 x 33 (tall)" >"$W/unc_tall.msg"
-expect_in "$W/unc_tall.msg" "need 32 sectors per request; 4 is ideal" "a correctness test keeps the hint"
+expect_in "$W/unc_tall.msg" "need [0-9]+ sectors per request; 4 is ideal" "a correctness test keeps the hint"
 expect_in "$W/unc_tall.msg" "\(this run: [0-9.]+ global sectors over the fewest needed \(reference on the same data: 1\.[0-9]\)\)" "with the reference's figure on the same data"
 run_grade ref2 lab02 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref2.json"
 expect_rc ref2 0

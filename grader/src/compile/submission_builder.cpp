@@ -10,6 +10,7 @@
 #include "compile/diagnostics.hpp"
 #include "compile/submission_check.hpp"
 #include "compile/submission_stager.hpp"
+#include "compile/startup_code_check.hpp"
 #include "core/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,29 @@ void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
   built.result.log = message;
   built.result.diagnostics.push_back({(submission / staging.refused_file).string(), 0, 0,
                                       "error", message});
+}
+
+// Sim builds: the student's objects must not run code before the simulator reads its
+// settings (compile/startup_code_check). The message, or empty.
+std::string early_startup_code(const LabSpec& lab, const fs::path& stage, const fs::path& submission) {
+  for (const std::string& src : lab.sources) {
+    const fs::path object = (stage / "sim" / src).string() + ".o";
+    std::vector<std::string> early;
+    try {
+      early = early_startup_sections(object);
+    } catch (const std::exception& e) {
+      return "the compiled " + src + " could not be checked: " + e.what();
+    }
+    if (early.empty()) continue;
+    std::string sections;
+    for (const std::string& name : early) sections += (sections.empty() ? "" : ", ") + name;
+    return (submission / src).string() + ": code that runs before the simulator starts (" +
+           sections + ": a constructor with a priority of " +
+           std::to_string(kSimSettingsPriority) + " or lower, or .preinit_array) is not "
+           "allowed in sim mode: the simulator must set itself up first. Drop the priority "
+           "(a plain constructor, or none: CUDA code rarely needs one).";
+  }
+  return "";
 }
 
 BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
@@ -130,6 +154,15 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
                                       {submission_dir.string(), 0, 0, "error", stop});
     }
     return built;
+  }
+  if (target == BuildTarget::sim) {
+    if (std::string refused = early_startup_code(lab, stage, submission_dir); !refused.empty()) {
+      fs::remove(exe);
+      built.result.log = refused + "\n" + built.result.log;
+      built.result.diagnostics.insert(built.result.diagnostics.begin(),
+                                      {submission_dir.string(), 0, 0, "error", refused});
+      return built;
+    }
   }
   std::ofstream(key_file) << key.hex() << "\n";
   built.result.ok = true;

@@ -85,7 +85,7 @@ class Session {
   const Expected& reference_run(const TestSpec& t, const std::string& task, const Params& params);
   void compute_expected_outputs();
   TestResult run_correctness(const TestSpec& t);
-  ReversedRun run_in_reversed_order(const TestSpec& t);
+  ReorderedRun run_in_another_order(const TestSpec& t, int n);
   TestResult run_performance(const TestSpec& t, const std::map<std::string, TestResult>& done);
   bool counters_on() const;
   bool sim_checked(const TestSpec& t) const;
@@ -131,6 +131,7 @@ class Session {
   // Sim mode: the reference's counters on each GPU correctness test's data, to judge
   // the memory-access hints against (nothing: counters off).
   std::map<std::string, std::optional<CounterTotals>> reference_hint_counters_;
+  std::map<std::string, std::string> run_seeds_;  // sim mode: each test's own run's seed
 };
 
 Params Session::resolve_params(const Params& p) const {
@@ -246,6 +247,7 @@ TestResult Session::run_correctness(const TestSpec& t) {
   TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
                      limits(t)};
   TaskRun got = submission_runs_.run(inv, slug(t.name));
+  run_seeds_[t.name] = got.sim_seed;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!got.ok()) {
     fail_from_run(r, got);
@@ -284,20 +286,19 @@ TestResult Session::run_correctness(const TestSpec& t) {
   return r;
 }
 
-// The same run with the simulator's order reversed (grading/schedule_check).
-ReversedRun Session::run_in_reversed_order(const TestSpec& t) {
+// The same run again, with another seed for the simulator's order (grading/schedule_check).
+ReorderedRun Session::run_in_another_order(const TestSpec& t, int n) {
   const Params params = resolve_params(t.params);
   const Expected& expected = reference_run(t, t.task, params);
   TaskInvocation inv{executable_, t.task, params, dataset_dir(t.dataset), t.warmup, t.repeat,
                      limits(t)};
-  inv.env = reversed_schedule_environment();
-  const TaskRun got = submission_runs_.run(inv, reversed_run_name(slug(t.name)));
-  if (!got.ok()) return {false, "the run failed: " + got.message};
+  const TaskRun got = submission_runs_.run(inv, reordered_run_name(slug(t.name), n));
+  if (!got.ok()) return {false, "the run failed: " + got.message, got.sim_seed};
   try {
     const CompareOutcome cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
-    return {cmp.ok, cmp.message};
+    return {cmp.ok, cmp.message, got.sim_seed};
   } catch (const harness::OutputFormatError& e) {
-    return {false, std::string("unreadable output: ") + e.what()};
+    return {false, std::string("unreadable output: ") + e.what(), got.sim_seed};
   }
 }
 
@@ -343,7 +344,6 @@ std::optional<CounterTotals> Session::reference_counters_on(const TestSpec& t,
                      dataset_dir(dataset), 0, 1, limits(t)};
   inv.limits.wall_seconds *= 4;
   inv.limits.cpu_seconds *= 4;
-  inv.env = sim_counters_environment();
   const TaskRun run = reference_runs_.run(inv, "sim-counters-" + slug(t.name));
   if (!run.ok()) {
     throw EnvironmentError("the reference solution failed in the simulator on dataset '" +
@@ -384,7 +384,6 @@ TestResult Session::run_sim_check(const TestSpec& t,
   const Params params = resolve_params(t.params);
   const Expected& expected = reference_run(small, t.task, params);
   TaskInvocation inv{executable_, t.task, params, dataset_dir(small.dataset), 0, 1, limits(t)};
-  inv.env = sim_counters_environment();
   const auto t0 = std::chrono::steady_clock::now();
   const TaskRun got = submission_runs_.run(inv, slug(t.name));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -417,6 +416,12 @@ TestResult Session::run_sim_check(const TestSpec& t,
     r.status = TestStatus::failed;
     r.message = "the simulator counted no " + counter_label(check.counter) +
                 ": no kernel launch did the task's work on the GPU";
+    return r;
+  }
+  if (const std::string why = contradictory_counts(*counted); !why.empty()) {
+    r.status = TestStatus::failed;
+    r.message = "the simulator's report was tampered with: its counts contradict each other (" +
+                why + "), so this check earns nothing";
     return r;
   }
   score_sim_check(check, *value, *reference_value, r);
@@ -485,7 +490,12 @@ void Session::choose_device(GradeResult& result) {
   } else if (mode_ == DeviceMode::sim) {
     expected_exe_ = labtc_.cpu_reference_exe;
     result.notes.push_back(sim_mode_note(device_.detail));
-    const std::map<std::string, std::string> env = sim_child_environment(cores_);
+    std::map<std::string, std::string> env = sim_child_environment(cores_);
+    submission_runs_.set_fresh_sim_seeds(true);
+    reference_runs_.set_fresh_sim_seeds(true);
+    // One sample seed per grading: the counters of the submission's runs and of the
+    // reference's come from the same blocks (comparable), which no run can know.
+    env["PARLAB_SIM_SAMPLE_SEED"] = fresh_sim_seed();
     submission_runs_.set_extra_env(env);
     reference_runs_.set_extra_env(env);
   } else {
@@ -698,6 +708,7 @@ GradeResult Session::run() {
   if (mode_ == DeviceMode::gpu && toolchain_.compute_sanitizer.empty())
     result.notes.push_back("this build's CUDA toolkit has no compute-sanitizer: GPU correctness tests "
                            "ran without its memory, race and barrier checks (docs/gpu.md)");
+  const int reruns_wanted = mode_ == DeviceMode::sim ? order_reruns() : 0;
   for (const TestSpec& t : lab_.tests) {
     if (t.kind != "correctness") continue;
     log("test: " + t.name);
@@ -710,13 +721,20 @@ GradeResult Session::run() {
                                            dataset_dir(t.dataset), 0, 1, limits(t)},
                             submission_runs_, toolchain_.compute_sanitizer, slug(t.name));
     }
-    if (mode_ == DeviceMode::sim && t.device == "gpu" && done[t.name].status == TestStatus::passed)
-      apply_schedule_check(done[t.name], run_in_reversed_order(t),
+    // Re-runs in other orders, the same settings otherwise: no run is special.
+    std::vector<std::string> reruns;
+    for (int n = 1; n <= reruns_wanted && mode_ == DeviceMode::sim && t.device == "gpu" &&
+                    done[t.name].status == TestStatus::passed;
+         ++n) {
+      apply_schedule_check(done[t.name], run_seeds_[t.name], run_in_another_order(t, n),
                            t.visibility == Visibility::hidden);
+      reruns.push_back(reordered_run_name(slug(t.name), n));
+    }
     if (mode_ == DeviceMode::sim && runs_here(t))
       add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes, false,
                        reference_hint_counters_.count(t.name) ? &reference_hint_counters_[t.name]
-                                                              : nullptr);
+                                                              : nullptr,
+                       reruns);
     publish_done();
   }
   if (measures_any(done)) machine_lock.take_exclusive();

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "grading/child_run_files.hpp"
+#include "grading/schedule_check.hpp"
 
 namespace fs = std::filesystem;
 
@@ -146,6 +147,10 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
              {"TMPDIR", dir.string()}};
   for (const auto& [k, v] : extra_env_) req.env[k] = v;
   for (const auto& [k, v] : inv.env) req.env[k] = v;
+  if (fresh_sim_seeds_) {
+    out.sim_seed = fresh_sim_seed();
+    req.env["PARLAB_SIM_SEED"] = out.sim_seed;
+  }
   req.limits = inv.limits;
   req.observe = inv.observe;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};

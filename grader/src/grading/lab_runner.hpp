@@ -39,6 +39,7 @@ struct TaskRun {
   double work_flops = 0;
   std::string sample_label;          // what a sample measures; empty: the kernels
   std::string message;               // why it failed, for the report
+  std::string sim_seed;              // sim mode: the run's PARLAB_SIM_SEED (its thread order)
   bool ok() const { return run.outcome == RunOutcome::ok; }
 };
 
@@ -58,6 +59,9 @@ class LabRunner {
   // Extra environment for every child (the simulator's settings in sim mode).
   void set_extra_env(std::map<std::string, std::string> env) { extra_env_ = std::move(env); }
 
+  // Sim mode: every run gets a fresh PARLAB_SIM_SEED (grading/schedule_check).
+  void set_fresh_sim_seeds(bool on) { fresh_sim_seeds_ = on; }
+
   // Wall time of every child this runner started, for the overhead figure.
   double child_seconds() const { return child_seconds_; }
 
@@ -66,6 +70,7 @@ class LabRunner {
   std::filesystem::path runs_root_;
   double child_seconds_ = 0;
   std::map<std::string, std::string> extra_env_;
+  bool fresh_sim_seeds_ = false;
 };
 
 }  // namespace parlab::grader

@@ -37,10 +37,20 @@ std::string percent(double share) {
 
 }  // namespace
 
-std::map<std::string, std::string> sim_counters_environment() {
-  return {{"PARLAB_SIM_COUNTERS", "1"},
-          {"PARLAB_SIM_RACE_CHECK", "0"},
-          {"PARLAB_SIM_COUNTERS_FILE", std::string("out/") + kSimCountersFile}};
+std::string contradictory_counts(const CounterTotals& t) {
+  if (t.global_sectors < t.global_ideal_sectors) {
+    return std::to_string(t.global_sectors) + " global sectors, fewer than the " +
+           std::to_string(t.global_ideal_sectors) + " the bytes accessed need";
+  }
+  if (t.global_sectors < t.global_requests) {
+    return std::to_string(t.global_sectors) + " global sectors for " +
+           std::to_string(t.global_requests) + " requests";
+  }
+  if (t.shared_conflict_ways < t.shared_requests) {
+    return std::to_string(t.shared_conflict_ways) + " shared conflict ways for " +
+           std::to_string(t.shared_requests) + " requests";
+  }
+  return "";
 }
 
 std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
@@ -168,7 +178,7 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
 }
 
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
-  std::string line = "sampled counters (first two blocks of each launch):";
+  std::string line = "sampled counters (two blocks of each launch, drawn from the run's seed):";
   const char* sep = " ";
   for (const char* counter : {"global_sectors_per_request", "global_loads_per_store",
                               "shared_conflict_ways"}) {

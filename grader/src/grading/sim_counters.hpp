@@ -39,9 +39,10 @@ struct CounterTotals {
   std::uint64_t divergent_warp_blocks = 0;  // run by only some lanes, or unevenly
 };
 
-// Environment of a counters run (over the sim environment): counters on, race check
-// off (the correctness tests ran it), the per-launch lines in out/sim-counters.jsonl.
-std::map<std::string, std::string> sim_counters_environment();
+// Why totals cannot come from the simulator (every request touches at least one sector,
+// never fewer than its bytes need; every shared request is at least 1-way), or empty. The
+// file lies in the submission's run folder: a crude forgery shows here.
+std::string contradictory_counts(const CounterTotals& totals);
 
 // Sums the file's lines; nothing when no line is valid (no kernel launched, or the
 // counters were off).

@@ -28,8 +28,8 @@ std::string sim_mode_note(const std::string& why_sim) {
          "skipped, except those the lab grades here by the simulator's memory-access "
          "counters against the reference's (coalescing, data reuse), and streams run one "
          "after the other, so overlap cannot be shown. It also "
-         "checks for data races between barriers and re-runs each passed test with the threads "
-         "in reverse order (a race, or an answer that changes, fails the test), "
+         "checks for data races between barriers and runs each test in several random thread "
+         "orders (a race, or an answer that changes, fails the test), "
          "early exits before a barrier, shuffles from inactive lanes and device memory never "
          "freed (reported with the line, points kept); where nvcc is installed, your code "
          "must compile with it too. A run on a real GPU remains the reference.";
@@ -69,11 +69,32 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
 
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                       const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored, const std::optional<CounterTotals>* reference) {
+                      bool scored, const std::optional<CounterTotals>* reference,
+                      const std::vector<std::string>& more_runs) {
   const ChildRunFiles files(runs_root, run_name);
+  std::vector<SimFinding> findings;
+  for (const std::string& name : more_runs) {
+    const std::optional<std::string> text =
+        ChildRunFiles(runs_root, name).read_text(kSimFindingsFile, kFindingsFileCap);
+    for (SimFinding& finding : text ? parse_sim_findings(*text) : std::vector<SimFinding>()) {
+      const bool seen = std::any_of(findings.begin(), findings.end(), [&](const SimFinding& f) {
+        return f.kind == finding.kind && f.summary == finding.summary;
+      });
+      if (!seen && findings.size() < kMaxFindings) findings.push_back(std::move(finding));
+    }
+  }
   const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
-  if (!text) return;
-  std::vector<SimFinding> findings = parse_sim_findings(*text);
+  if (text) {
+    std::vector<SimFinding> own = parse_sim_findings(*text);
+    for (SimFinding& finding : findings) {
+      const bool seen = std::any_of(own.begin(), own.end(), [&](const SimFinding& f) {
+        return f.kind == finding.kind && f.summary == finding.summary;
+      });
+      if (!seen && own.size() < kMaxFindings) own.push_back(std::move(finding));
+    }
+    findings = std::move(own);
+  }
+  if (findings.empty()) return;
   if (reference != nullptr && reference->has_value()) {
     // Memory-access and warp-divergence hints judged against the reference's run on the same data.
     const std::optional<std::string> counted = files.read_text(kSimCountersFile, kSimCountersFileCap);

@@ -44,9 +44,12 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // `scored`: the test's points came from the simulator's counters (grading/sim_counters),
 // so the list is not introduced as "points unchanged". `reference`: the reference's
 // counters on the test's data; a memory-access hint is then kept only where this run's
-// counters are clearly worse (judge_memory_hint), with both figures.
+// counters are clearly worse (judge_memory_hint), with both figures. `more_runs`: the
+// test's re-runs in other orders (grading/schedule_check), whose findings count too (a
+// race seen in any run fails the test), each finding once.
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                       const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored = false, const std::optional<CounterTotals>* reference = nullptr);
+                      bool scored = false, const std::optional<CounterTotals>* reference = nullptr,
+                      const std::vector<std::string>& more_runs = {});
 
 }  // namespace parlab::grader

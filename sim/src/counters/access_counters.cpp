@@ -9,23 +9,19 @@
 #include <set>
 #include <string>
 
+#include "config/runtime_settings.hpp"
 #include "race/source_lines.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
 
-bool g_counters_enabled = [] {
-  const char* value = std::getenv("PARLAB_SIM_COUNTERS");
-  return value != nullptr && (std::strcmp(value, "1") == 0 || std::strcmp(value, "2") == 0);
-}();
+// Set by config/runtime_settings at start-up (constant-initialized, like the race check's).
+bool g_counters_enabled = false;
 
 namespace {
 
 // PARLAB_SIM_COUNTERS=2 also prints every sampled instruction's figures on stderr.
-const bool g_print_all = [] {
-  const char* value = std::getenv("PARLAB_SIM_COUNTERS");
-  return value != nullptr && std::strcmp(value, "2") == 0;
-}();
+bool print_all() { return runtime_settings().counters == 2; }
 
 constexpr unsigned kMaxOccurrences = 64;  // requests sampled per instruction and warp
 constexpr std::uintptr_t kSector = 32;
@@ -205,11 +201,11 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
 namespace {
 
 void write_summary(const char* kernel_name, const LaunchSummary& summary) {
-  static const char* const path = std::getenv("PARLAB_SIM_COUNTERS_FILE");
-  if (path == nullptr || *path == '\0' || summary.threads == 0) return;
+  const std::string& path = runtime_settings().counters_path;
+  if (path.empty() || summary.threads == 0) return;
   if (g_summary_lines >= kMaxSummaryLines) return;
   ++g_summary_lines;
-  if (std::FILE* file = std::fopen(path, "a")) {
+  if (std::FILE* file = std::fopen(path.c_str(), "a")) {
     const std::string line = summary_json_line(kernel_name, summary);
     std::fputs(line.c_str(), file);
     std::fclose(file);
@@ -232,7 +228,7 @@ void report_launch_counters(const char* kernel_name) {
     std::swap(global_stores, g_launch_global_stores);
   }
   LaunchSummary summary = summarize(totals, threads, global_loads, global_stores);
-  summary.divergence = report_launch_divergence(kernel_name, g_print_all);
+  summary.divergence = report_launch_divergence(kernel_name, print_all());
   write_summary(kernel_name, summary);
   // A hint only for instructions that carry a tenth or more of the launch's requests of
   // their kind: a one-time load before the main loop is not the lesson.
@@ -252,7 +248,7 @@ void report_launch_counters(const char* kernel_name) {
                     "per request (1 is ideal), %llu requests sampled\n",
                     kernel_name, what, where.c_str(), degree,
                     static_cast<unsigned long long>(t.requests));
-      if (g_print_all) std::fputs(line, stderr);
+      if (print_all()) std::fputs(line, stderr);
       if (degree >= 2.0 && weighty) {
         report_finding("memory_access", where + " shared " + what,
                        std::string("shared-memory bank conflicts at ") + where,
@@ -271,7 +267,7 @@ void report_launch_counters(const char* kernel_name) {
                     "(%.1f is ideal), %llu requests sampled\n",
                     kernel_name, what, where.c_str(), sectors, ideal,
                     static_cast<unsigned long long>(t.requests));
-      if (g_print_all) std::fputs(line, stderr);
+      if (print_all()) std::fputs(line, stderr);
       if (sectors >= 2.0 * ideal && sectors >= 8.0 && weighty) {
         char numbers[64];
         std::snprintf(numbers, sizeof numbers, "%.0f sectors per request; %.0f", sectors, ideal);

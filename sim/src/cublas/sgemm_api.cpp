@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "config/runtime_settings.hpp"
 #include "cublas/cpu_sgemm.hpp"
 #include "cublas/cublas_context.hpp"
 #include "cublas_api.h"
@@ -24,8 +25,7 @@ bool valid_op(cublasOperation_t op) {
 // must all lie in one live device allocation; otherwise stop like a kernel fault.
 void check_matrix(const char* name, const float* base, int rows, int cols, int ld) {
   if (rows == 0 || cols == 0) return;
-  static const bool allowed = std::getenv("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
-  if (allowed) return;
+  if (runtime_settings().allow_host_pointers) return;
   const auto first = reinterpret_cast<std::uintptr_t>(base);
   const std::uint64_t last_index =
       static_cast<std::uint64_t>(rows - 1) + static_cast<std::uint64_t>(cols - 1) * ld;

@@ -78,6 +78,8 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
     lane.fiber = nullptr;
   }
   next_unstarted_ = 0;
+  lane_order_ = job.seeded ? ShuffledOrder(mix_seed(job.seed + 1 + block_linear), lane_count_)
+                           : ShuffledOrder();
   exited_ = 0;
   ready_.assign(lane_count_, nullptr);
   ready_head_ = 0;
@@ -93,10 +95,11 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   shared_variables_.clear();
   barriers_passed_ = 0;
   if (g_race_check_enabled) race_shadow_.reset(warp_count);
-  // Counters sample the first two blocks of a launch.
+  // Counters sample two blocks of a launch (the first two, or two drawn from the seed).
   if (g_counters_enabled) {
-    counters_.reset(block_linear < 2, lane_count_);
-    divergence_.reset(block_linear < 2, lane_count_, static_cast<unsigned>(block_linear));
+    const int sample = job.sample_slot(block_linear);
+    counters_.reset(sample >= 0, lane_count_);
+    divergence_.reset(sample >= 0, lane_count_, static_cast<unsigned>(sample >= 0 ? sample : 0));
     t_divergence = divergence_.sampled() ? &divergence_ : nullptr;
   }
   t_dynamic_shared_name = nullptr;
@@ -200,7 +203,7 @@ boost::context::fiber BlockRunner::fiber_main(FiberSlot& slot,
 }
 
 unsigned BlockRunner::start_order(unsigned position) const {
-  return job_->reverse_schedule ? lane_count_ - 1 - position : position;
+  return static_cast<unsigned>(lane_order_.at(position));
 }
 
 Lane* BlockRunner::claim_unstarted() {

@@ -143,6 +143,7 @@ class BlockRunner {
   std::vector<Lane> lanes_;
   unsigned lane_count_ = 0;
   unsigned next_unstarted_ = 0;
+  ShuffledOrder lane_order_;  // the order the threads start in (seeded runs: shuffled)
   unsigned exited_ = 0;
   // Lanes ready to resume, FIFO; each lane is queued at most once, so lane_count_ slots.
   std::vector<Lane*> ready_;

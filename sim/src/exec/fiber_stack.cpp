@@ -1,5 +1,7 @@
 #include "exec/fiber_stack.hpp"
 
+#include "config/runtime_settings.hpp"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,15 +14,7 @@
 namespace parlab_sim::detail {
 
 std::size_t fiber_stack_bytes() {
-  static const std::size_t bytes = [] {
-    std::size_t kib = 64;
-    if (const char* text = std::getenv("PARLAB_SIM_STACK_KIB")) {
-      const long value = std::strtol(text, nullptr, 10);
-      if (value >= 16 && value <= 64 * 1024) kib = static_cast<std::size_t>(value);
-    }
-    return kib * 1024;
-  }();
-  return bytes;
+  return std::size_t{runtime_settings().stack_kib} * 1024;
 }
 
 boost::context::stack_context RecordingStackAllocator::allocate() {

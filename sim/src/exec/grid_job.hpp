@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "exec/shuffled_order.hpp"
 #include "parlab_sim/launch.hpp"
 
 namespace parlab_sim::detail {
@@ -20,10 +21,18 @@ struct GridJob {
   // PARLAB_SIM_ALLOW_EXITED_AT_BARRIER: threads that exited no longer hold a
   // __syncthreads back (Volta+ hardware) instead of being reported as a deadlock.
   bool exited_threads_release_barriers = false;
-  // PARLAB_SIM_SCHEDULE=reverse: the blocks, and each block's threads, start last first,
-  // so an answer that depends on the order threads run in changes (the grader's
-  // schedule-perturbation re-run, grading/schedule_check).
-  bool reverse_schedule = false;
+  // PARLAB_SIM_SEED: the blocks start in `block_order`, and each block's threads in an
+  // order drawn from `seed` and the block, so an answer that depends on the order threads
+  // run in changes from run to run (the grader's re-run, grading/schedule_check). The
+  // counters sample the two blocks `sampled_blocks`, drawn from the seed too.
+  bool seeded = false;
+  std::uint64_t seed = 0;
+  ShuffledOrder block_order;
+  std::uint64_t sampled_blocks[2] = {0, 1};
+  // Which of the two sampled blocks `block` is (0 or 1), or -1.
+  int sample_slot(std::uint64_t block) const {
+    return block == sampled_blocks[0] ? 0 : block == sampled_blocks[1] ? 1 : -1;
+  }
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<bool> aborted{false};
   std::atomic<int> abort_error{cudaSuccess};

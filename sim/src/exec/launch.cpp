@@ -1,8 +1,10 @@
 // From a launch request to blocks running on the workers: the checks CUDA makes at
 // launch time, the launch itself, and the kernel-argument check.
-#include <cstdlib>
+#include <atomic>
+#include <cstdint>
 #include <string>
 
+#include "config/runtime_settings.hpp"
 #include "exec/execution_state.hpp"
 #include "exec/launch_limits.hpp"
 #include "exec/worker_pool.hpp"
@@ -28,6 +30,24 @@ cudaError_t check_launch(const LaunchRequest& request) {
   return cudaSuccess;
 }
 
+namespace {
+
+// Each launch of a seeded run gets its own block order, thread orders and sampled blocks
+// (from the sample seed, when there is one: the same blocks in every run of a grading).
+void choose_orders(GridJob& job, const RuntimeSettings& settings) {
+  static std::atomic<std::uint64_t> launches{0};
+  const std::uint64_t launch = mix_seed(launches.fetch_add(1, std::memory_order_relaxed));
+  job.seeded = true;
+  job.seed = mix_seed(settings.seed ^ launch);
+  job.block_order = ShuffledOrder(job.seed, job.block_count);
+  const std::uint64_t sample_seed = settings.sample_seeded ? mix_seed(settings.sample_seed ^ launch) : job.seed;
+  const ShuffledOrder sample_order(mix_seed(~sample_seed), job.block_count);
+  job.sampled_blocks[0] = sample_order.at(0);
+  job.sampled_blocks[1] = job.block_count > 1 ? sample_order.at(1) : ~std::uint64_t{0};
+}
+
+}  // namespace
+
 void run_launch(const LaunchRequest& request) {
   if (t_lane != nullptr) {
     fatal(kExitKernelFault, "a kernel launched another kernel",
@@ -41,10 +61,9 @@ void run_launch(const LaunchRequest& request) {
   job.threads_per_block = config.block.x * config.block.y * config.block.z;
   job.dynamic_shared_bytes = config.dynamic_shared_bytes;
   job.shared_limit = total_shared_limit(request.kernel);
-  const char* allow_exited = std::getenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER");
-  job.exited_threads_release_barriers = allow_exited != nullptr && std::string(allow_exited) == "1";
-  const char* schedule = std::getenv("PARLAB_SIM_SCHEDULE");
-  job.reverse_schedule = schedule != nullptr && std::string(schedule) == "reverse";
+  const RuntimeSettings& settings = runtime_settings();
+  job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
+  if (settings.seeded) choose_orders(job, settings);
   if (g_access_hooks_enabled) race_check_begin_launch();
   WorkerPool::instance().run(job);
   if (g_counters_enabled) report_launch_counters(request.kernel_name);
@@ -53,8 +72,7 @@ void run_launch(const LaunchRequest& request) {
 
 void check_pointer_argument(const char* kernel_name, int position, const void* pointer) {
   if (pointer == nullptr) return;
-  static const bool allowed = std::getenv("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
-  if (allowed) return;
+  if (runtime_settings().allow_host_pointers) return;
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
   MemoryRange range;
   const bool known = MemoryRegistry::instance().find(address, range);

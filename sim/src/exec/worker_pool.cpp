@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "config/runtime_settings.hpp"
 #include "exec/block_runner.hpp"
 #include "fault/signal_handlers.hpp"
 
@@ -31,10 +32,7 @@ void forget_pool_in_child() {
 }
 
 unsigned WorkerPool::configured_worker_count() {
-  if (const char* text = std::getenv("PARLAB_SIM_WORKERS")) {
-    const long value = std::strtol(text, nullptr, 10);
-    if (value >= 1 && value <= 1024) return static_cast<unsigned>(value);
-  }
+  if (const unsigned workers = runtime_settings().workers; workers != 0) return workers;
   cpu_set_t cpus;
   if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 && CPU_COUNT(&cpus) > 0) {
     return static_cast<unsigned>(CPU_COUNT(&cpus));
@@ -92,8 +90,8 @@ void WorkerPool::worker_main(unsigned index) {
     while (!job->is_aborted()) {
       const std::uint64_t block = job->next_block.fetch_add(1, std::memory_order_relaxed);
       if (block >= job->block_count) break;
-      // A perturbed schedule starts the blocks last first too (grid_job.hpp).
-      runner->run_block(*job, job->reverse_schedule ? job->block_count - 1 - block : block);
+      // A seeded run starts the blocks in a shuffled order (grid_job.hpp).
+      runner->run_block(*job, job->block_order.at(block));
     }
     std::lock_guard lock(mutex_);
     if (--busy_ == 0) done_.notify_all();

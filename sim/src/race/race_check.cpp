@@ -1,7 +1,6 @@
 #include "race/race_check.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -18,20 +17,10 @@
 
 namespace parlab_sim::detail {
 
-namespace {
-
-bool environment_says_one(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && std::strcmp(value, "1") == 0;
-}
-
-}  // namespace
-
-bool g_race_check_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK");
-bool g_access_hooks_enabled = environment_says_one("PARLAB_SIM_RACE_CHECK") ||
-                              environment_says_one("PARLAB_SIM_COUNTERS") ||
-                              (std::getenv("PARLAB_SIM_COUNTERS") != nullptr &&
-                               std::strcmp(std::getenv("PARLAB_SIM_COUNTERS"), "2") == 0);
+// Set by config/runtime_settings at start-up (constant-initialized: no initializer of
+// this file can run after it and undo it).
+bool g_race_check_enabled = false;
+bool g_access_hooks_enabled = false;
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 namespace parlab_sim::detail {
 
-// Set once from PARLAB_SIM_RACE_CHECK at start-up.
+// Set once from PARLAB_SIM_RACE_CHECK at start-up (config/runtime_settings).
 extern bool g_race_check_enabled;
 // The race check or the memory-access counters (PARLAB_SIM_COUNTERS=1) want accesses.
 extern bool g_access_hooks_enabled;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "config/runtime_settings.hpp"
 #include "counters/divergence.hpp"
 #include "race/race_check.hpp"
 
@@ -36,7 +37,9 @@ void __sanitizer_cov_trace_pc() {
   }
 }
 
-void __tsan_init() {}
+// Every instrumented object's module constructor (priority 99, before any constructor a
+// program may declare) calls it: the earliest point to read the settings.
+void __tsan_init() { parlab_sim::detail::load_runtime_settings_once(); }
 void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_ignore_thread_begin() {}

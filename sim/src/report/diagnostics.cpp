@@ -9,6 +9,8 @@
 #include <set>
 #include <utility>
 
+#include "config/runtime_settings.hpp"
+
 namespace parlab_sim::detail {
 namespace {
 
@@ -58,9 +60,9 @@ void write_all(int fd, const std::string& text) {
 
 // Appended line by line, so findings made before a crash are kept.
 void append_to_file(const char* kind, const std::string& summary, const std::string& message) {
-  const char* path = std::getenv("PARLAB_SIM_DIAGNOSTICS");
-  if (path == nullptr || *path == '\0') return;
-  const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+  const std::string& path = runtime_settings().diagnostics_path;
+  if (path.empty()) return;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return;
   write_all(fd, "{\"kind\":" + json_string(kind) + ",\"summary\":" + json_string(summary) +
                     ",\"message\":" + json_string(message) + "}\n");

@@ -32,14 +32,6 @@ SimCheckSpec check(const std::string& counter, double full_at, double zero_at) {
 
 }  // namespace
 
-TEST_CASE("counters runs turn the counters on, the race check off, and name the file",
-          "[sim_counters]") {
-  const auto env = sim_counters_environment();
-  CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
-  CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "0");
-  CHECK(env.at("PARLAB_SIM_COUNTERS_FILE") == "out/sim-counters.jsonl");
-}
-
 TEST_CASE("the launches' lines are summed and give each counter", "[sim_counters]") {
   const auto totals = parse_sim_counters(std::string(kLine) + kLine);
   REQUIRE(totals);
@@ -114,7 +106,7 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   auto reference = mine;
   reference.global_sectors = 64;
   CHECK(counters_side_by_side(mine, reference) ==
-        "sampled counters (first two blocks of each launch): global sectors per request 18.0 "
+        "sampled counters (two blocks of each launch, drawn from the run's seed): global sectors per request 18.0 "
         "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
         "bank-conflict ways per request 8.0 (reference: 8.0)");
 }
@@ -182,4 +174,20 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the c
   CHECK(judge_divergence_hint(uniform, CounterTotals{}).keep);  // no reference figure
   CHECK_THAT(counters_side_by_side(*totals, uniform),
              Contains(", warp divergence 50% of a warp's code blocks (reference: 0%)"));
+}
+
+TEST_CASE("counts the simulator cannot produce are named, real ones pass", "[sim_counters]") {
+  const auto real = parse_sim_counters(kLine);
+  REQUIRE(real);
+  CHECK(contradictory_counts(*real).empty());
+  CounterTotals forged = *real;
+  forged.global_sectors = 8;  // "perfectly coalesced", fewer than the bytes need
+  CHECK_THAT(contradictory_counts(forged), Contains("8 global sectors, fewer than the 64 the bytes accessed need"));
+  forged = *real;
+  forged.global_ideal_sectors = 1;
+  forged.global_sectors = 2;
+  CHECK_THAT(contradictory_counts(forged), Contains("2 global sectors for 16 requests"));
+  forged = *real;
+  forged.shared_conflict_ways = 1;
+  CHECK_THAT(contradictory_counts(forged), Contains("1 shared conflict ways for 4 requests"));
 }

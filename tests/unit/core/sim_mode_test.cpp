@@ -40,6 +40,9 @@ TEST_CASE("sim children get Volta barrier semantics, workers and the findings fi
   CHECK(env.at("PARLAB_SIM_DIAGNOSTICS") == "out/sim-findings.jsonl");
   CHECK(env.at("PARLAB_SIM_RACE_CHECK") == "1");
   CHECK(env.at("PARLAB_SIM_COUNTERS") == "1");
+  // Counting runs and re-runs look the same: one environment for every sim run.
+  CHECK(env.at("PARLAB_SIM_COUNTERS_FILE") == "out/sim-counters.jsonl");
+  CHECK(env.count("PARLAB_SIM_SCHEDULE") == 0);
 }
 
 TEST_CASE("findings lines are parsed, malformed ones skipped, counts and sizes capped",
@@ -178,4 +181,19 @@ TEST_CASE("a warp-divergence hint is shown only where this run diverges clearly 
   std::vector<std::string> no_notes;
   add_sim_findings(same, folder.root, "run", no_notes, false, &reference);
   CHECK(same.message == "all outputs match");
+}
+
+TEST_CASE("a finding of a re-run in another order counts, each finding once", "[sim_mode]") {
+  RunFolder folder;
+  std::vector<std::string> notes;
+  const std::string leak = "{\"kind\":\"device_memory_leak\",\"summary\":\"leak at a.cu:3\",\"message\":\"leak\"}\n";
+  folder.write(leak);
+  fs::create_directories(folder.root / "rerun" / "out");
+  std::ofstream(folder.root / "rerun" / "out" / kSimFindingsFile)
+      << leak << "{\"kind\":\"data_race\",\"summary\":\"race on bins\",\"message\":\"data race on bins\"}\n";
+  TestResult r = passed_test();
+  add_sim_findings(r, folder.root, "run", notes, false, nullptr, {"rerun", "missing-rerun"});
+  CHECK(r.status == TestStatus::failed);  // the race was seen in the re-run only
+  CHECK_THAT(r.message, Contains("(simulator: leak at a.cu:3; race on bins)"));
+  CHECK(r.message.find("- leak") == r.message.rfind("- leak"));  // listed once
 }

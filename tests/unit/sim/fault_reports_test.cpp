@@ -198,7 +198,7 @@ TEST_CASE("a __syncthreads that exited threads never reach is a deadlock", "[sim
 TEST_CASE("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER=1 lets exited threads go, as Volta+ GPUs do",
           "[sim][faults]") {
   const auto outcome = run_in_child([] {
-    setenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1", 1);
+    sim_test::set_setting("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1");
     std::vector<int> values(64);
     for (int i = 0; i < 64; ++i) values[i] = i;
     sim_test::DeviceArray<int> data(values);
@@ -295,7 +295,7 @@ TEST_CASE("host code reading past a device allocation gets a hint, then crashes 
 
 TEST_CASE("running out of address space for thread stacks is reported", "[sim][faults]") {
   const auto outcome = run_in_child([] {
-    setenv("PARLAB_SIM_WORKERS", "1", 1);
+    sim_test::set_setting("PARLAB_SIM_WORKERS", "1");
     int* data = nullptr;
     cudaMalloc(&data, 1024 * sizeof(int));
     parlab_sim::launch("all_wait", all_wait, dim3(1), dim3(1), 0, nullptr, data);  // starts the worker

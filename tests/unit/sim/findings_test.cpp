@@ -9,9 +9,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <vector>
 
+#include "exec/shuffled_order.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -100,8 +102,8 @@ TEST_CASE("an early return before __syncthreads is a finding with the barrier's 
           "[sim][findings]") {
   DiagnosticsFile file;
   const auto outcome = run_in_child([&] {
-    setenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1", 1);
-    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    sim_test::set_setting("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1");
+    sim_test::set_setting("PARLAB_SIM_DIAGNOSTICS", file.path.c_str());
     std::vector<int> values(64, 1);
     DeviceArray<int> data(values);
     for (int launch = 0; launch < 3; ++launch) {  // reported once, not per launch or block
@@ -127,8 +129,8 @@ TEST_CASE("an early return before __syncthreads is a finding with the barrier's 
 TEST_CASE("a barrier every thread reaches is no finding", "[sim][findings]") {
   DiagnosticsFile file;
   const auto outcome = run_in_child([&] {
-    setenv("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1", 1);
-    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    sim_test::set_setting("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "1");
+    sim_test::set_setting("PARLAB_SIM_DIAGNOSTICS", file.path.c_str());
     DeviceArray<int> data(64, 1);
     parlab_sim::launch("full_block_barrier", full_block_barrier, dim3(2), dim3(64), 0, nullptr,
                        data.get());
@@ -142,7 +144,7 @@ TEST_CASE("a shuffle reading a lane outside its mask is a finding with its line"
           "[sim][findings]") {
   DiagnosticsFile file;
   const auto outcome = run_in_child([&] {
-    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    sim_test::set_setting("PARLAB_SIM_DIAGNOSTICS", file.path.c_str());
     DeviceArray<int> out(32, 0);
     parlab_sim::launch("shuffle_outside_mask", shuffle_outside_mask, dim3(1), dim3(32), 0,
                        nullptr, out.get(), 10);
@@ -171,7 +173,7 @@ TEST_CASE("device memory never freed is a finding at exit, with the cudaMalloc l
           "[sim][findings]") {
   DiagnosticsFile file;
   const auto outcome = run_in_child([&] {
-    setenv("PARLAB_SIM_DIAGNOSTICS", file.path.c_str(), 1);
+    sim_test::set_setting("PARLAB_SIM_DIAGNOSTICS", file.path.c_str());
     float* kept = nullptr;
     float* freed = nullptr;
     cudaMalloc(&kept, 1000 * sizeof(float)); const int line = __LINE__;
@@ -229,34 +231,65 @@ __global__ void first_block_claims(int* slot) {
 }
 }  // namespace
 
-TEST_CASE("PARLAB_SIM_SCHEDULE=reverse starts the blocks last first too", "[sim][schedule]") {
-  auto run = [](const char* schedule) {
-    const auto outcome = run_in_child([&] {
-      setenv("PARLAB_SIM_WORKERS", "1", 1);  // one worker: blocks run strictly in turn
-      if (schedule != nullptr) setenv("PARLAB_SIM_SCHEDULE", schedule, 1);
-      DeviceArray<int> slot(1, 0);
+namespace {
+
+// Which block (or thread) claimed the slot with PARLAB_SIM_SEED = `seed` (nullptr: none).
+int first_to_claim(const char* seed, bool blocks) {
+  const auto outcome = run_in_child([&] {
+    sim_test::set_setting("PARLAB_SIM_WORKERS", "1");  // one worker: blocks run strictly in turn
+    if (seed != nullptr) sim_test::set_setting("PARLAB_SIM_SEED", seed);
+    DeviceArray<int> slot(1, 0);
+    if (blocks) {
       parlab_sim::launch("first_block_claims", first_block_claims, dim3(20), dim3(32), 0, nullptr,
                          slot.get());
-      _exit(slot.to_host()[0]);
-    });
-    return outcome.exit_code;
-  };
-  CHECK(run(nullptr) == 1);     // block 0 ran first
-  CHECK(run("reverse") == 20);  // block 19 ran first
+    } else {
+      parlab_sim::launch("first_claims", first_claims, dim3(1), dim3(64), 0, nullptr, slot.get());
+    }
+    _exit(slot.to_host()[0]);
+  });
+  return outcome.exit_code;
 }
 
-TEST_CASE("PARLAB_SIM_SCHEDULE=reverse starts a block's threads last first", "[sim][schedule]") {
-  auto run = [](const char* schedule) {
-    int result = -1;
-    const auto outcome = run_in_child([&] {
-      if (schedule != nullptr) setenv("PARLAB_SIM_SCHEDULE", schedule, 1);
-      DeviceArray<int> slot(1, 0);
-      parlab_sim::launch("first_claims", first_claims, dim3(1), dim3(64), 0, nullptr, slot.get());
-      _exit(slot.to_host()[0]);
-    });
-    result = outcome.exit_code;
-    return result;
-  };
-  CHECK(run(nullptr) == 1);     // thread 0 ran first
-  CHECK(run("reverse") == 64);  // thread 63 ran first
+}  // namespace
+
+TEST_CASE("PARLAB_SIM_SEED starts the blocks, and a block's threads, in a seeded order",
+          "[sim][schedule]") {
+  for (const bool blocks : {true, false}) {
+    INFO((blocks ? "blocks" : "threads"));
+    CHECK(first_to_claim(nullptr, blocks) == 1);  // without a seed: the usual order
+    std::set<int> firsts;
+    for (const char* seed : {"1", "2", "3", "4", "5", "6", "7", "8"}) {
+      const int first = first_to_claim(seed, blocks);
+      CHECK(first >= 1);
+      CHECK(first <= (blocks ? 20 : 64));
+      CHECK(first_to_claim(seed, blocks) == first);  // the same seed, the same order
+      firsts.insert(first);
+    }
+    CHECK(firsts.size() >= 4);  // 8 seeds: the first one started is rarely the same
+  }
+}
+
+TEST_CASE("a shuffled order is a permutation, the identity without a seed", "[sim][schedule]") {
+  for (std::uint64_t count : {1ull, 2ull, 3ull, 31ull, 32ull, 33ull, 1000ull, 4097ull}) {
+    for (std::uint64_t seed : {0ull, 1ull, 0xdeadbeefull}) {
+      const parlab_sim::detail::ShuffledOrder order(seed, count);
+      std::vector<bool> seen(count, false);
+      for (std::uint64_t position = 0; position < count; ++position) {
+        const std::uint64_t element = order.at(position);
+        REQUIRE(element < count);
+        CHECK_FALSE(seen[element]);
+        seen[element] = true;
+      }
+    }
+    const parlab_sim::detail::ShuffledOrder identity;
+    for (std::uint64_t position = 0; position < count; ++position) CHECK(identity.at(position) == position);
+  }
+  // Not the identity, nor a rotation, for a real seed.
+  const parlab_sim::detail::ShuffledOrder order(42, 1000);
+  int in_place = 0;
+  for (std::uint64_t position = 0; position < 1000; ++position) in_place += order.at(position) == position;
+  CHECK(in_place < 20);
+  const std::uint64_t huge = 3'000'000'000ull * 65535;  // a grid's worth: no table
+  const parlab_sim::detail::ShuffledOrder big(7, huge);
+  CHECK(big.at(huge - 1) < huge);
 }

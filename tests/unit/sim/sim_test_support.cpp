@@ -7,6 +7,10 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <string>
+
+#include "config/runtime_settings.hpp"
 
 namespace sim_test {
 
@@ -38,6 +42,14 @@ ChildOutcome run_in_child(const std::function<void()>& body) {
   if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
   return outcome;
+}
+
+void set_setting(const char* name, const char* value) {
+  // Loading removes the variables again: set every one this child asked for.
+  static std::map<std::string, std::string> settings;
+  settings[name] = value;
+  for (const auto& [n, v] : settings) setenv(n.c_str(), v.c_str(), 1);
+  parlab_sim::detail::load_runtime_settings_from_environment();
 }
 
 ProgramOutcome run_program(const std::string& name, const std::string& arguments) {

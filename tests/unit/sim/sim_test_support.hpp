@@ -49,6 +49,10 @@ struct ChildOutcome {
 // Runs `body` in a forked child (exit status 0 if it returns) and collects its stderr.
 ChildOutcome run_in_child(const std::function<void()>& body);
 
+// Sets a PARLAB_SIM_* setting inside run_in_child's child: the runtime reads its settings
+// once at start-up (config/runtime_settings), so they are read again here.
+void set_setting(const char* name, const char* value);
+
 struct ProgramOutcome {
   int exit_code = -1;
   std::string output;  // stdout and stderr together

@@ -1,0 +1,47 @@
+#pragma once
+// The simulator runtime's settings (docs/simulation.md, "Settings"), read once, before any
+// code of the submission runs: the runtime is linked into the submission's own process,
+// so what it checks must not be switchable by that process (docs/sandbox.md, "Nothing the
+// submission can observe decides a verdict"). The check build's module constructors
+// (priority 99, reserved to the toolchain), or else a constructor of priority 101 (the
+// first the toolchain leaves to programs; the grader refuses submissions with earlier
+// ones, compile/startup_code_check), read the PARLAB_SIM_* variables and then removes them from
+// the environment, blanking their text in the process's memory too, so neither getenv nor
+// /proc/self/environ shows them to the submission, and setting them later changes nothing.
+#include <cstdint>
+#include <string>
+
+namespace parlab_sim::detail {
+
+struct RuntimeSettings {
+  bool allow_exited_at_barrier = false;  // PARLAB_SIM_ALLOW_EXITED_AT_BARRIER=1
+  bool allow_host_pointers = false;      // PARLAB_SIM_ALLOW_HOST_POINTERS set
+  bool race_check = false;               // PARLAB_SIM_RACE_CHECK=1
+  int counters = 0;                      // PARLAB_SIM_COUNTERS: 0 off, 1 on, 2 also printed
+  unsigned workers = 0;                  // PARLAB_SIM_WORKERS (1..1024); 0: one per core
+  unsigned stack_kib = 64;               // PARLAB_SIM_STACK_KIB (16..65536)
+  // PARLAB_SIM_SEED (hex): blocks and each block's threads start in an order drawn from
+  // it, and the counters sample blocks drawn from it. Without it: the usual order.
+  bool seeded = false;
+  std::uint64_t seed = 0;
+  // PARLAB_SIM_SAMPLE_SEED (hex): when set, the sampled blocks are drawn from it instead
+  // (the grader gives every run of a grading the same one, so the submission's counts and
+  // the reference's come from the same blocks, which neither can know).
+  bool sample_seeded = false;
+  std::uint64_t sample_seed = 0;
+  std::string diagnostics_path;  // PARLAB_SIM_DIAGNOSTICS: the findings file
+  std::string counters_path;     // PARLAB_SIM_COUNTERS_FILE: the per-launch totals
+};
+
+const RuntimeSettings& runtime_settings();
+
+// Reads the PARLAB_SIM_* variables and removes them from the environment. Runs once at
+// start-up; the simulator's in-process unit tests call it again after setenv in a child.
+void load_runtime_settings_from_environment();
+
+// The start-up call: the first one loads, later ones do nothing. Called by the check
+// build's module constructors (__tsan_init, priority 99) and by a priority-101
+// constructor here (builds without the instrumentation).
+void load_runtime_settings_once();
+
+}  // namespace parlab_sim::detail

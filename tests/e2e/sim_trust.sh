@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Sim mode's checks out of reach of the submission (issue 27; docs/sandbox.md, "Nothing
+# the submission can observe decides a verdict"). Fakes made from the reference at test
+# time (tests/fakes/sim_trust/make_submission.sh), each trying to steer a check from
+# inside its own process, get none of the points they target:
+#   - a constructor that unsets the simulator's variables: the race check still runs;
+#   - a constructor of priority 101 (before the simulator's own): refused at build time;
+#   - a kernel right only when block 0 starts first, safe when it detects the old
+#     reversed-order re-run (an atomic probe): fails in the seeded orders;
+#   - matrix_scale coalesced only when the counting variable is in the environment, or
+#     only in the blocks the counters used to sample: the coalescing check earns nothing;
+#   - the lab03 reference keeps full marks.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+MAKE="$PARLAB_SOURCE_DIR/tests/fakes/sim_trust/make_submission.sh"
+
+points_of() {  # JSON TEST_NAME
+  python3 -c 'import json,sys
+for t in json.load(open(sys.argv[1]))["tests"]:
+    if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
+}
+expect_points() {  # JSON TEST_NAME "STATUS POINTS MAX" WHAT
+  local got; got=$(points_of "$1" "$2")
+  if [ "$got" = "$3" ]; then pass "$4"; else fail "$4: '$2' is '$got', expected '$3'"; fi
+}
+
+HIST="histogram: prime size, 256 bins"
+SUM="sum: prime size, mixed signs"
+SCALE="matrix_scale bandwidth (2D grid)"
+
+# 1. Unsetting the variables from a constructor changes nothing: they were read and
+#    removed before it ran, and the racy histogram still fails on its race.
+bash "$MAKE" unset_checks "$W/unset"
+run_grade unset lab04 "$W/unset" --device sim --no-perf --work-dir "$W/work" --json "$W/unset.json"
+expect_rc unset 1
+expect_status "$W/unset.json" "$HIST" failed "the racy histogram fails although its constructor unset the checks"
+expect_in "$W/unset.json" "data race on shared array .local." "the race check ran and named the array"
+
+# 2. A constructor that would run before the simulator's: the build is refused, saying why.
+bash "$MAKE" early_constructor "$W/early"
+run_grade early lab04 "$W/early" --device sim --no-perf --work-dir "$W/work" --json "$W/early.json"
+expect_rc early 1
+expect_in "$W/early.out" "code that runs before the simulator starts \(\.init_array\.00101" "the early constructor is named"
+expect_in "$W/early.out" "Total: 0(\.0+)? /" "no points"
+
+# 3. Safe only in the old reversed-order re-run (an atomic probe of the first block to
+#    start), right in the usual order: every run now has its own seeded order.
+bash "$MAKE" order_probe "$W/probe"
+run_grade probe lab04 "$W/probe" --device sim --no-perf --work-dir "$W/work" --json "$W/probe.json"
+expect_rc probe 1
+expect_status "$W/probe.json" "$SUM" failed "the order-probing sum fails"
+expect_in "$W/probe.json" "sum\\[0\\]: expected" "with the first difference"
+
+# 4. Coalesced only when the counting variable is visible: it never is.
+bash "$MAKE" counting_by_environment "$W/envcount"
+run_grade envcount lab03 "$W/envcount" --device sim --work-dir "$W/work" --json "$W/envcount.json"
+expect_points "$W/envcount.json" "$SCALE" "failed 0.0 8.0" "coalesced-when-counted earns nothing on the coalescing check"
+expect_status "$W/envcount.json" "matrix_scale, 509 x 33 (tall)" passed "its answers are right"
+
+# 5. Coalesced only in the first two blocks: the sampled blocks are drawn from each
+#    run's seed.
+bash "$MAKE" counting_in_sampled_blocks "$W/sampled"
+run_grade sampled lab03 "$W/sampled" --device sim --work-dir "$W/work" --json "$W/sampled.json"
+expect_points "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0-and-1 earns nothing on the coalescing check"
+
+# 6. The reference keeps every point it can earn here.
+run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
+expect_rc_or_busy ref 0
+expect_points "$W/ref.json" "$SCALE" "passed 8.0 8.0" "the reference keeps the coalescing check"
+finish

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# make_submission.sh KIND DIR: a submission that tries to steer sim mode's checks from
+# inside its own process (issue 27; README.md here), made from the reference (and the
+# lab04 race fakes) at test time so it stays correct as the labs move.
+set -euo pipefail
+kind=$1
+dir=$2
+here=$(cd "$(dirname "$0")" && pwd)
+refs="$here/../../../reference"
+fakes="$here/.."
+mkdir -p "$dir"
+
+# lab04 with the racy histogram (a plain ++ on shared counters) and `code` appended to it.
+racy_histogram() {  # CODE
+  cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/sum_reduce.cu" "$dir/"
+  { cat "$fakes/lab04/histogram_race/histogram.cu"; printf '%s\n' "$1"; } >"$dir/histogram.cu"
+}
+
+# lab03 with matrix_scale's threads laid out by `coalesced` (an expression a kernel can
+# evaluate): along a row when true; else a warp's lanes spread over 8 rows and 4
+# sectors of columns (32 sectors a request, the same elements in all).
+cloaked_scale() {  # COALESCED-EXPRESSION [PRELUDE]
+  cp "$refs/lab03-cuda-kernels/variants.cu" "$dir/"
+  perl -0pe '
+    s{  const int col = blockIdx.x \* blockDim.x \+ threadIdx.x;  // x along a row: coalesced\n  const int row = blockIdx.y \* blockDim.y \+ threadIdx.y;\n}{  const int l = threadIdx.y * blockDim.x + threadIdx.x;  // 0..255 in a 32 x 8 block\n  const bool coalesced = COALESCED;\n  const int col = blockIdx.x * blockDim.x + (coalesced ? threadIdx.x : ((l / 8) % 4) * 8 + l / 32);\n  const int row = blockIdx.y * blockDim.y + (coalesced ? threadIdx.y : l % 8);\n}
+  ' "$refs/lab03-cuda-kernels/kernels.cu" >"$dir/kernels.cu"
+  grep -q "const bool coalesced = COALESCED;" "$dir/kernels.cu"
+  local expression=$1
+  sed -i "s|COALESCED|$expression|" "$dir/kernels.cu"
+  if [ $# -ge 2 ]; then
+    # After the includes: the prelude the expression uses.
+    perl -0pi -e 's{(#include "api.hpp"\n)}{$1 . $ENV{PRELUDE} . "\n"}e' "$dir/kernels.cu"
+  fi
+}
+
+case "$kind" in
+  unset_checks)
+    # A constructor that removes the simulator's variables before main, as a student
+    # who read the docs might: the race check must still run.
+    racy_histogram '
+#include <cstdlib>
+__attribute__((constructor)) static void switch_the_checks_off() {
+  for (const char* name : {"PARLAB_SIM_RACE_CHECK", "PARLAB_SIM_DIAGNOSTICS", "PARLAB_SIM_SCHEDULE",
+                           "PARLAB_SIM_SEED", "PARLAB_SIM_COUNTERS", "PARLAB_SIM_COUNTERS_FILE"})
+    unsetenv(name);
+}'
+    ;;
+  early_constructor)
+    # The same, with a constructor priority that would run before the simulator's own.
+    racy_histogram '
+#include <cstdlib>
+__attribute__((constructor(101))) static void switch_the_checks_off_first() {
+  unsetenv("PARLAB_SIM_RACE_CHECK");
+}'
+    ;;
+  order_probe)
+    # lab04 sum zeroed by block 0 inside the kernel (right only when block 0 starts
+    # first), and the safe path (zeroed by the host) when the first block to start is
+    # the last one: the old reversed-order re-run.
+    cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/histogram.cu" "$dir/"
+    perl -0pe '
+      s{  if \(blockIdx.x == 0 && t == 0\) \*result = 0.0f;  // "block 0 starts first"\n}{  __shared__ bool reversed;\n  if (t == 0) reversed = atomicAdd(&g_started, 1u) == 0 && blockIdx.x == gridDim.x - 1;\n  __syncthreads();\n  if (!reversed && blockIdx.x == 0 && t == 0) *result = 0.0f;  // "block 0 starts first"\n};
+      s{(constexpr int kBlock = 256;\n)}{$1__device__ unsigned g_started;\n};
+      s{(void sum\(const float\* values, int n, float\* result\) \{\n)}{$1  const unsigned zero = 0;\n  cudaMemcpyToSymbol(g_started, &zero, sizeof zero);\n  cudaMemset(result, 0, sizeof(float));  // the safe path needs it; harmless otherwise\n};
+    ' "$fakes/lab04/zeroed_in_kernel/sum_reduce.cu" >"$dir/sum_reduce.cu"
+    grep -q "reversed = atomicAdd" "$dir/sum_reduce.cu"
+    grep -q "cudaMemcpyToSymbol(g_started" "$dir/sum_reduce.cu"
+    ;;
+  counting_by_environment)
+    # Coalesced only when the counting run's variable is in the environment.
+    PRELUDE='#include <cstdlib>
+__constant__ int g_counting;' cloaked_scale "g_counting != 0" prelude
+    perl -0pi -e 's{(  matrix_scale_kernel<<<)}{  const int counting = std::getenv("PARLAB_SIM_COUNTERS") != nullptr;\n  cudaMemcpyToSymbol(g_counting, &counting, sizeof counting);\n$1}' "$dir/kernels.cu"
+    grep -q "cudaMemcpyToSymbol(g_counting" "$dir/kernels.cu"
+    ;;
+  counting_in_sampled_blocks)
+    # Coalesced only in the blocks the counters used to sample (the first two).
+    cloaked_scale "blockIdx.y * gridDim.x + blockIdx.x < 2"
+    ;;
+  *)
+    echo "make_submission.sh: unknown kind '$kind'" >&2
+    exit 2
+    ;;
+esac
