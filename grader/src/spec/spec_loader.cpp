@@ -344,7 +344,7 @@ void check_references(const LabSpec& lab) {
   if (!has_fresh) {
     throw SpecError(lab.file.string() +
                     ": no dataset has seed = \"fresh\"; every grading must include fresh "
-                    "data so hard-coded answers fail (DESIGN invariant 4)");
+                    "data so hard-coded answers fail (docs/design.md, rule 4)");
   }
   for (const TestSpec& t : lab.tests) {
     for (const std::string& req : t.requires_tests) {
