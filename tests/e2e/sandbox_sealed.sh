@@ -93,7 +93,9 @@ t = json.load(open(sys.argv[1]))["tests"][0]
 assert t["outcome"] == "memory_limit" and "deadlock" not in t["message"], (t["outcome"], t["message"])
 PY
 done
-# The seal itself: the reference is the references' group's alone.
-[ "$(stat -c '%a' "$REF_EXE")" = 750 ] && pass "the reference executable is mode 750" || fail "reference mode $(stat -c '%a' "$REF_EXE")"
-[ "$(stat -c '%g' "$REF_EXE")" = 60499 ] && pass "the reference executable has the references' group" || fail "reference gid $(stat -c '%g' "$REF_EXE")"
+# The seal itself: the submissions' group (60498) with no group permission, so every
+# run of a submission is refused while other users (a student grading as themselves)
+# keep the others' permission.
+[ $(( 0$(stat -c '%a' "$REF_EXE") & 070 )) = 0 ] && pass "the reference executable has no group permission" || fail "reference mode $(stat -c '%a' "$REF_EXE")"
+[ "$(stat -c '%g' "$REF_EXE")" = 60498 ] && pass "the reference executable has the submissions' group" || fail "reference gid $(stat -c '%g' "$REF_EXE")"
 finish

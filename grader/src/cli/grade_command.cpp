@@ -195,8 +195,8 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
     require_reachable_by_others(labtc.dir, "lab folder");
   }
   // Before any submission code (its compile included): the references closed to it.
-  if (std::optional<gid_t> reference_gid = runner.reference_gid())
-    seal_instructor_files(instructor_files(toolchain), *reference_gid);
+  if (std::optional<gid_t> submissions_gid = runner.submissions_gid())
+    seal_instructor_files(instructor_files(toolchain), *submissions_gid);
   GradeResult result;
   try {
     result = grade_submission(options, lab, toolchain, runner);

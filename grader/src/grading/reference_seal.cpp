@@ -25,22 +25,19 @@ void add_if_present(std::vector<fs::path>& list, const fs::path& path) {
 }
 
 // Opened without following a link, changed through the descriptor: a link put in
-// the build tree must not make root change its target.
-void seal(const fs::path& path, bool executable, gid_t reference_gid) {
+// the build tree must not make root change its target. The file or folder gets the
+// submissions' group and no group permission; owner and others keep theirs.
+void seal(const fs::path& path, bool executable, gid_t submissions_gid) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (executable ? 0 : O_DIRECTORY));
   if (fd < 0) cannot_seal(path, "open");
   struct stat info {};
-  bool ok = ::fstat(fd, &info) == 0;
-  if (ok && executable) {
-    ok = S_ISREG(info.st_mode) && ::fchown(fd, static_cast<uid_t>(-1), reference_gid) == 0 &&
-         ::fchmod(fd, (info.st_mode & S_IRWXU) | S_IRGRP | S_IXGRP) == 0;
-  } else if (ok) {
-    ok = ::fchmod(fd, info.st_mode & 07770) == 0;
-  }
+  bool ok = ::fstat(fd, &info) == 0 && (!executable || S_ISREG(info.st_mode)) &&
+            ::fchown(fd, static_cast<uid_t>(-1), submissions_gid) == 0 &&
+            ::fchmod(fd, info.st_mode & 07707) == 0;
   const int saved = errno;
   ::close(fd);
   errno = saved;
-  if (!ok) cannot_seal(path, executable ? "chown/chmod of an executable" : "chmod of a folder");
+  if (!ok) cannot_seal(path, executable ? "chgrp/chmod of an executable" : "chgrp/chmod of a folder");
 }
 
 }  // namespace
@@ -62,9 +59,9 @@ InstructorFiles instructor_files(const Toolchain& toolchain) {
   return files;
 }
 
-void seal_instructor_files(const InstructorFiles& files, gid_t reference_gid) {
-  for (const fs::path& exe : files.executables) seal(exe, true, reference_gid);
-  for (const fs::path& folder : files.folders) seal(folder, false, reference_gid);
+void seal_instructor_files(const InstructorFiles& files, gid_t submissions_gid) {
+  for (const fs::path& exe : files.executables) seal(exe, true, submissions_gid);
+  for (const fs::path& folder : files.folders) seal(folder, false, submissions_gid);
 }
 
 }  // namespace parlab::grader

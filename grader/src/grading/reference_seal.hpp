@@ -5,14 +5,17 @@
 // the compiler outside bubblewrap see every world-readable file: a submission
 // could run a reference executable for its answers, or `.incbin`/`#include` it.
 //
-// When the grader is root, every reference executable named in
-// toolchain.json (all labs; a kit's prebuilt ones included) gets the references'
-// group (uid_pool.hpp) and mode 0750, and the folders holding reference sources
-// and objects lose every permission for others (o-rwx). Reference runs have that
-// group; a submission's uid has its own gid and no supplementary groups, so it
-// can neither run, read nor list them. Owners are kept (a developer's clone stays
-// theirs); nothing is done when the grader is not root (the submission then runs
-// as the grader's own user, which no mode can keep out).
+// When the grader is root, every reference executable named in toolchain.json (all
+// labs; a kit's prebuilt ones included) and the folders holding reference sources and
+// objects get the submissions' group (uid_pool.hpp, submissions_gid) with no group
+// permission (g-rwx). Every run of a submission, its compiler's included, has that
+// group as its only supplementary group, and a process in a file's group gets the
+// group's permission, not the others': it can neither run, read nor list them. The
+// reference's runs are not in the group, nor is a student who grades as themselves
+// on the same install later: both keep the others' permission, so a tree sealed by
+// root still grades for a non-root user. Owners are kept (a developer's clone stays
+// theirs); nothing is done when the grader is not root (the submission then runs as
+// the grader's own user, which no mode can keep out).
 #include <sys/types.h>
 
 #include <filesystem>
@@ -31,8 +34,8 @@ struct InstructorFiles {
 // not exist are left out.
 InstructorFiles instructor_files(const Toolchain& toolchain);
 
-// Seals them for `reference_gid`. Throws EnvironmentError naming a path that
+// Seals them against `submissions_gid`. Throws EnvironmentError naming a path that
 // cannot be sealed (then grading untrusted code would hand out the answers).
-void seal_instructor_files(const InstructorFiles& files, gid_t reference_gid);
+void seal_instructor_files(const InstructorFiles& files, gid_t submissions_gid);
 
 }  // namespace parlab::grader

@@ -55,8 +55,11 @@ bool set_limit(const RlimitSetting& setting) {
 
 // Raw system calls: glibc's wrappers broadcast credential changes to all threads,
 // machinery that is not meant to run in a forked child.
-ChildSetupFailure drop_privileges(uid_t uid, gid_t gid) {
-  if (::syscall(SYS_setgroups, 0, nullptr) != 0) return failed(ChildSetupStep::drop_groups);
+ChildSetupFailure drop_privileges(uid_t uid, gid_t gid, gid_t supplementary_group) {
+  const gid_t groups[1] = {supplementary_group};
+  const long set = supplementary_group != 0 ? ::syscall(SYS_setgroups, 1, groups)
+                                            : ::syscall(SYS_setgroups, 0, nullptr);
+  if (set != 0) return failed(ChildSetupStep::drop_groups);
   if (::syscall(SYS_setresgid, gid, gid, gid) != 0) return failed(ChildSetupStep::drop_gid);
   if (::syscall(SYS_setresuid, uid, uid, uid) != 0) return failed(ChildSetupStep::drop_uid);
   // Paranoia: the way back to root must be closed.
@@ -91,7 +94,7 @@ const char* describe(ChildSetupStep step) {
     case ChildSetupStep::resource_limits:
       return "setrlimit";
     case ChildSetupStep::drop_groups:
-      return "setgroups(0) for the unprivileged user";
+      return "setgroups for the unprivileged user";
     case ChildSetupStep::drop_gid:
       return "setresgid to the unprivileged group";
     case ChildSetupStep::drop_uid:
@@ -140,7 +143,7 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
     if (!set_limit(plan.rlimits.general[i])) return failed(ChildSetupStep::resource_limits);
 
   if (plan.drop_privileges) {
-    ChildSetupFailure failure = drop_privileges(plan.uid, plan.gid);
+    ChildSetupFailure failure = drop_privileges(plan.uid, plan.gid, plan.supplementary_group);
     if (failure.error != 0) return failure;
   }
   // After the drop: setting it earlier would let setresuid() mark the process as

@@ -19,6 +19,9 @@ struct ChildSetupPlan {
   bool drop_privileges = false;
   uid_t uid = 0;
   gid_t gid = 0;
+  // The one supplementary group of a submission's run (uid_pool.hpp, submissions_gid:
+  // it closes the instructor's files); 0: none (the reference's runs).
+  gid_t supplementary_group = 0;
   // A descriptor the child must keep across exec (bubblewrap's status pipe); -1: none.
   int keep_open_fd = -1;
   // Set PR_SET_NO_NEW_PRIVS: setuid programs cannot raise the child's privileges.

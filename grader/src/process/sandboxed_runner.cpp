@@ -152,13 +152,14 @@ SandboxedRunner::SandboxedRunner(const SandboxedRunner& parent, std::optional<Ui
       uid_(lease_ ? lease_->uid() : parent.uid_),
       // The shared reference group, not the uid's own: it opens the sealed files.
       gid_(process::reference_gid(parent.options_.uid_pool)),
+      runs_reference_(true),
       cgroups_(parent.cgroups_) {
   if (lease_) sweep_leftovers_of(uid_, gid_);
 }
 
-std::optional<gid_t> SandboxedRunner::reference_gid() const {
+std::optional<gid_t> SandboxedRunner::submissions_gid() const {
   if (!reference_runner_) return std::nullopt;
-  return reference_runner_->gid_;
+  return process::submissions_gid(options_.uid_pool);
 }
 
 void SandboxedRunner::begin_run() {
@@ -228,6 +229,8 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.drop_privileges = drop_privileges_;
   plan.uid = uid_;
   plan.gid = gid_;
+  if (drop_privileges_ && !runs_reference_)
+    plan.supplementary_group = process::submissions_gid(options_.uid_pool);
   plan.grader_pid = ::getpid();
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;

@@ -82,17 +82,18 @@ class SandboxedRunner final : public ProcessRunner {
 
   // A runner for the reference's runs: the same sandbox under another uid, leased
   // with this one, so the submission's uid cannot read what the reference wrote.
-  // Its group is the references' (reference_gid()). Without a pool (as root) the
-  // same uid with that group; itself when the grader is not root.
+  // Its group is the references' (uid_pool.hpp), and it is not in the submissions'
+  // group. Without a pool (as root) the same uid with that group; itself when the
+  // grader is not root.
   ProcessRunner& for_reference() override;
 
   // "uid pool (60500), cgroup v1 memory+pids+cpuacct", for the report.
   std::string isolation() const override;
 
-  // The group the reference's runs have, which alone may run and read the
-  // instructor's files (grading/reference_seal); empty when the grader is not root
-  // (then the submission runs as the grader's own user and nothing can be sealed).
-  std::optional<gid_t> reference_gid() const;
+  // The group every run of a submission has, which the instructor's files refuse
+  // (grading/reference_seal); empty when the grader is not root (then the submission
+  // runs as the grader's own user and nothing can be sealed).
+  std::optional<gid_t> submissions_gid() const;
 
  private:
   // The reference's runner: a leased uid, or without a pool the parent's uid; the
@@ -112,6 +113,7 @@ class SandboxedRunner final : public ProcessRunner {
   std::optional<process::UidLease> lease_;
   uid_t uid_ = 0;
   gid_t gid_ = 0;
+  bool runs_reference_ = false;  // the reference's runner: not in the submissions' group
   process::CgroupSupport cgroups_;
   std::unique_ptr<SandboxedRunner> reference_runner_;
   std::mutex runs_mutex_;  // held while sweeping: no run of the uid may start then

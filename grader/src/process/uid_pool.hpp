@@ -37,6 +37,14 @@ struct UidPoolConfig {
 // so a submission's uid, whose gid is its own, can neither run nor read them.
 inline gid_t reference_gid(const UidPoolConfig& pool) { return static_cast<gid_t>(pool.first - 1); }
 
+// The supplementary group of every run of a submission (the gid two below the pool,
+// 60498 by default). The instructor's files are given this group with no group
+// permission (grading/reference_seal): a process in the group is refused by its group
+// bits before "others" are looked at, so the submission can neither run nor read them,
+// while the reference's runs and a student grading as themselves (not in the group)
+// keep the others' permission. A process cannot leave a group without CAP_SETGID.
+inline gid_t submissions_gid(const UidPoolConfig& pool) { return static_cast<gid_t>(pool.first - 2); }
+
 // The defaults, overridden by PARLAB_UID_POOL ("60500-60627") and
 // PARLAB_UID_POOL_DIR (the lock folder), with a 10-minute wait for a free uid
 // (PARLAB_UID_WAIT_S). Throws std::invalid_argument on a malformed range.

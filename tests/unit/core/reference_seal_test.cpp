@@ -1,6 +1,6 @@
 // The instructor's files are closed to the submission's uid: reference executables
-// get the references' group and 0750, folders of reference sources and objects lose
-// every permission for others, owners are kept, links are refused.
+// and the folders of reference sources and objects get the submissions' group with no
+// group permission (others keep theirs), owners are kept, links are refused.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,10 +59,14 @@ TEST_CASE("The instructor's files are listed from the toolchain and sealed", "[g
   REQUIRE(::stat(lab.reference_exe.c_str(), &info) == 0);
   CHECK(info.st_gid == 61099);
   CHECK(info.st_uid == 0);  // owner kept
-  CHECK(mode_of(lab.reference_exe) == 0750);
-  CHECK((mode_of(tc.source_dir / "reference") & 07) == 0);
-  CHECK((mode_of(tc.build_dir / "labs" / "CMakeFiles") & 07) == 0);
-  CHECK((mode_of(tc.source_dir / "reference") & 0700) == 0700);
+  // No group permission, the others' kept: the group refuses the submissions only.
+  CHECK(mode_of(lab.reference_exe) == 0705);
+  for (const fs::path& folder : {tc.source_dir / "reference", tc.build_dir / "labs" / "CMakeFiles"}) {
+    REQUIRE(::stat(folder.c_str(), &info) == 0);
+    CHECK(info.st_gid == 61099);
+    CHECK((mode_of(folder) & 070) == 0);
+    CHECK((mode_of(folder) & 0707) == 0705);
+  }
 
   // A link where an executable should be is refused, not followed.
   fs::remove(lab.reference_exe);
