@@ -20,7 +20,7 @@ ref4=reference/lab04-atomics-reductions
 
 lab04_with() {  # NAME FILE: the reference with one file replaced
   mkdir -p "$work/$1"
-  cp "$ref4/max_reduce.cu" "$ref4/sum_reduce.cu" "$ref4/histogram.cu" "$work/$1/"
+  cp "$ref4/max_reduce.cu" "$ref4/sum_reduce.cu" "$ref4/histogram.cu" "$ref4/block_reduce.cuh" "$work/$1/"
   cp "$2" "$work/$1/"
 }
 lab04_with histogram_race tests/fakes/lab04/histogram_race/histogram.cu

@@ -51,6 +51,8 @@ while IFS=$'\t' read -r lab submission expected why; do
                "$(ls -d "$ROOT"/labs/"$lab"-*)/lab.toml"); do
       [ -f "$ref/$f" ] && cp "$ref/$f" "$sub/"
     done
+    # and the device headers the reference's sources include (lab04's block_reduce.cuh)
+    for h in "$ref"/*.cuh; do [ -f "$h" ] && cp "$h" "$sub/"; done
     cp -r "$ROOT/tests/fakes/$submission/." "$sub/"
     "$GRADE" "$lab" "$sub" --device "$DEVICE" --no-perf --work-dir "$WORK/work" \
       --json "$json" >"$WORK/$name.out" 2>&1

@@ -23,7 +23,7 @@ REF4="$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions"
 lab04_fake() {  # NAME FAKE_FILE
   local dir="$W/$1"
   mkdir -p "$dir"
-  cp "$REF4/max_reduce.cu" "$REF4/sum_reduce.cu" "$REF4/histogram.cu" "$dir/"
+  cp "$REF4/max_reduce.cu" "$REF4/sum_reduce.cu" "$REF4/histogram.cu" "$REF4/block_reduce.cuh" "$dir/"
   cp "$2" "$dir/"
   echo "$dir"
 }

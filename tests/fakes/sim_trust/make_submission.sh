@@ -12,7 +12,7 @@ mkdir -p "$dir"
 
 # lab04 with the racy histogram (a plain ++ on shared counters) and `code` appended to it.
 racy_histogram() {  # CODE
-  cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/sum_reduce.cu" "$dir/"
+  cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/sum_reduce.cu" "$refs/lab04-atomics-reductions/block_reduce.cuh" "$dir/"
   { cat "$fakes/lab04/histogram_race/histogram.cu"; printf '%s\n' "$1"; } >"$dir/histogram.cu"
 }
 
@@ -57,7 +57,7 @@ __attribute__((constructor(101))) static void switch_the_checks_off_first() {
     # lab04 sum zeroed by block 0 inside the kernel (right only when block 0 starts
     # first), and the safe path (zeroed by the host) when the first block to start is
     # the last one: the old reversed-order re-run.
-    cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/histogram.cu" "$dir/"
+    cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/histogram.cu" "$refs/lab04-atomics-reductions/block_reduce.cuh" "$dir/"
     perl -0pe '
       s{  if \(blockIdx.x == 0 && t == 0\) \*result = 0.0f;  // "block 0 starts first"\n}{  __shared__ bool reversed;\n  if (t == 0) reversed = atomicAdd(&g_started, 1u) == 0 && blockIdx.x == gridDim.x - 1;\n  __syncthreads();\n  if (!reversed && blockIdx.x == 0 && t == 0) *result = 0.0f;  // "block 0 starts first"\n};
       s{(constexpr int kBlock = 256;\n)}{$1__device__ unsigned g_started;\n};
