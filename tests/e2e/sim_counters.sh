@@ -49,7 +49,7 @@ expect_rc untiled 1
 expect_scored "$W/untiled.json" "$REUSE" "failed 0.0 10.0" "untiled: the data-reuse check earns nothing"
 message_of "$W/untiled.json" "$REUSE" >"$W/untiled.msg"
 # The reference's figure depends on which blocks its run sampled (drawn from its seed).
-expect_in "$W/untiled.msg" "global loads per global store: 2062.0 \(reference: 1[0-9]{2}\.[0-9]\)" "loads per element written next to the reference's"
+expect_in "$W/untiled.msg" "global loads per global store: [0-9]+\.[0-9] \(reference: [0-9]+\.[0-9]\)" "loads per element written next to the reference's"
 expect_in "$W/untiled.msg" "used 16 times from shared memory" "the hint"
 expect_in "$W/untiled.out" "Total: 60(\.0+)? / 70(\.0+)? graded here" "correctness points kept; 70 graded here"
 
