@@ -14,6 +14,7 @@ packages=(
   libfccp-dev                     # fast-cpp-csv-parser
   nlohmann-json3-dev
   libtomlplusplus-dev
+  nettle-dev                      # HMAC-SHA256: the simulator seals its reports (docs/sandbox.md)
   bubblewrap                      # sandbox for submissions (used when present)
   libarchive-dev                  # grade batch: unpacking students' .zip/.tar(.gz) safely
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it

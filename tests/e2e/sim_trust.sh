@@ -9,6 +9,8 @@
 #     reversed-order re-run (an atomic probe): fails in the seeded orders;
 #   - matrix_scale coalesced only when the counting variable is in the environment, or
 #     only in the blocks the counters used to sample: the coalescing check earns nothing;
+#   - a forged counters file, a removed findings file: the sealed lines no longer verify;
+#   - a call to the runtime's sealing function, a memcpy of its own: not linkable, refused;
 #   - the lab03 reference keeps full marks.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -62,6 +64,38 @@ expect_status "$W/envcount.json" "matrix_scale, 509 x 33 (tall)" passed "its ans
 bash "$MAKE" counting_in_sampled_blocks "$W/sampled"
 run_grade sampled lab03 "$W/sampled" --device sim --work-dir "$W/work" --json "$W/sampled.json"
 expect_points "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0-and-1 earns nothing on the coalescing check"
+
+# 7. A forged counters file (every request's sectors set to the ideal, consistent with
+#    the rest of the line): its lines no longer carry their seal, so the runs it forged
+#    fail and the coalescing check earns nothing.
+bash "$MAKE" forged_counters "$W/forged"
+run_grade forged lab03 "$W/forged" --device sim --work-dir "$W/work" --json "$W/forged.json"
+expect_rc forged 1
+expect_points "$W/forged.json" "$SCALE" "skipped 0.0 8.0" "the forged counters earn nothing on the coalescing check"
+expect_status "$W/forged.json" "matrix_scale, 509 x 33 (tall)" failed "a run whose counters were forged fails"
+expect_in "$W/forged.json" "report of this run was altered: line 1 of its counters file does not carry its seal" "saying the report was altered"
+
+# 8. The findings file removed at exit: the race stays found (the closing record comes
+#    after every exit handler of the submission, and the series it closes is gone).
+bash "$MAKE" hidden_findings "$W/hidden"
+run_grade hidden lab04 "$W/hidden" --device sim --no-perf --work-dir "$W/work" --json "$W/hidden.json"
+expect_rc hidden 1
+expect_status "$W/hidden.json" "$HIST" failed "the racy histogram fails although it removed its findings"
+expect_in "$W/hidden.json" "findings file is out of sequence" "saying the findings were cut"
+
+# 9. Calling the runtime's sealing function by name: the grader's copy keeps it private.
+bash "$MAKE" calls_the_sealer "$W/sealer"
+run_grade sealer lab04 "$W/sealer" --device sim --no-perf --work-dir "$W/work" --json "$W/sealer.json"
+expect_rc sealer 1
+expect_in "$W/sealer.out" "undefined reference to .parlab_sim::sealed::append" "the sealing function cannot be linked"
+expect_in "$W/sealer.out" "Total: 0(\.0+)? /" "no points"
+
+# 10. A memcpy of its own, which the runtime calls too: refused at build time, named.
+bash "$MAKE" replaces_memcpy "$W/memcpy"
+run_grade memcpy lab04 "$W/memcpy" --device sim --no-perf --work-dir "$W/work" --json "$W/memcpy.json"
+expect_rc memcpy 1
+expect_in "$W/memcpy.out" "defines memcpy, which the simulator runtime uses itself" "the replaced memcpy is named"
+expect_in "$W/memcpy.out" "Total: 0(\.0+)? /" "no points"
 
 # 6. The reference keeps every point it can earn here.
 run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"

@@ -183,12 +183,15 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   }
   CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
   link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-  link.args.insert(link.args.end(), {"-o", exe.string()});
+  // The runtime first: where it and the submission both hold a copy of the same inline
+  // function, the linker keeps the first, so the runtime always runs its own code
+  // (compile/startup_code_check refuses a submission's non-inline copy). -x drops
+  // local symbols: the runtime's private names stay out of the executable.
+  link.args.insert(link.args.end(), {"-o", exe.string(), tc.sim.library.string()});
   link.args.insert(link.args.end(), objects.begin(), objects.end());
-  link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string(),
-                                     tc.sim.library.string()});
+  link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string()});
   for (const std::string& l : tc.sim.link) link.args.push_back(l);
-  link.args.push_back("-pthread");
+  link.args.insert(link.args.end(), {"-pthread", "-Wl,-x"});
   plan.steps.push_back(std::move(link));
   plan.read_only = public_view(labtc, tc, {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
                                            tc.sim.rewrite_tool});

@@ -10,6 +10,8 @@
 #include "compile/diagnostics.hpp"
 #include "compile/submission_check.hpp"
 #include "compile/submission_stager.hpp"
+#include "compile/elf_object.hpp"
+#include "compile/runtime_interposition.hpp"
 #include "compile/startup_code_check.hpp"
 #include "core/errors.hpp"
 
@@ -45,15 +47,34 @@ void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
 }
 
 // Sim builds: the student's objects must not run code before the simulator reads its
-// settings (compile/startup_code_check). The message, or empty.
-std::string early_startup_code(const LabSpec& lab, const fs::path& stage, const fs::path& submission) {
+// settings (compile/startup_code_check), nor replace code the simulator runs
+// (compile/runtime_interposition). The message, or empty.
+std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
+                              const fs::path& submission) {
+  RuntimeNames runtime;
+  try {
+    runtime = runtime_names_of(parse_elf_object(read_object_file(toolchain.sim.library)));
+  } catch (const std::exception& e) {
+    throw ToolError(kExitEnvironment, "the simulator runtime " + toolchain.sim.library.string() +
+                                          " cannot be read (rebuild parlab): " + e.what());
+  }
   for (const std::string& src : lab.sources) {
     const fs::path object = (stage / "sim" / src).string() + ".o";
     std::vector<std::string> early;
+    std::vector<std::string> interposed;
     try {
-      early = early_startup_sections(object);
+      const std::string bytes = read_object_file(object);
+      early = early_startup_sections_in(bytes);
+      interposed = interposing_definitions(parse_elf_object(bytes), runtime);
     } catch (const std::exception& e) {
       return "the compiled " + src + " could not be checked: " + e.what();
+    }
+    if (!interposed.empty()) {
+      std::string names;
+      for (const std::string& name : interposed) names += (names.empty() ? "" : ", ") + name;
+      return (submission / src).string() + ": defines " + names + ", which the simulator "
+             "runtime uses itself: in sim mode your code may not replace it (the simulator's "
+             "checks would run your version). Rename it, or use the standard one.";
     }
     if (early.empty()) continue;
     std::string sections;
@@ -156,7 +177,8 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
     return built;
   }
   if (target == BuildTarget::sim) {
-    if (std::string refused = early_startup_code(lab, stage, submission_dir); !refused.empty()) {
+    if (std::string refused = sim_build_refusal(lab, toolchain, stage, submission_dir);
+        !refused.empty()) {
       fs::remove(exe);
       built.result.log = refused + "\n" + built.result.log;
       built.result.diagnostics.insert(built.result.diagnostics.begin(),

@@ -24,6 +24,7 @@
 #include "grading/performance_test.hpp"
 #include "grading/run_feedback.hpp"
 #include "grading/schedule_check.hpp"
+#include "grading/sealed_report.hpp"
 #include "grading/sim_counters.hpp"
 #include "grading/gpu_sanitizer.hpp"
 #include "grading/sim_mode.hpp"
@@ -350,10 +351,13 @@ std::optional<CounterTotals> Session::reference_counters_on(const TestSpec& t,
                            dataset + "' task '" + t.task + "' (the lab or this machine "
                            "is at fault, not the submission): " + run.message);
   }
-  const std::optional<std::string> text =
-      ChildRunFiles(run.runs_root, run.run_name).read_text(kSimCountersFile, kSimCountersFileCap);
+  const SimReport report =
+      read_sim_report(run.runs_root, run.run_name, kSimCountersFile, "counters", kSimCountersFileCap);
   fs::remove_all(run.runs_root / run.run_name);
-  return text ? parse_sim_counters(*text) : std::nullopt;
+  if (!report.problem.empty())
+    throw EnvironmentError("the reference solution's simulator report on dataset '" + dataset +
+                           "' did not verify (" + report.problem + ")");
+  return report.text ? parse_sim_counters(*report.text) : std::nullopt;
 }
 
 TestResult Session::run_sim_check(const TestSpec& t,
@@ -407,9 +411,15 @@ TestResult Session::run_sim_check(const TestSpec& t,
     r.message = std::string("unreadable output: ") + e.what();
     return r;
   }
-  const std::optional<std::string> text =
-      ChildRunFiles(got.runs_root, got.run_name).read_text(kSimCountersFile, kSimCountersFileCap);
-  const std::optional<CounterTotals> counted = text ? parse_sim_counters(*text) : std::nullopt;
+  const SimReport report =
+      read_sim_report(got.runs_root, got.run_name, kSimCountersFile, "counters", kSimCountersFileCap);
+  if (!report.problem.empty()) {
+    r.status = TestStatus::failed;
+    r.message = tampered_report_message(report.problem);
+    return r;
+  }
+  const std::optional<CounterTotals> counted =
+      report.text ? parse_sim_counters(*report.text) : std::nullopt;
   const std::optional<double> value =
       counted ? counter_value(*counted, check.counter) : std::nullopt;
   if (!value) {

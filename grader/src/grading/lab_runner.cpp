@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "grading/child_run_files.hpp"
+#include "grading/sealed_report.hpp"
 #include "grading/schedule_check.hpp"
 
 namespace fs = std::filesystem;
@@ -147,9 +148,13 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
              {"TMPDIR", dir.string()}};
   for (const auto& [k, v] : extra_env_) req.env[k] = v;
   for (const auto& [k, v] : inv.env) req.env[k] = v;
+  std::string report_key;
   if (fresh_sim_seeds_) {
     out.sim_seed = fresh_sim_seed();
     req.env["PARLAB_SIM_SEED"] = out.sim_seed;
+    // The run's own key for the simulator's sealed reports (grading/sealed_report).
+    report_key = fresh_report_key();
+    req.env["PARLAB_SIM_REPORT_KEY"] = report_key;
   }
   req.limits = inv.limits;
   req.observe = inv.observe;
@@ -171,6 +176,8 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
 
   out.run = runner_.run(req);
   child_seconds_ += out.run.wall_seconds;
+  if (!report_key.empty())
+    remember_sealed_run(dir, {report_key, out.run.outcome == RunOutcome::ok});
   const ChildRunFiles files(runs_root_, name);
   if (out.run.outcome != RunOutcome::ok) {
     std::string child = status_message(files);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "grading/child_run_files.hpp"
+#include "grading/sealed_report.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -54,7 +55,10 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
   std::vector<SimFinding> findings;
   std::istringstream lines(text);
   std::string line;
-  while (findings.size() < kMaxFindings && std::getline(lines, line)) {
+  // Every line is read: a data race is kept even past the cap (in place of the last
+  // other finding), so no number of lesser findings can push it out.
+  bool race_kept = false;
+  while (std::getline(lines, line)) {
     const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
     if (!object.is_object()) continue;
     SimFinding finding{text_field(object, "kind"), text_field(object, "summary"),
@@ -62,7 +66,14 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
     if (finding.kind.empty() || finding.kind.size() > 64 || finding.message.empty()) continue;
     if (finding.summary.size() > kMaxSummary) finding.summary = finding.summary.substr(0, kMaxSummary) + "...";
     if (finding.message.size() > kMaxMessage) finding.message = finding.message.substr(0, kMaxMessage) + "...";
-    findings.push_back(std::move(finding));
+    const bool race = finding.kind == "data_race";
+    if (findings.size() < kMaxFindings) {
+      race_kept = race_kept || race;
+      findings.push_back(std::move(finding));
+    } else if (race && !race_kept) {
+      race_kept = true;
+      findings.back() = std::move(finding);
+    }
   }
   return findings;
 }
@@ -71,11 +82,17 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
                       const std::string& run_name, std::vector<std::string>& notes,
                       bool scored, const std::optional<CounterTotals>* reference,
                       const std::vector<std::string>& more_runs) {
-  const ChildRunFiles files(runs_root, run_name);
+  // Sealed reports (grading/sealed_report): one that was altered costs the test.
+  std::string tampered;
+  auto read_report = [&](const std::string& name, const char* file, const char* channel,
+                         std::uint64_t cap) -> std::optional<std::string> {
+    SimReport report = read_sim_report(runs_root, name, file, channel, cap);
+    if (!report.problem.empty() && tampered.empty()) tampered = report.problem;
+    return report.text;
+  };
   std::vector<SimFinding> findings;
   for (const std::string& name : more_runs) {
-    const std::optional<std::string> text =
-        ChildRunFiles(runs_root, name).read_text(kSimFindingsFile, kFindingsFileCap);
+    const std::optional<std::string> text = read_report(name, kSimFindingsFile, "findings", kFindingsFileCap);
     for (SimFinding& finding : text ? parse_sim_findings(*text) : std::vector<SimFinding>()) {
       const bool seen = std::any_of(findings.begin(), findings.end(), [&](const SimFinding& f) {
         return f.kind == finding.kind && f.summary == finding.summary;
@@ -83,7 +100,7 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
       if (!seen && findings.size() < kMaxFindings) findings.push_back(std::move(finding));
     }
   }
-  const std::optional<std::string> text = files.read_text(kSimFindingsFile, kFindingsFileCap);
+  const std::optional<std::string> text = read_report(run_name, kSimFindingsFile, "findings", kFindingsFileCap);
   if (text) {
     std::vector<SimFinding> own = parse_sim_findings(*text);
     for (SimFinding& finding : findings) {
@@ -94,10 +111,18 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
     }
     findings = std::move(own);
   }
+  std::optional<std::string> counted;
+  if (reference != nullptr && reference->has_value())
+    counted = read_report(run_name, kSimCountersFile, "counters", kSimCountersFileCap);
+  if (!tampered.empty()) {
+    result.status = TestStatus::failed;
+    result.points = 0;
+    result.message = tampered_report_message(tampered);
+    return;
+  }
   if (findings.empty()) return;
   if (reference != nullptr && reference->has_value()) {
     // Memory-access and warp-divergence hints judged against the reference's run on the same data.
-    const std::optional<std::string> counted = files.read_text(kSimCountersFile, kSimCountersFileCap);
     const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
     if (mine) {
       std::vector<SimFinding> kept;

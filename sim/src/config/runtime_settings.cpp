@@ -8,6 +8,7 @@
 
 #include "counters/access_counters.hpp"
 #include "race/race_check.hpp"
+#include "report/sealed_channel.hpp"
 
 namespace parlab_sim::detail {
 
@@ -19,7 +20,7 @@ constexpr std::string_view kNames[] = {
     "PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "PARLAB_SIM_ALLOW_HOST_POINTERS",
     "PARLAB_SIM_RACE_CHECK", "PARLAB_SIM_COUNTERS", "PARLAB_SIM_WORKERS",
     "PARLAB_SIM_STACK_KIB", "PARLAB_SIM_SEED", "PARLAB_SIM_SAMPLE_SEED", "PARLAB_SIM_DIAGNOSTICS",
-    "PARLAB_SIM_COUNTERS_FILE"};
+    "PARLAB_SIM_COUNTERS_FILE", "PARLAB_SIM_REPORT_KEY"};
 
 bool is_setting(std::string_view entry) {
   for (const std::string_view name : kNames) {
@@ -94,12 +95,19 @@ void load_runtime_settings_from_environment() {
   }
   s.diagnostics_path = value_of("PARLAB_SIM_DIAGNOSTICS");
   s.counters_path = value_of("PARLAB_SIM_COUNTERS_FILE");
+  char key[65] = {};
+  std::strncpy(key, value_of("PARLAB_SIM_REPORT_KEY"), sizeof key - 1);
   scrub_environment();
 
   g_race_check_enabled = s.race_check;
   g_counters_enabled = s.counters != 0;
   g_access_hooks_enabled = s.race_check || s.counters != 0;
   mutable_settings() = std::move(s);
+  // After the settings exist: the channel's closing records, registered now, run at
+  // exit after the settings' destructor would have (exit handlers run last-in first).
+  parlab_sim::sealed::take_key(key);
+  volatile char* wipe = key;
+  for (std::size_t i = 0; i < sizeof key; ++i) wipe[i] = 0;
 }
 
 void load_runtime_settings_once() {

@@ -31,6 +31,8 @@ struct RuntimeSettings {
   std::uint64_t sample_seed = 0;
   std::string diagnostics_path;  // PARLAB_SIM_DIAGNOSTICS: the findings file
   std::string counters_path;     // PARLAB_SIM_COUNTERS_FILE: the per-launch totals
+  // PARLAB_SIM_REPORT_KEY (64 hex digits) is not kept here: it goes straight to the
+  // report channel (report/sealed_channel), which seals both files' lines with it.
 };
 
 const RuntimeSettings& runtime_settings();

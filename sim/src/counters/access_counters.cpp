@@ -10,6 +10,7 @@
 #include <string>
 
 #include "config/runtime_settings.hpp"
+#include "report/sealed_channel.hpp"
 #include "race/source_lines.hpp"
 #include "report/diagnostics.hpp"
 
@@ -205,11 +206,9 @@ void write_summary(const char* kernel_name, const LaunchSummary& summary) {
   if (path.empty() || summary.threads == 0) return;
   if (g_summary_lines >= kMaxSummaryLines) return;
   ++g_summary_lines;
-  if (std::FILE* file = std::fopen(path.c_str(), "a")) {
-    const std::string line = summary_json_line(kernel_name, summary);
-    std::fputs(line.c_str(), file);
-    std::fclose(file);
-  }
+  std::string line = summary_json_line(kernel_name, summary);
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  parlab_sim::sealed::append(parlab_sim::sealed::Channel::counters, line);
 }
 
 }  // namespace

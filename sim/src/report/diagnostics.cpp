@@ -1,6 +1,5 @@
 #include "report/diagnostics.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "config/runtime_settings.hpp"
+#include "report/sealed_channel.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -58,15 +57,12 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
-// Appended line by line, so findings made before a crash are kept.
+// Appended line by line through the sealed channel, so findings made before a crash
+// are kept and none can be dropped or forged unseen (report/sealed_channel).
 void append_to_file(const char* kind, const std::string& summary, const std::string& message) {
-  const std::string& path = runtime_settings().diagnostics_path;
-  if (path.empty()) return;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd < 0) return;
-  write_all(fd, "{\"kind\":" + json_string(kind) + ",\"summary\":" + json_string(summary) +
-                    ",\"message\":" + json_string(message) + "}\n");
-  ::close(fd);
+  parlab_sim::sealed::append(parlab_sim::sealed::Channel::findings,
+                             "{\"kind\":" + json_string(kind) + ",\"summary\":" + json_string(summary) +
+                                 ",\"message\":" + json_string(message) + "}");
 }
 
 }  // namespace

@@ -77,6 +77,69 @@ __constant__ int g_counting;' cloaked_scale "g_counting != 0" prelude
     # Coalesced only in the blocks the counters used to sample (the first two).
     cloaked_scale "blockIdx.y * gridDim.x + blockIdx.x < 2"
     ;;
+  forged_counters)
+    # Uncoalesced matrix_scale, and an exit handler (it runs before the simulator's
+    # closing record) that rewrites the counters file with consistent, ideal numbers:
+    # every request's sectors set to the ideal count.
+    cloaked_scale "false"
+    cat >>"$dir/kernels.cu" <<'CODE'
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+static void forge_the_counters() {
+  std::ifstream in("out/sim-counters.jsonl");
+  std::stringstream text;
+  text << in.rdbuf();
+  in.close();
+  std::string forged, line;
+  const std::regex ideal("\"global_ideal_sectors\": ([0-9]+)");
+  const std::regex sectors("\"global_sectors\": [0-9]+");
+  while (std::getline(text, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, ideal))
+      line = std::regex_replace(line, sectors, "\"global_sectors\": " + m[1].str());
+    forged += line + "\n";
+  }
+  std::ofstream("out/sim-counters.jsonl", std::ios::trunc) << forged;
+}
+__attribute__((constructor)) static void forge_at_exit() { std::atexit(forge_the_counters); }
+CODE
+    ;;
+  hidden_findings)
+    # The racy histogram, and an exit handler that removes the findings file, so the
+    # race the simulator found is never read.
+    racy_histogram '
+#include <cstdio>
+#include <cstdlib>
+static void hide_the_findings() { std::remove("out/sim-findings.jsonl"); }
+__attribute__((constructor)) static void hide_at_exit() { std::atexit(hide_the_findings); }'
+    ;;
+  calls_the_sealer)
+    # The racy histogram, and a call to the simulator's own sealing function to append a
+    # line of its choosing: the grader's copy of the runtime keeps that name private.
+    racy_histogram '
+#include <string_view>
+namespace parlab_sim::sealed {
+enum class Channel { findings, counters };
+void append(Channel channel, std::string_view payload);
+}
+__attribute__((constructor)) static void write_a_sealed_line() {
+  parlab_sim::sealed::append(parlab_sim::sealed::Channel::findings, "{}");
+}'
+    ;;
+  replaces_memcpy)
+    # The racy histogram, and its own memcpy (which the simulator runtime calls too): a
+    # way to watch or change what the runtime copies, the report key included.
+    racy_histogram '
+#include <cstddef>
+extern "C" void* memcpy(void* __restrict to, const void* __restrict from, std::size_t n) noexcept {
+  auto* d = static_cast<unsigned char*>(to);
+  const auto* s = static_cast<const unsigned char*>(from);
+  for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+  return to;
+}'
+    ;;
   *)
     echo "make_submission.sh: unknown kind '$kind'" >&2
     exit 2

@@ -1,0 +1,51 @@
+#pragma once
+// The grader's side of the simulator's sealed report channel (sim/src/report/
+// sealed_channel.hpp; docs/sandbox.md, "Nothing the submission can observe decides a
+// verdict"). Every sim-mode run gets a fresh key (LabRunner), which only the grader
+// and the simulator's start-up code see; the findings and counters files come back
+// as sealed lines, and this file checks them: a line whose MAC does not verify, a gap
+// or repeat in a process's sequence, a line after its closing record, or, when the
+// process exited cleanly, a missing closing record, means the submission altered the
+// report, and the report is not used.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace parlab::grader {
+
+struct UnsealedReport {
+  std::string payload;  // the verified payload lines, in file order, '\n'-ended
+  std::string problem;  // empty when intact; else what was wrong (for the report)
+};
+
+// `channel`: "findings" or "counters". `exited_cleanly`: the run ended with status 0,
+// so the closing record of its main process must be there.
+UnsealedReport unseal_report(const std::string& text, const std::string& key_hex,
+                             const std::string& channel, bool exited_cleanly);
+
+// A fresh key for one run: 32 random bytes from the kernel, as 64 hex digits.
+std::string fresh_report_key();
+
+// What the grader remembers of a sealed run: its key, and whether it exited cleanly.
+struct SealedRun {
+  std::string key_hex;
+  bool exited_cleanly = false;
+};
+void remember_sealed_run(const std::filesystem::path& run_dir, SealedRun run);
+std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir);
+
+// Reads one of the simulator's files of run `run_name` (through ChildRunFiles: no
+// links, capped) and, for a sealed run, unseals it. `text` is empty when the file is
+// absent (a sealed run that exited cleanly always writes its closing record, so that
+// is a problem there).
+struct SimReport {
+  std::optional<std::string> text;
+  std::string problem;
+};
+SimReport read_sim_report(const std::filesystem::path& runs_root, const std::string& run_name,
+                          const char* file, const std::string& channel, std::uint64_t cap);
+
+// The sentence a test gets when its run's report was altered.
+std::string tampered_report_message(const std::string& problem);
+
+}  // namespace parlab::grader

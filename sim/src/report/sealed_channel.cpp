@@ -1,0 +1,147 @@
+#include "report/sealed_channel.hpp"
+
+#include <fcntl.h>
+#include <nettle/hmac.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "config/runtime_settings.hpp"
+
+namespace parlab_sim::sealed {
+namespace {
+
+constexpr std::size_t kKeyBytes = 32;
+
+// Plain arrays and loops only: a template instantiated here could be replaced by a
+// submission's copy of the same name, and the key must not pass through it.
+unsigned char g_key[kKeyBytes];
+bool g_keyed = false;
+bool g_key_taken = false;
+
+struct ChannelState {
+  std::mutex mutex;
+  pid_t pid = 0;  // the process whose sequence `next` counts (a fork's child starts anew)
+  std::uint64_t next = 0;
+};
+
+ChannelState& state_of(Channel channel) {
+  static ChannelState* states = new ChannelState[2];  // never destroyed: used at exit
+  return states[channel == Channel::findings ? 0 : 1];
+}
+
+pid_t g_loader_pid = 0;
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+const std::string& path_of(Channel channel) {
+  const auto& settings = parlab_sim::detail::runtime_settings();
+  return channel == Channel::findings ? settings.diagnostics_path : settings.counters_path;
+}
+
+std::string mac_hex(Channel channel, char kind, pid_t pid, std::uint64_t seq, std::string_view payload) {
+  std::string header = "parlab-sim-report/1\n";
+  header += channel_name(channel);
+  header += '\n';
+  header += kind;
+  header += ' ' + std::to_string(pid) + ' ' + std::to_string(seq) + '\n';
+  hmac_sha256_ctx ctx;
+  hmac_sha256_set_key(&ctx, kKeyBytes, g_key);
+  hmac_sha256_update(&ctx, header.size(), reinterpret_cast<const std::uint8_t*>(header.data()));
+  hmac_sha256_update(&ctx, payload.size(), reinterpret_cast<const std::uint8_t*>(payload.data()));
+  std::uint8_t digest[SHA256_DIGEST_SIZE];
+  hmac_sha256_digest(&ctx, sizeof digest, digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out(2 * sizeof digest, '0');
+  for (std::size_t i = 0; i < sizeof digest; ++i) {
+    out[2 * i] = kHex[digest[i] >> 4];
+    out[2 * i + 1] = kHex[digest[i] & 15];
+  }
+  volatile std::uint8_t* wipe = reinterpret_cast<volatile std::uint8_t*>(&ctx);
+  for (std::size_t i = 0; i < sizeof ctx; ++i) wipe[i] = 0;
+  return out;
+}
+
+// One write per line, appended: lines made before a crash stay, and a forked child's
+// lines never split the parent's.
+void write_line(const std::string& path, const std::string& line) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) return;
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+}
+
+void append_record(Channel channel, char kind, std::string_view payload) {
+  const std::string& path = path_of(channel);
+  if (path.empty()) return;
+  if (!g_keyed) {
+    if (kind == 'L') write_line(path, std::string(payload) + "\n");
+    return;
+  }
+  ChannelState& state = state_of(channel);
+  std::lock_guard lock(state.mutex);
+  const pid_t pid = ::getpid();
+  if (state.pid != pid) {
+    state.pid = pid;
+    state.next = 0;
+  }
+  const std::uint64_t seq = state.next++;
+  std::string line(1, kind);
+  line += ' ' + std::to_string(pid) + ' ' + std::to_string(seq) + ' ' +
+          mac_hex(channel, kind, pid, seq, payload) + ' ';
+  line += payload;
+  line += '\n';
+  write_line(path, line);
+}
+
+void close_at_exit() { close_all(); }
+
+}  // namespace
+
+std::string_view channel_name(Channel channel) {
+  return channel == Channel::findings ? "findings" : "counters";
+}
+
+void take_key(std::string_view hex) {
+  if (g_key_taken) return;
+  g_key_taken = true;
+  if (hex.size() != 2 * kKeyBytes) return;
+  unsigned char key[kKeyBytes];
+  for (std::size_t i = 0; i < kKeyBytes; ++i) {
+    const int high = hex_value(hex[2 * i]);
+    const int low = hex_value(hex[2 * i + 1]);
+    if (high < 0 || low < 0) return;
+    key[i] = static_cast<unsigned char>(high * 16 + low);
+  }
+  for (std::size_t i = 0; i < kKeyBytes; ++i) g_key[i] = key[i];
+  g_keyed = true;
+  g_loader_pid = ::getpid();
+  std::atexit(close_at_exit);
+}
+
+bool keyed() { return g_keyed; }
+
+void append(Channel channel, std::string_view payload) { append_record(channel, 'L', payload); }
+
+void close_all() {
+  if (!g_keyed) return;
+  const char* who = ::getpid() == g_loader_pid ? "main" : "fork";
+  append_record(Channel::findings, 'E', who);
+  append_record(Channel::counters, 'E', who);
+}
+
+}  // namespace parlab_sim::sealed

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# seal_runtime.sh LD NM OBJCOPY RUNTIME_ARCHIVE NETTLE_ARCHIVE PUBLIC_HEADERS_DIR OUT_OBJECT
+#
+# The grader's copy of the simulator runtime (docs/sandbox.md, "Nothing the submission
+# can observe decides a verdict"): one relocatable object holding the runtime and the
+# HMAC code it seals its reports with (nettle), in which every parlab_sim symbol that
+# the public headers (sim/include) do not name, and every nettle symbol, is made local.
+# A submission linked against it can call the CUDA API and what the headers' inline
+# code needs, but cannot name the report key, the sealing functions, the settings
+# loader or the switches of the checks. Debug sections go too (their names and
+# addresses would point at the same code).
+set -euo pipefail
+ld=$1 nm=$2 objcopy=$3 runtime=$4 nettle=$5 headers=$6 out=$7
+work="$out.work"
+rm -rf "$work"
+mkdir -p "$work"
+
+"$ld" -r -o "$work/combined.o" --whole-archive "$runtime" --no-whole-archive "$nettle"
+
+# Every identifier the public headers use (the names their inline code may call).
+find "$headers" -type f -print0 | xargs -0 cat | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u >"$work/header_names"
+
+# Global definitions. Keep a parlab_sim symbol when the headers use its name (for a
+# class member: its class's name).
+"$nm" -g --defined-only "$work/combined.o" | awk '{print $3}' | sort -u >"$work/defined"
+: >"$work/localize"
+while IFS= read -r mangled; do
+  case "$mangled" in
+    nettle_*|_nettle_*) echo "$mangled" >>"$work/localize"; continue ;;
+    _ZN10parlab_sim*|_ZNK10parlab_sim*|_ZZN10parlab_sim*|_ZTV*10parlab_sim*|_ZTI*10parlab_sim*|_ZTS*10parlab_sim*) ;;
+    *) continue ;;
+  esac
+  demangled=$(printf '%s\n' "$mangled" | c++filt)
+  # The first name under parlab_sim:: (and its detail:: or rewrite::): a function,
+  # variable or class, whose members share its fate.
+  name=${demangled#*parlab_sim::}
+  name=${name#detail::}
+  name=${name#rewrite::}
+  base=${name%%(*}
+  base=${base%%<*}
+  base=${base%%::*}
+  base=${base%% *}
+  if ! grep -qxF -- "$base" "$work/header_names"; then echo "$mangled" >>"$work/localize"; fi
+done <"$work/defined"
+
+"$objcopy" --localize-symbols="$work/localize" --strip-debug "$work/combined.o" "$out.tmp"
+mv "$out.tmp" "$out"
+wc -l <"$work/localize" >"$work/localized_count"

@@ -1,0 +1,68 @@
+// Sim builds refuse a submission that would replace code the simulator runtime runs
+// (compile/runtime_interposition), and the grader's copy of the runtime keeps its
+// private names private (sim/tools/seal_runtime.sh).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "compile/elf_object.hpp"
+#include "compile/runtime_interposition.hpp"
+
+using namespace parlab::grader;
+
+namespace {
+
+ElfSymbol symbol(const std::string& name, SymbolBinding binding, bool defined) {
+  return ElfSymbol{name, binding, defined};
+}
+
+ElfObject runtime_like() {
+  ElfObject runtime;
+  runtime.symbols = {symbol("memcpy", SymbolBinding::global, false),
+                     symbol("write", SymbolBinding::global, false),
+                     symbol("cudaMalloc", SymbolBinding::global, true),
+                     symbol("_ZNSt6vectorIfSaIfEE17_M_realloc_insert", SymbolBinding::weak, true),
+                     symbol("secret_helper", SymbolBinding::local, true)};
+  return runtime;
+}
+
+}  // namespace
+
+TEST_CASE("a submission may not define what the runtime imports, nor a strong copy of its inline code") {
+  const RuntimeNames names = runtime_names_of(runtime_like());
+  CHECK(names.imports.count("memcpy") == 1);
+  CHECK(names.imports.count("cudaMalloc") == 0);
+  ElfObject submission;
+  submission.symbols = {symbol("memcpy", SymbolBinding::global, true),
+                        symbol("write", SymbolBinding::weak, true),
+                        symbol("_ZNSt6vectorIfSaIfEE17_M_realloc_insert", SymbolBinding::global, true),
+                        symbol("my_kernel", SymbolBinding::global, true)};
+  const std::vector<std::string> found = interposing_definitions(submission, names);
+  CHECK(found == std::vector<std::string>{"_ZNSt6vectorIfSaIfEE17_M_realloc_insert", "memcpy", "write"});
+}
+
+TEST_CASE("ordinary student code passes: its own names, calls to libraries, shared inline copies") {
+  const RuntimeNames names = runtime_names_of(runtime_like());
+  ElfObject submission;
+  submission.symbols = {symbol("memcpy", SymbolBinding::global, false),  // a call, not a definition
+                        symbol("_ZNSt6vectorIfSaIfEE17_M_realloc_insert", SymbolBinding::weak, true),
+                        symbol("secret_helper", SymbolBinding::global, true),  // the runtime's is local
+                        symbol("saxpy", SymbolBinding::global, true)};
+  CHECK(interposing_definitions(submission, names).empty());
+}
+
+TEST_CASE("the grader's copy of the runtime keeps the report key and the sealing code private") {
+  const ElfObject runtime = parse_elf_object(read_object_file(PARLAB_SIM_SEALED_OBJECT));
+  bool api_global = false;
+  for (const ElfSymbol& s : runtime.symbols) {
+    const bool sealed_name = s.name.find("10parlab_sim6sealed") != std::string::npos;
+    const bool nettle_name = s.name.rfind("nettle_", 0) == 0;
+    const bool settings_loader = s.name.find("load_runtime_settings") != std::string::npos;
+    if ((sealed_name || nettle_name || settings_loader) && s.defined) {
+      INFO(s.name);
+      CHECK(s.binding == SymbolBinding::local);
+    }
+    if (s.name == "cudaMemcpy" || s.name.rfind("_Z10cudaMemcpy", 0) == 0)
+      api_global = api_global || (s.defined && s.binding == SymbolBinding::global);
+  }
+  CHECK(api_global);  // the public API stays linkable
+}

@@ -1,0 +1,111 @@
+// The grader's side of the simulator's sealed reports (grading/sealed_report): only an
+// unbroken series of lines sealed with the run's key is read; a changed, added, removed
+// or reordered line, or a missing closing record after a clean exit, is a problem.
+#include <nettle/hmac.h>
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <string>
+
+#include "grading/sealed_report.hpp"
+
+using namespace parlab::grader;
+
+namespace {
+
+const std::string kKey(64, 'a');  // 32 bytes of 0xaa
+
+// A line sealed the way the simulator seals it (sim/src/report/sealed_channel.cpp), here
+// written out independently so that the two must agree on the layout.
+std::string sealed(const std::string& channel, char kind, int pid, int seq, const std::string& payload,
+                   const std::string& key_hex = kKey) {
+  std::uint8_t key[32];
+  for (int i = 0; i < 32; ++i) key[i] = static_cast<std::uint8_t>(std::stoi(key_hex.substr(2 * i, 2), nullptr, 16));
+  const std::string header = "parlab-sim-report/1\n" + channel + "\n" + kind + " " +
+                             std::to_string(pid) + " " + std::to_string(seq) + "\n";
+  hmac_sha256_ctx ctx;
+  hmac_sha256_set_key(&ctx, sizeof key, key);
+  hmac_sha256_update(&ctx, header.size(), reinterpret_cast<const std::uint8_t*>(header.data()));
+  hmac_sha256_update(&ctx, payload.size(), reinterpret_cast<const std::uint8_t*>(payload.data()));
+  std::uint8_t digest[32];
+  hmac_sha256_digest(&ctx, sizeof digest, digest);
+  std::string hex;
+  for (std::uint8_t b : digest) {
+    static const char* digits = "0123456789abcdef";
+    hex += digits[b >> 4];
+    hex += digits[b & 15];
+  }
+  return std::string(1, kind) + " " + std::to_string(pid) + " " + std::to_string(seq) + " " + hex +
+         " " + payload + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("an intact sealed report gives its payload lines") {
+  const std::string text = sealed("counters", 'L', 7, 0, "{\"a\": 1}") +
+                           sealed("counters", 'L', 7, 1, "{\"a\": 2}") +
+                           sealed("counters", 'E', 7, 2, "main");
+  const UnsealedReport r = unseal_report(text, kKey, "counters", true);
+  CHECK(r.problem.empty());
+  CHECK(r.payload == "{\"a\": 1}\n{\"a\": 2}\n");
+}
+
+TEST_CASE("a changed payload breaks its seal") {
+  std::string text = sealed("counters", 'L', 7, 0, "{\"global_sectors\": 96}") + sealed("counters", 'E', 7, 1, "main");
+  text.replace(text.find("96"), 2, "24");
+  const UnsealedReport r = unseal_report(text, kKey, "counters", true);
+  CHECK_THAT(r.problem, Catch::Contains("line 1") && Catch::Contains("does not carry its seal"));
+  CHECK(r.payload.empty());
+}
+
+TEST_CASE("lines sealed with another run's key, or for the other file, do not verify") {
+  const std::string other(64, 'b');
+  CHECK_THAT(unseal_report(sealed("counters", 'L', 7, 0, "{}", other) + sealed("counters", 'E', 7, 1, "main", other),
+                           kKey, "counters", true).problem,
+             Catch::Contains("seal"));
+  CHECK_THAT(unseal_report(sealed("findings", 'L', 7, 0, "{}") + sealed("findings", 'E', 7, 1, "main"), kKey,
+                           "counters", true).problem,
+             Catch::Contains("seal"));
+}
+
+TEST_CASE("a removed or repeated line is a gap in the sequence") {
+  const std::string removed = sealed("findings", 'L', 7, 0, "{\"kind\":\"x\"}") + sealed("findings", 'E', 7, 2, "main");
+  CHECK_THAT(unseal_report(removed, kKey, "findings", true).problem, Catch::Contains("out of sequence"));
+  const std::string line = sealed("findings", 'L', 7, 0, "{}");
+  CHECK_THAT(unseal_report(line + line, kKey, "findings", false).problem, Catch::Contains("out of sequence"));
+}
+
+TEST_CASE("a clean exit needs the main process's closing record; a crash does not") {
+  const std::string cut = sealed("findings", 'L', 7, 0, "{\"kind\":\"data_race\"}");
+  CHECK_THAT(unseal_report(cut, kKey, "findings", true).problem, Catch::Contains("closing record"));
+  CHECK_THAT(unseal_report("", kKey, "findings", true).problem, Catch::Contains("closing record"));
+  const UnsealedReport crashed = unseal_report(cut, kKey, "findings", false);
+  CHECK(crashed.problem.empty());
+  CHECK(crashed.payload == "{\"kind\":\"data_race\"}\n");
+  // A forked child's closing record does not stand for the main process's.
+  CHECK_THAT(unseal_report(cut + sealed("findings", 'E', 7, 1, "fork"), kKey, "findings", true).problem,
+             Catch::Contains("closing record"));
+}
+
+TEST_CASE("a forked child's lines count in their own sequence") {
+  const std::string text = sealed("findings", 'L', 7, 0, "{\"n\":1}") + sealed("findings", 'L', 8, 0, "{\"n\":2}") +
+                           sealed("findings", 'E', 8, 1, "fork") + sealed("findings", 'E', 7, 1, "main");
+  const UnsealedReport r = unseal_report(text, kKey, "findings", true);
+  CHECK(r.problem.empty());
+  CHECK(r.payload == "{\"n\":1}\n{\"n\":2}\n");
+}
+
+TEST_CASE("nothing may follow a closing record, and plain lines are not sealed lines") {
+  const std::string text = sealed("findings", 'E', 7, 0, "main") + sealed("findings", 'L', 7, 1, "{}");
+  CHECK_THAT(unseal_report(text, kKey, "findings", true).problem, Catch::Contains("follows"));
+  CHECK_THAT(unseal_report("{\"kind\":\"data_race\"}\n", kKey, "findings", false).problem,
+             Catch::Contains("not a sealed line"));
+}
+
+TEST_CASE("report keys are fresh 64-digit hex strings") {
+  const std::string a = fresh_report_key();
+  const std::string b = fresh_report_key();
+  CHECK(a.size() == 64);
+  CHECK(a.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(a != b);
+}
