@@ -30,6 +30,13 @@ expect_not_in "$W/kit/containers/install-deps.sh" "chromium|slurm-wlm|catch2|cca
 expect_in "$W/kit/containers/install-deps.sh" "libtomlplusplus-dev" "the kit's dependency list has what the build needs"
 [ -x "$W/kit/prebuilt-references/lab01_reference" ] && pass "the reference is a prebuilt executable" || fail "no prebuilt lab01_reference"
 if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab'; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
+# The simulator references a CUDA lab's kit carries (stripped copies of these) name their
+# sources by file, never by the instructor's paths (issue 27).
+for exe in "$(dirname "$GRADE")"/labs/lab0*_reference_sim; do
+  if strings "$exe" | grep -qF "$PARLAB_SOURCE_DIR/reference"; then
+    fail "$(basename "$exe") holds the path of the reference sources: $(strings "$exe" | grep -F "$PARLAB_SOURCE_DIR/reference" | head -2 | tr '\n' ' ')"
+  else pass "$(basename "$exe") holds no path of the reference sources"; fi
+done
 [ -e "$W/kit/labs/lab03-cuda-kernels" ] && fail "a lab not asked for is in the kit" || pass "only the chosen labs"
 [ -e "$W/kit/tests" ] || [ -e "$W/kit/bench" ] && fail "tests/ or bench/ (reference sources) in the kit" || pass "no tests/ or bench/"
 no_reference_source_in "$W/kit"

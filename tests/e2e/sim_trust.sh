@@ -87,7 +87,7 @@ expect_in "$W/hidden.json" "findings file is out of sequence" "saying the findin
 bash "$MAKE" calls_the_sealer "$W/sealer"
 run_grade sealer lab04 "$W/sealer" --device sim --no-perf --work-dir "$W/work" --json "$W/sealer.json"
 expect_rc sealer 1
-expect_in "$W/sealer.out" "undefined reference to .parlab_sim::sealed::append" "the sealing function cannot be linked"
+expect_in "$W/sealer.json" "undefined reference to .parlab_sim::sealed::append" "the sealing function cannot be linked"
 expect_in "$W/sealer.out" "Total: 0(\.0+)? /" "no points"
 
 # 10. A memcpy of its own, which the runtime calls too: refused at build time, named.
