@@ -10,7 +10,9 @@
 //   pipelined   lab06::pipelined, pinned buffers; params streams (4), chunks (8): the
 //               array is cut into `chunks` chunks of ceil(n / chunks) elements
 // Param of every task: iterations (default 100).
-// Output: y (f32, n). Samples: one per call (CUDA events around the whole call).
+// Output: y (f32, n), from one more (untimed) call, read as soon as it returns (round
+// trips and pipeline: before the driver synchronizes). Samples: one per call (CUDA
+// events around the whole call).
 // Phases (pipelined): copies_alone (both copies of the whole array, pinned, one after
 // the other) and kernel_alone (transform of the whole array): the pipeline hides
 //   hidden = copies_alone + kernel_alone - pipeline
@@ -86,6 +88,19 @@ void declare_work(TaskContext& ctx, std::size_t n, int iterations) {
 
 void write_y(TaskContext& ctx, std::span<const float> y) { ctx.out().write("y", y); }
 
+// The outputs as the call leaves them: `call` runs once more, untimed, and host_out is
+// read as soon as it returns, before the driver's own synchronization
+// (check_student_call), since round_trip and pipelined must return only once host_out
+// holds every result (api.hpp). A copy still in flight then gives stale data, as it
+// would to any caller (and, in sim, a finding naming the copy).
+template <class Call>
+std::vector<float> read_on_return(const char* function, std::span<const float> out, Call call) {
+  call();
+  std::vector<float> y(out.begin(), out.end());
+  parlab::harness::gpu::check_student_call(function);
+  return y;
+}
+
 void run_transform(TaskContext& ctx) {
   const std::vector<float> a = read_input(ctx);
   const int iterations = iterations_param(ctx);
@@ -129,7 +144,10 @@ void run_round_trip(TaskContext& ctx, bool pinned) {
             [&] { lab06::round_trip(in.data(), out.data(), d_in.get(), d_out.get(), n, iterations); });
   declare_work(ctx, a.size(), iterations);
   ctx.set_sample_label(pinned ? "round_trip_pinned" : "round_trip_pageable");
-  write_y(ctx, out);
+  write_y(ctx, read_on_return("round_trip", out, [&] {
+            poison(out);
+            lab06::round_trip(in.data(), out.data(), d_in.get(), d_out.get(), n, iterations);
+          }));
 }
 
 void run_pipelined(TaskContext& ctx) {
@@ -171,7 +189,11 @@ void run_pipelined(TaskContext& ctx) {
   std::printf("overlap: copies %.3f ms, kernel %.3f ms, pipeline %.3f ms: %.0f%% of the copy "
               "time hidden\n",
               copies * 1e3, kernel * 1e3, pipeline * 1e3, copies > 0 ? 100 * hidden / copies : 0.0);
-  write_y(ctx, out.span());
+  write_y(ctx, read_on_return("pipelined", out.span(), [&] {
+            poison(out.span());
+            lab06::pipelined(in.get(), out.get(), d_in.get(), d_out.get(), n, iterations, streams,
+                             chunk);
+          }));
 }
 
 const Task kTasks[] = {

@@ -13,7 +13,12 @@
 #   - lab04 max_block folding block maxima into the result without an atomic: the race
 #     check across blocks fails the max_block tests, naming the line;
 #   - lab03 heat_solve reading block maxima copied with cudaMemcpyAsync into pinned
-#     memory without synchronizing: stale data, as on a GPU: the tolerance test fails.
+#     memory without synchronizing: stale data, as on a GPU: the tolerance test fails,
+#     with a finding naming the line of the read and the copy's;
+#   - lab06 pipeline that does not synchronize its last stream (tests/fakes/lab06/
+#     skips_last_sync): the driver reads host_out as soon as the call returns: stale
+#     chunks, the pipeline tests fail with a finding naming the copy; the lab06 reference
+#     keeps full marks with no finding.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 PATTERNS="$PARLAB_SOURCE_DIR/tests/fakes/sim_patterns"
@@ -82,5 +87,26 @@ run_grade async lab03 "$PATTERNS/lab03_async_flag_unsynced" --device sim --no-pe
 expect_rc async 1
 expect_status "$W/async.json" "heat_solve, to a tolerance" failed "the unsynchronized read of the copy fails heat_solve"
 expect_status "$W/async.json" "heat_step, 3 x 3" passed "the rest of the submission passes"
+ASYNC_CU="$PATTERNS/lab03_async_flag_unsynced/kernels.cu"
+COPY_LINE=$(grep -n 'PARLAB_CUDA_CHECK(cudaMemcpyAsync' "$ASYNC_CU" | head -1 | cut -d: -f1)
+READ_LINE=$(grep -n 'std::max_element(block_max' "$ASYNC_CU" | head -1 | cut -d: -f1)
+expect_in "$W/async.json" "host code read bytes \[0, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at kernels.cu:$READ_LINE before the cudaMemcpyAsync on the default stream issued at kernels.cu:$COPY_LINE completed: synchronise the stream" \
+  "the early read is a finding naming the read (kernels.cu:$READ_LINE) and the copy (kernels.cu:$COPY_LINE)"
+
+# 7. lab06: the last stream never synchronized; the reference: no finding.
+mkdir -p "$W/skipsync"
+cp "$PARLAB_SOURCE_DIR/tests/fakes/lab06/skips_last_sync/streams.cu" "$W/skipsync/"
+run_grade skipsync lab06 "$W/skipsync" --device sim --no-perf --work-dir "$W/work" \
+  --json "$W/skipsync.json"
+expect_rc skipsync 1
+expect_status "$W/skipsync.json" "pipeline: 4 streams, 8 chunks, last chunk short" failed "the unsynchronized stream fails the pipeline"
+expect_status "$W/skipsync.json" "round trip, pinned buffers" passed "the round trips pass"
+D2H_LINE=$(grep -n 'cudaMemcpyAsync(host_out' "$W/skipsync/streams.cu" | head -1 | cut -d: -f1)
+expect_in "$W/skipsync.json" "host code read bytes \[[0-9]+, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at driver.cpp:[0-9]+ before the cudaMemcpyAsync on stream #[0-9]+ \(streams numbered in creation order\) issued at streams.cu:$D2H_LINE completed" \
+  "the finding names the copy back (streams.cu:$D2H_LINE) and the driver's read"
+run_grade ref6 lab06 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref6.json"
+expect_rc ref6 0
+expect_in "$W/ref6.out" "Total: 60(\.0+)? / 60(\.0+)? graded here" "the lab06 reference: full correctness marks"
+expect_not_in "$W/ref6.json" "simulator found" "the lab06 reference: no simulator finding"
 
 finish

@@ -1,7 +1,8 @@
 #pragma once
 // Device, pinned and managed memory, copies and memsets, __device__/__constant__
 // symbols. Device memory is host memory with guard pages around each allocation
-// (docs/simulation.md); copies run synchronously, so the Async forms are in order.
+// (docs/simulation.md); copies run synchronously, except a device-to-host cudaMemcpyAsync
+// into pinned memory, which lands at the synchronization that orders it.
 #include <cstddef>
 #include <source_location>
 
@@ -42,8 +43,10 @@ cudaError_t cudaHostGetDevicePointer(void** device_pointer, void* host_pointer,
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
+// The call site names the copy in the finding of a read before it completed.
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes,
-                            cudaMemcpyKind kind, cudaStream_t stream = nullptr);
+                            cudaMemcpyKind kind, cudaStream_t stream = nullptr,
+                            std::source_location site = std::source_location::current());
 cudaError_t cudaMemset(void* device_pointer, int value, std::size_t bytes);
 cudaError_t cudaMemsetAsync(void* device_pointer, int value, std::size_t bytes,
                             cudaStream_t stream = nullptr);

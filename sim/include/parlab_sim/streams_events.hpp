@@ -35,4 +35,11 @@ namespace parlab_sim::detail {
 // True for the default stream (0, cudaStreamLegacy, cudaStreamPerThread) and for
 // streams created and not yet destroyed.
 bool is_valid_stream(cudaStream_t stream);
+// 0, cudaStreamLegacy or cudaStreamPerThread.
+bool is_default_stream(cudaStream_t stream);
+// Whether the legacy default stream synchronizes with it: the default streams and
+// streams created without cudaStreamNonBlocking (a destroyed handle: true).
+bool is_blocking_stream(cudaStream_t stream);
+// The stream's creation number (1, 2, ...), 0 for a default stream: findings name it.
+unsigned int stream_number(cudaStream_t stream);
 }  // namespace parlab_sim::detail

@@ -11,12 +11,14 @@
 #include "exec/execution_state.hpp"
 #include "fault/fatal_report.hpp"
 #include "fault/memory_fault.hpp"
+#include "fault/pending_copy_fault.hpp"
 #include "parlab_sim/exit_codes.hpp"
 
 namespace parlab_sim::detail {
 namespace {
 
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+// SIGTRAP: stepping over an access next to a pending copy (fault/pending_copy_fault.hpp).
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP};
 constexpr int kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 struct sigaction g_previous[kSignalCount];
 
@@ -70,7 +72,8 @@ int signal_slot(int signal) {
 }
 
 void on_fault(int signal, siginfo_t* info, void* context) {
-  if (t_lane != nullptr) report_kernel_fault(signal, info, context);
+  if (handle_pending_copy_signal(signal, info, context)) return;
+  if (t_lane != nullptr && signal != SIGTRAP) report_kernel_fault(signal, info, context);
   if ((signal == SIGSEGV || signal == SIGBUS) &&
       is_simulator_guard_address(reinterpret_cast<std::uintptr_t>(info->si_addr))) {
     ReportText text;

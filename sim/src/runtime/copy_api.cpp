@@ -96,14 +96,16 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
     return parlab_sim::detail::record_error(error);
   }
   // A synchronous copy on the legacy default stream waits for the work of every
-  // blocking stream, earlier asynchronous copies included.
-  parlab_sim::detail::complete_all_copies();
+  // blocking stream, earlier asynchronous copies included (not cudaStreamNonBlocking ones).
+  parlab_sim::detail::complete_stream_copies(nullptr);
+  parlab_sim::detail::complete_copies_touching(src, bytes);
+  parlab_sim::detail::complete_copies_touching(dst, bytes);
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t stream) {
+                            cudaStream_t stream, std::source_location site) {
   using namespace parlab_sim::detail;
   if (!is_valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
   if (bytes == 0) return cudaSuccess;
@@ -111,7 +113,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
     return record_error(error);
   }
   if (copy_is_deferred(dst, src, kind)) {
-    defer_copy_to_host(stream, dst, src, bytes);
+    defer_copy_to_host(stream, dst, src, bytes, site);
     return cudaSuccess;
   }
   // Into pageable memory the copy is synchronous (after its stream's earlier work); any

@@ -1,9 +1,16 @@
 #include "runtime/deferred_copies.hpp"
 
+#include <execinfo.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
 
+#include "runtime/early_access.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -11,9 +18,18 @@ namespace {
 
 struct PendingCopy {
   cudaStream_t stream;
+  bool blocking;  // the legacy default stream waits for its stream
+  unsigned stream_number;
   std::uint64_t number;  // issue order
   std::byte* dst;
   std::vector<std::byte> bytes;
+  std::source_location site;
+  // Its destination pages are inaccessible (the simulator's pinned memory) until it
+  // lands or its first early access is recorded.
+  bool watched;
+  bool watchable;  // in the simulator's pinned memory: its pages may be protected
+  std::uintptr_t buffer_begin;
+  std::size_t buffer_bytes;
 };
 
 std::mutex g_mutex;
@@ -24,32 +40,79 @@ bool is_legacy_default(cudaStream_t stream) {
   return stream == nullptr || stream == cudaStreamLegacy;
 }
 
+bool find_range(const void* pointer, MemoryRange& range) {
+  return MemoryRegistry::instance().find(reinterpret_cast<std::uintptr_t>(pointer), range);
+}
+
 bool is_page_locked_host(const void* pointer) {
   MemoryRange range;
-  if (!MemoryRegistry::instance().find(reinterpret_cast<std::uintptr_t>(pointer), range)) return false;
+  if (!find_range(pointer, range)) return false;
   return range.kind == MemoryKind::pinned_host || range.kind == MemoryKind::registered_host;
 }
 
 bool is_device_memory(const void* pointer) {
   MemoryRange range;
-  if (!MemoryRegistry::instance().find(reinterpret_cast<std::uintptr_t>(pointer), range)) return false;
+  if (!find_range(pointer, range)) return false;
   return range.kind == MemoryKind::device || range.kind == MemoryKind::symbol;
 }
 
-// Writes (in issue order) and forgets the pending copies `done` selects.
+std::uintptr_t page_size() {
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+struct Pages {
+  std::uintptr_t begin, end;
+};
+
+Pages pages_of(const PendingCopy& copy) {
+  const std::uintptr_t page = page_size();
+  const auto begin = reinterpret_cast<std::uintptr_t>(copy.dst);
+  return {begin / page * page, (begin + copy.bytes.size() + page - 1) / page * page};
+}
+
+void set_access(std::uintptr_t begin, std::uintptr_t end, int protection) {
+  if (end > begin) mprotect(reinterpret_cast<void*>(begin), end - begin, protection);
+}
+
+// Makes [begin, end) (pages of the simulator's pinned memory) accessible, except the
+// pages of the copies still watched. g_mutex held.
+void reprotect_locked(std::uintptr_t begin, std::uintptr_t end) {
+  set_access(begin, end, PROT_READ | PROT_WRITE);
+  for (const PendingCopy& copy : g_pending) {
+    if (!copy.watched) continue;
+    const Pages pages = pages_of(copy);
+    set_access(std::max(begin, pages.begin), std::min(end, pages.end), PROT_NONE);
+  }
+}
+
+// Writes (in issue order) and forgets the pending copies `done` selects; then reports
+// the early accesses recorded so far (outside the lock: that runs addr2line).
 template <class Done>
 void complete_if(Done done) {
-  std::lock_guard lock(g_mutex);
-  std::vector<PendingCopy> kept;
-  for (PendingCopy& copy : g_pending) {
-    if (done(copy)) {
-      std::memcpy(copy.dst, copy.bytes.data(), copy.bytes.size());
-    } else {
-      kept.push_back(std::move(copy));
+  {
+    std::lock_guard lock(g_mutex);
+    std::vector<PendingCopy> kept;
+    std::vector<Pages> opened;
+    for (PendingCopy& copy : g_pending) {
+      if (done(copy)) {
+        if (copy.watchable) {  // a page may be protected for another copy
+          opened.push_back(pages_of(copy));
+          set_access(opened.back().begin, opened.back().end, PROT_READ | PROT_WRITE);
+        }
+        std::memcpy(copy.dst, copy.bytes.data(), copy.bytes.size());
+      } else {
+        kept.push_back(std::move(copy));
+      }
     }
+    g_pending.swap(kept);
+    for (const Pages& pages : opened) reprotect_locked(pages.begin, pages.end);
   }
-  g_pending.swap(kept);
+  report_early_accesses();
 }
+
+// Findings of accesses not followed by any synchronization still get written.
+void report_at_exit() { report_early_accesses(); }
 
 }  // namespace
 
@@ -58,16 +121,44 @@ bool copy_is_deferred(void* dst, const void* src, cudaMemcpyKind kind) {
   return is_device_memory(src) && is_page_locked_host(dst);
 }
 
-void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes) {
+void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
+                        std::source_location site) {
+  static const bool ready = [] {
+    void* frame[1];
+    backtrace(frame, 1);  // loads the unwinder now, not first in the SIGSEGV handler
+    return std::atexit(report_at_exit) == 0;
+  }();
+  (void)ready;
   complete_copies_touching(dst, bytes);  // an earlier copy to the same bytes lands first
+  MemoryRange range;
+  find_range(dst, range);
+  // Only the simulator's own mappings: a registered buffer shares its pages with
+  // whatever the program keeps next to it.
+  const auto begin = reinterpret_cast<std::uintptr_t>(dst);
+  // Watching needs stepping over one instruction (fault/pending_copy_fault.cpp): x86-64.
+#if defined(__x86_64__)
+  constexpr bool kCanWatch = true;
+#else
+  constexpr bool kCanWatch = false;
+#endif
+  const bool watched = kCanWatch && range.kind == MemoryKind::pinned_host && range.region_begin != 0 &&
+                       begin >= range.begin && bytes <= range.end - begin;
   const auto* from = static_cast<const std::byte*>(src);
   std::lock_guard lock(g_mutex);
-  g_pending.push_back(PendingCopy{stream, ++g_issued, static_cast<std::byte*>(dst),
-                                  std::vector<std::byte>(from, from + bytes)});
+  g_pending.push_back(PendingCopy{stream, is_blocking_stream(stream), stream_number(stream),
+                                  ++g_issued, static_cast<std::byte*>(dst),
+                                  std::vector<std::byte>(from, from + bytes), site, watched,
+                                  watched, range.begin, range.end - range.begin});
+  if (watched) {
+    const Pages pages = pages_of(g_pending.back());
+    set_access(pages.begin, pages.end, PROT_NONE);
+  }
 }
 
 void complete_stream_copies(cudaStream_t stream) {
-  if (is_legacy_default(stream)) return complete_all_copies();
+  if (is_legacy_default(stream)) {
+    return complete_if([](const PendingCopy& copy) { return copy.blocking; });
+  }
   complete_if([&](const PendingCopy& copy) { return copy.stream == stream; });
 }
 
@@ -81,9 +172,9 @@ std::uint64_t copies_issued() {
 }
 
 void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued) {
-  const bool every_stream = is_legacy_default(stream);
+  const bool blocking_streams = is_legacy_default(stream);
   complete_if([&](const PendingCopy& copy) {
-    return copy.number <= issued && (every_stream || copy.stream == stream);
+    return copy.number <= issued && (blocking_streams ? copy.blocking : copy.stream == stream);
   });
 }
 
@@ -93,6 +184,43 @@ void complete_copies_touching(const void* pointer, std::size_t bytes) {
   complete_if([&](const PendingCopy& copy) {
     return copy.dst < end && begin < copy.dst + copy.bytes.size();
   });
+}
+
+PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const void* pc,
+                                       CaptureFrames capture_frames, std::uintptr_t& page) {
+  std::lock_guard lock(g_mutex);
+  bool on_watched_page = false;
+  for (PendingCopy& copy : g_pending) {
+    if (!copy.watched) continue;
+    const Pages pages = pages_of(copy);
+    if (address < pages.begin || address >= pages.end) continue;
+    on_watched_page = true;
+    const auto begin = reinterpret_cast<std::uintptr_t>(copy.dst);
+    if (address < begin || address >= begin + copy.bytes.size()) continue;
+    EarlyAccess access;
+    access.write = write;
+    access.pc = pc;
+    access.frame_count = capture_frames(access.frames, EarlyAccess::kFrames);
+    access.copy_file = copy.site.file_name();
+    access.copy_line = copy.site.line();
+    access.stream_number = copy.stream_number;
+    access.offset = begin - copy.buffer_begin;
+    access.copy_bytes = copy.bytes.size();
+    access.buffer_bytes = copy.buffer_bytes;
+    record_early_access(access);
+    copy.watched = false;  // one report per copy; later accesses see the stale bytes
+    reprotect_locked(pages.begin, pages.end);
+    return PendingPageFault::early;
+  }
+  if (!on_watched_page) return PendingPageFault::none;
+  page = address / page_size() * page_size();
+  set_access(page, page + page_size(), PROT_READ | PROT_WRITE);
+  return PendingPageFault::neighbour;
+}
+
+void reprotect_pending_page(std::uintptr_t page) {
+  std::lock_guard lock(g_mutex);
+  reprotect_locked(page, page + page_size());
 }
 
 }  // namespace parlab_sim::detail

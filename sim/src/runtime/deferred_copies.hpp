@@ -9,8 +9,15 @@
 // and writes them into the host buffer only at such a synchronization, so a missing one
 // gives the stale data a GPU would give. Copies into pageable memory are synchronous, as
 // on a GPU.
+//
+// While such a copy into the simulator's own pinned memory is pending, the pages of its
+// destination are inaccessible: the first host access to its bytes faults, is recorded
+// as an early access (runtime/early_access.hpp: the finding names the line and the
+// copy) and then sees the stale bytes; an access to other bytes of those pages goes
+// through (fault/signal_handlers.cpp steps over it).
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 
 #include "parlab_sim/memory.hpp"
 #include "parlab_sim/streams_events.hpp"
@@ -21,11 +28,14 @@ namespace parlab_sim::detail {
 // destination).
 bool copy_is_deferred(void* dst, const void* src, cudaMemcpyKind kind);
 // Takes the bytes now; they reach `dst` at the next synchronization that orders `stream`.
-void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes);
+// `site`: the cudaMemcpyAsync call, for the finding of an early access.
+void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
+                        std::source_location site);
 
-// Synchronizations. A stream's copies issued so far (the legacy default stream, or
-// nullptr: every stream's, as it waits for the blocking streams).
+// Synchronizations. A stream's copies issued so far; for the legacy default stream
+// (nullptr), those of every blocking stream (not cudaStreamNonBlocking ones).
 void complete_stream_copies(cudaStream_t stream);
+// cudaDeviceSynchronize and what synchronizes the device: every stream's copies.
 void complete_all_copies();
 // For events: a position in the order of issued copies, and completing a stream's
 // copies issued before it.
@@ -35,5 +45,19 @@ void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued);
 // overlaps [pointer, pointer + bytes) (a copy reading or overwriting those host bytes
 // comes after it).
 void complete_copies_touching(const void* pointer, std::size_t bytes);
+
+// For the SIGSEGV handler (no allocation): a fault at `address` in the pages of a
+// pending copy's destination.
+enum class PendingPageFault {
+  none,     // not such a page: the fault is someone else's
+  early,    // the bytes of a pending copy: recorded, the copy no longer watched; retry
+  neighbour // other bytes on such a page: `page` is accessible now; step one
+            // instruction, then call reprotect_pending_page(page)
+};
+// `capture_frames(frames, max)` gives the access's callers, only for an early access.
+using CaptureFrames = int (*)(void** frames, int max);
+PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const void* pc,
+                                       CaptureFrames capture_frames, std::uintptr_t& page);
+void reprotect_pending_page(std::uintptr_t page);
 
 }  // namespace parlab_sim::detail

@@ -1,12 +1,16 @@
 // Streams: kernels and most copies complete when they are issued, so a stream is a
 // handle that must be valid; synchronizing it lands its pending asynchronous copies
-// into page-locked host memory (runtime/deferred_copies.hpp).
+// into page-locked host memory (runtime/deferred_copies.hpp). Its flags say whether the
+// legacy default stream waits for it (cudaStreamNonBlocking: it does not).
+#include <atomic>
+
 #include "parlab_sim/streams_events.hpp"
 #include "runtime/deferred_copies.hpp"
 #include "runtime/handle_registry.hpp"
 
 struct CUstream_st {
   unsigned int flags = 0;
+  unsigned int number = 0;  // 1 for the first stream created, ... (findings name it)
 };
 
 namespace parlab_sim::detail {
@@ -15,11 +19,29 @@ HandleRegistry<CUstream_st>& streams() {
   static auto* registry = new HandleRegistry<CUstream_st>;  // used until exit
   return *registry;
 }
+std::atomic<unsigned int> g_streams_created{0};
 }  // namespace
 
 bool is_valid_stream(cudaStream_t stream) {
   return stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ||
          streams().contains(stream);
+}
+
+bool is_default_stream(cudaStream_t stream) {
+  return stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
+}
+
+bool is_blocking_stream(cudaStream_t stream) {
+  if (is_default_stream(stream)) return true;
+  bool blocking = true;
+  streams().with(stream, [&](CUstream_st& s) { blocking = (s.flags & cudaStreamNonBlocking) == 0; });
+  return blocking;
+}
+
+unsigned int stream_number(cudaStream_t stream) {
+  unsigned int number = 0;
+  if (!is_default_stream(stream)) streams().with(stream, [&](CUstream_st& s) { number = s.number; });
+  return number;
 }
 
 }  // namespace parlab_sim::detail
@@ -35,6 +57,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
   }
   *stream = parlab_sim::detail::streams().create();
   (*stream)->flags = flags;
+  (*stream)->number = ++parlab_sim::detail::g_streams_created;
   return cudaSuccess;
 }
 
