@@ -33,9 +33,10 @@ if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab';
 # The simulator references a CUDA lab's kit carries (stripped copies of these) name their
 # sources by file, never by the instructor's paths (issue 27).
 for exe in "$(dirname "$GRADE")"/labs/lab0*_reference_sim; do
-  if strings "$exe" | grep -qF "$PARLAB_SOURCE_DIR/reference"; then
-    fail "$(basename "$exe") holds the path of the reference sources: $(strings "$exe" | grep -F "$PARLAB_SOURCE_DIR/reference" | head -2 | tr '\n' ' ')"
-  else pass "$(basename "$exe") holds no path of the reference sources"; fi
+  strip --strip-all -o "$W/stripped" "$exe"
+  if strings "$W/stripped" | grep -qF "$PARLAB_SOURCE_DIR"; then
+    fail "$(basename "$exe") holds a path of the source tree: $(strings "$W/stripped" | grep -F "$PARLAB_SOURCE_DIR" | head -2 | tr '\n' ' ')"
+  else pass "$(basename "$exe"), stripped, holds no path of the source tree"; fi
 done
 [ -e "$W/kit/labs/lab03-cuda-kernels" ] && fail "a lab not asked for is in the kit" || pass "only the chosen labs"
 [ -e "$W/kit/tests" ] || [ -e "$W/kit/bench" ] && fail "tests/ or bench/ (reference sources) in the kit" || pass "no tests/ or bench/"
