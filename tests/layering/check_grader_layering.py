@@ -10,7 +10,10 @@ words a reviewer can act on:
   - each declared area is used by a direct include (a stale declaration draws a
     false graph);
   - the graph of areas is acyclic;
-  - docs/architecture.md draws exactly the declared graph (--doc).
+  - docs/architecture.md draws exactly the declared graph (--doc);
+  - the unit tests mirror the areas (--tests tests/unit): a test that includes grader
+    headers sits in tests/unit/<area>/, tests a unit of that area (includes one of its
+    headers) and, like the area, includes only the areas below it.
 Exit 0 when all hold, 1 with one line per problem otherwise.
 """
 import argparse
@@ -152,11 +155,52 @@ def check(src, areas, doc):
     return problems
 
 
+def grader_includes(file, areas):
+    """(line number, area, target) of each include of a grader area's header."""
+    found = []
+    for n, line in enumerate(file.read_text(errors="replace").splitlines(), 1):
+        m = INCLUDE.match(line)
+        if m and "/" in m.group(1) and m.group(1).split("/", 1)[0] in areas:
+            found.append((n, m.group(1).split("/", 1)[0], m.group(1)))
+    return found
+
+
+def check_tests(tests, areas):
+    """tests/unit/<area>/<unit>_test.cpp: each grader test in its unit's area."""
+    problems = []
+    order = list(areas)
+    for file in sorted(pathlib.Path(tests).rglob("*")):
+        if file.suffix not in (".hpp", ".cpp") or not file.is_file():
+            continue
+        folder = file.relative_to(tests).parts[0]
+        found = grader_includes(file, areas)
+        if not found:
+            continue  # not a grader test (harness, sim, the labs' references)
+        tested = {area for _, area, _ in found}
+        # The highest area it includes is where a test of these units belongs.
+        home = max(tested, key=order.index)
+        if folder not in areas:
+            problems.append(f"{file}: tests the grader's '{home}' area from tests/unit/"
+                            f"{folder}/, which is no grader area: move it to tests/unit/{home}/")
+            continue
+        allowed = closure(areas, folder)
+        for n, area, target in found:
+            if area not in allowed:
+                problems.append(f"{file}:{n}: a test in tests/unit/{folder}/ includes "
+                                f"'{target}' from '{area}', which is not below '{folder}': "
+                                f"move it to tests/unit/{home}/")
+        if file.name.endswith("_test.cpp") and folder not in tested and tested <= allowed:
+            problems.append(f"{file}: tests no unit of '{folder}' (it includes "
+                            f"{', '.join(sorted(tested))}): move it to tests/unit/{home}/")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--src", required=True, help="grader/src")
     ap.add_argument("--areas", required=True, help="the build's grader/grader_areas.txt")
     ap.add_argument("--doc", help="docs/architecture.md, whose graph must match")
+    ap.add_argument("--tests", help="tests/unit, whose grader tests must mirror the areas")
     ap.add_argument("--print-graph", action="store_true", help="print the mermaid graph")
     args = ap.parse_args()
     areas = read_areas(args.areas)
@@ -164,6 +208,8 @@ def main():
         print("\n".join([DOC_BEGIN] + mermaid(areas) + ["```"]))
         return 0
     problems = check(args.src, areas, args.doc)
+    if args.tests:
+        problems += check_tests(args.tests, areas)
     for p in problems:
         print(f"layering: {p}")
     if not problems:

@@ -79,5 +79,42 @@ class LayeringCheck(unittest.TestCase):
         self.assertEqual(layering.mermaid(areas), ["graph BT", "  a", "  b --> a", "  c --> b"])
 
 
+class TestsMirrorTheAreas(unittest.TestCase):
+    AREAS = {"low": [], "high": ["low"]}
+
+    def problems(self, files):
+        with tempfile.TemporaryDirectory() as tmp:
+            unit = pathlib.Path(tmp) / "unit"
+            for name, text in files.items():
+                path = unit / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
+            return layering.check_tests(unit, self.AREAS)
+
+    def test_a_test_in_its_units_area_passes(self):
+        files = {"high/b_test.cpp": '#include "high/b.hpp"\n#include "low/a.hpp"\n',
+                 "low/a_test.cpp": '#include "low/a.hpp"\n#include "support.hpp"\n',
+                 "low/support.hpp": '#include "low/a.hpp"\n',
+                 "harness/h_test.cpp": '#include "parlab/harness/params.hpp"\n'}
+        self.assertEqual(self.problems(files), [])
+
+    def test_a_test_below_its_units_area_is_named_with_file_and_line(self):
+        found = self.problems({"low/b_test.cpp": '// b\n#include "high/b.hpp"\n'})
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("b_test.cpp:2: a test in tests/unit/low/ includes 'high/b.hpp'", found[0])
+        self.assertIn("move it to tests/unit/high/", found[0])
+
+    def test_a_test_above_its_units_area_fails(self):
+        found = self.problems({"high/a_test.cpp": '#include "low/a.hpp"\n'})
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("tests no unit of 'high' (it includes low): move it to tests/unit/low/",
+                      found[0])
+
+    def test_a_grader_test_outside_the_areas_fails(self):
+        found = self.problems({"misc/a_test.cpp": '#include "low/a.hpp"\n'})
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("no grader area: move it to tests/unit/low/", found[0])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -34,6 +34,8 @@ extern char** environ;
 
 namespace fs = std::filesystem;
 using parlab::Params;
+using parlab::grader::BaselineProgram;
+using parlab::grader::Device;
 using parlab::grader::LabSpec;
 using parlab::grader::TestSpec;
 using namespace parlab::limits;
@@ -70,16 +72,16 @@ struct Run {
 
 std::vector<Run> runs_of(const LabSpec& lab, const TestSpec& t) {
   const std::string expected =
-      lab.kind == "gpu" ? "the expected outputs (" + lab.id + "_cpu_reference)" : "the reference";
+      lab.kind == Device::gpu ? "the expected outputs (" + lab.id + "_cpu_reference)" : "the reference";
   std::vector<Run> runs = {{Writer::program, t.task, resolved(t.params), "the graded program"},
                            {Writer::expected, t.task, resolved(t.params), expected}};
   if (t.performance) {
     const auto& p = *t.performance;
     const Params params = resolved(p.baseline_params.values().empty() ? t.params : p.baseline_params);
-    if (p.baseline_program == "cpu_reference") {
+    if (p.baseline_program == BaselineProgram::cpu_reference) {
       runs.push_back({Writer::expected, p.baseline_task, params, "the baseline (cpu_reference)"});
     } else {
-      runs.push_back({Writer::program, p.baseline_task, params, "the baseline (" + p.baseline_program + ")"});
+      runs.push_back({Writer::program, p.baseline_task, params, "the baseline (" + std::string(to_string(p.baseline_program)) + ")"});
     }
   }
   return runs;
@@ -196,7 +198,7 @@ void verify_model(const std::vector<LabSpec>& labs, const OutputModel& model,
   const auto toolchain = nlohmann::json::parse(std::ifstream(toolchain_file));
   for (const LabSpec& lab : labs) {
     const auto& entry = toolchain.at("labs").at(lab.id);
-    const bool gpu = lab.kind == "gpu";
+    const bool gpu = lab.kind == Device::gpu;
     const fs::path expected_exe = entry.at(gpu ? "cpu_reference_exe" : "reference_exe").get<std::string>();
     const fs::path program_exe = entry.at(gpu ? "sim_reference_exe" : "reference_exe").get<std::string>();
     std::map<std::string, std::pair<std::uint64_t, const TestSpec*>> smallest;  // task -> test

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 
@@ -61,7 +62,7 @@ BatchManifest make_manifest(const LabSpec& lab, const ClassList& list,
 
 std::string manifest_json_text(const BatchManifest& m) {
   json tests = json::array();
-  for (const auto& t : m.tests) tests.push_back({{"name", t.name}, {"kind", t.kind}, {"points", t.points}});
+  for (const auto& t : m.tests) tests.push_back({{"name", t.name}, {"kind", to_string(t.kind)}, {"points", t.points}});
   json j = {{"format", kFormat},
             {"version", kVersion},
             {"lab_id", m.lab_id},
@@ -97,7 +98,7 @@ BatchManifest read_manifest(const std::filesystem::path& file) {
     m.lab_title = j.at("lab_title").get<std::string>();
     m.max_score = j.at("max_score").get<double>();
     for (const json& t : j.at("tests")) {
-      m.tests.push_back({t.at("name").get<std::string>(), t.at("kind").get<std::string>(),
+      m.tests.push_back({t.at("name").get<std::string>(), test_kind_from_string(t.at("kind").get<std::string>()),
                          t.at("points").get<double>()});
     }
     m.input_dir = j.at("input_dir").get<std::string>();
@@ -110,6 +111,8 @@ BatchManifest read_manifest(const std::filesystem::path& file) {
     m.ignored = j.at("ignored").get<std::vector<std::string>>();
     return m;
   } catch (const json::exception& e) {
+    throw UsageError(file.string() + ": malformed batch manifest: " + e.what());
+  } catch (const std::invalid_argument& e) {  // an unknown word (test kind)
     throw UsageError(file.string() + ": malformed batch manifest: " + e.what());
   }
 }

@@ -20,7 +20,7 @@ struct ManifestStudent {
 
 struct ManifestTest {
   std::string name;
-  std::string kind;  // "correctness" | "performance"
+  TestKind kind = TestKind::correctness;
   double points = 0;
 };
 

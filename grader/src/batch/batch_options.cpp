@@ -27,7 +27,7 @@ double grading_time_cap(const LabSpec& lab, const BatchOptions& o) {
   double measuring = 0;
   for (const TestSpec& t : lab.tests) {
     double wall = o.wall_limit ? std::min(t.limits.wall_seconds, *o.wall_limit) : t.limits.wall_seconds;
-    if (t.kind == "performance") {
+    if (t.kind == TestKind::performance) {
       if (!o.performance) continue;
       const double m = t.performance->budget_seconds + 10 * wall;
       measuring += m;

@@ -52,7 +52,7 @@ void check_reference(const BatchOptions& o, const LabSpec& lab, const fs::path& 
   text << in.rdbuf();
   GradeResult ref = grade_result_from_json_text(text.str());
   for (const TestResult& t : ref.tests) {
-    if (t.kind == "correctness" && t.status != TestStatus::passed) {
+    if (t.kind == TestKind::correctness && t.status != TestStatus::passed) {
       throw EnvironmentError("the reference solution fails its own correctness test '" + t.name +
                              "' on this machine (" + t.message + "); no student was graded (" +
                              json.string() + ")");

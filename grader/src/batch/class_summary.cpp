@@ -83,7 +83,7 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
     for (const StudentRecord& r : records) {
       if (!finished(r)) continue;
       // A grading without performance tests (--no-perf) did not attempt them.
-      if (t.kind == "performance" && !r.result->performance_enabled) continue;
+      if (t.kind == TestKind::performance && !r.result->performance_enabled) continue;
       for (const TestResult& tr : r.result->tests) {
         if (tr.name != t.name) continue;
         // Not graded on that machine or inconclusive: neither a pass nor a failure.
@@ -99,10 +99,10 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
         }
       }
     }
-    json jt = {{"name", t.name}, {"kind", t.kind}, {"points", t.points}, {"passed", passed},
+    json jt = {{"name", t.name}, {"kind", to_string(t.kind)}, {"points", t.points}, {"passed", passed},
                {"attempted", attempted}, {"not_judged", not_judged},
                {"pass_rate", attempted ? static_cast<double>(passed) / attempted : 0.0}};
-    if (t.kind == "performance") {
+    if (t.kind == TestKind::performance) {
       jt["measured"] = speedups.size();
       jt["median_speedup"] = speedups.empty() ? json(nullptr) : json(median(speedups));
       // The three fastest and slowest submissions, for the instructor to look at.
@@ -178,12 +178,13 @@ std::string class_summary_markdown(const json& s) {
       speed = t["median_speedup"].is_null() ? "not measured" : fmt("%.2fx", t["median_speedup"]);
     }
     const bool attempted = t["attempted"].get<int>() > 0;
-    if (!attempted && t["kind"] == "performance") speed = "";
+    const bool performance = test_kind_from_string(t["kind"].get<std::string>()) == TestKind::performance;
+    if (!attempted && performance) speed = "";
     md += "| " + t["name"].get<std::string>() + " | " + t["kind"].get<std::string>() + " | " +
           format_points(t["points"].get<double>()) + " | " +
           (attempted ? std::to_string(t["passed"].get<int>()) + "/" + std::to_string(t["attempted"].get<int>()) +
                            " | " + fmt("%.0f %%", t["pass_rate"].get<double>() * 100)
-                     : std::string(t["kind"] == "performance" ? "not run (--no-perf)" : "none yet") + " | -") +
+                     : std::string(performance ? "not run (--no-perf)" : "none yet") + " | -") +
           " | " + speed + " |\n";
   }
   auto list = [&md](const json& people, const std::string& title) {

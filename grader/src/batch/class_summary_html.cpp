@@ -55,7 +55,7 @@ std::string ranking(const json& people) {
 std::string not_attempted_text(const json& t) {
   const int not_judged = t.value("not_judged", 0);
   if (not_judged > 0) return "none judged (" + std::to_string(not_judged) + " not graded there)";
-  return t["kind"] == "performance" ? "not run (--no-perf)" : "none yet";
+  return test_kind_from_string(t["kind"].get<std::string>()) == TestKind::performance ? "not run (--no-perf)" : "none yet";
 }
 
 std::string tests(const json& s) {

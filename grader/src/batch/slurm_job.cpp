@@ -150,7 +150,7 @@ int submit_slurm_batch(const BatchOptions& o, const SlurmOptions& so) {
   job.job_name = "parlab-" + o.lab_id;
   job.tasks = static_cast<int>((todo.size() + so.per_task - 1) / so.per_task);
   job.cpus_per_task = o.jobs;
-  job.gpus_per_task = so.gpus_per_task >= 0 ? so.gpus_per_task : (b.lab.kind == "gpu" ? 1 : 0);
+  job.gpus_per_task = so.gpus_per_task >= 0 ? so.gpus_per_task : (b.lab.kind == Device::gpu ? 1 : 0);
   job.partition = so.partition;
   job.exclusive = o.performance;
   job.log_pattern = (dir / "task-%a.log").string();

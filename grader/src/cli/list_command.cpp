@@ -20,7 +20,7 @@ int run_list_command(const std::vector<std::string>& args) {
   std::printf("%-7s %-5s %7s  %s\n", "lab", "kind", "points", "title");
   for (const LabSpec& lab : labs) {
     bool built = toolchain.labs.count(lab.id) > 0;
-    std::printf("%-7s %-5s %7.0f  %s%s\n", lab.id.c_str(), lab.kind.c_str(), lab.max_points(),
+    std::printf("%-7s %-5s %7.0f  %s%s\n", lab.id.c_str(), to_string(lab.kind), lab.max_points(),
                 lab.title.c_str(), built ? "" : "  (not built)");
   }
   return kExitAllPassed;

@@ -127,7 +127,7 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   std::error_code not_staged_yet;
   for (fs::recursive_directory_iterator it(stage, not_staged_yet), end; !not_staged_yet && it != end;
        it.increment(not_staged_yet)) {
-    if (it.depth() == 0 && it->path().filename() == "sim") {
+    if (it.depth() == 0 && it->path() == out_dir) {
       it.disable_recursion_pending();  // the rewritten copies of a previous build
       continue;
     }

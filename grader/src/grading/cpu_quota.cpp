@@ -64,7 +64,9 @@ double cgroup_cpu_limit(const fs::path& cgroup_root, const fs::path& self_cgroup
   auto keep = [&best](double l) {
     if (l > 0 && (best == 0 || l < best)) best = l;
   };
-  // Lines: "0::/path" (v2) or "N:cpu,cpuacct:/path" (v1).
+  // Lines: "0::/path" (v2) or "N:cpu,cpuacct:/path" (v1). The cgroup controller
+  // "cpu", not the lab vocabulary's device word.
+  const std::string cpu_controller = "cpu";
   for (std::string line; std::getline(in, line);) {
     const auto c1 = line.find(':');
     const auto c2 = line.find(':', c1 == std::string::npos ? 0 : c1 + 1);
@@ -78,7 +80,7 @@ double cgroup_cpu_limit(const fs::path& cgroup_root, const fs::path& self_cgroup
     }
     std::stringstream names(controllers);
     for (std::string name; std::getline(names, name, ',');) {
-      if (name != "cpu") continue;
+      if (name != cpu_controller) continue;
       for (const char* mount : {"cpu", "cpu,cpuacct", "cpuacct,cpu"}) {
         keep(tightest(cgroup_root / mount, path, false));
       }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
@@ -10,6 +11,14 @@ namespace fs = std::filesystem;
 
 namespace parlab::grader {
 namespace {
+
+// --device's words, the command line's edge of DeviceMode.
+constexpr std::pair<DeviceRequest, const char*> kDeviceRequestNames[] = {
+    {DeviceRequest::automatic, "auto"},
+    {DeviceRequest::gpu, "gpu"},
+    {DeviceRequest::sim, "sim"},
+    {DeviceRequest::none, "none"},
+};
 
 constexpr const char* kSimName = "parlab simulated CUDA device (runs on the CPU)";
 
@@ -22,10 +31,9 @@ std::string gib(double bytes) {
 }  // namespace
 
 DeviceRequest parse_device_request(const std::string& text) {
-  if (text == "auto") return DeviceRequest::automatic;
-  if (text == "gpu") return DeviceRequest::gpu;
-  if (text == "sim") return DeviceRequest::sim;
-  if (text == "none") return DeviceRequest::none;
+  for (const auto& [request, name] : kDeviceRequestNames) {
+    if (text == name) return request;
+  }
   throw UsageError("--device must be auto, gpu, sim or none, got '" + text + "'");
 }
 
@@ -88,14 +96,14 @@ DeviceInfo choose_device(DeviceRequest request, const Toolchain& toolchain,
                          ProcessRunner& runner, const fs::path& work_dir, bool measure_peaks) {
   DeviceInfo info;
   if (request == DeviceRequest::sim) {
-    return {.mode = "sim", .name = kSimName, .detail = "asked for with --device sim"};
+    return {.mode = DeviceMode::sim, .name = kSimName, .detail = "asked for with --device sim"};
   }
   if (request == DeviceRequest::none) {
-    return {.mode = "none", .name = "", .detail = "asked for with --device none"};
+    return {.mode = DeviceMode::none, .name = "", .detail = "asked for with --device none"};
   }
   ProbeResult probe = probe_cuda_device(toolchain, runner, work_dir, measure_peaks);
   if (probe.ok) {
-    return {.mode = "gpu",
+    return {.mode = DeviceMode::gpu,
             .name = probe.name,
             .detail = probe.detail,
             .bandwidth_gbs = probe.bandwidth_gbs,
@@ -105,15 +113,9 @@ DeviceInfo choose_device(DeviceRequest request, const Toolchain& toolchain,
     throw EnvironmentError("--device gpu: no usable CUDA device: " + probe.detail +
                            ". Use --device sim to check correctness in the simulator.");
   }
-  return {.mode = "sim", .name = kSimName, .detail = "no usable CUDA device: " + probe.detail};
+  return {.mode = DeviceMode::sim, .name = kSimName, .detail = "no usable CUDA device: " + probe.detail};
 }
 
-DeviceMode device_mode_of(const DeviceInfo& device) {
-  if (device.mode.empty()) return DeviceMode::host;
-  if (device.mode == "gpu") return DeviceMode::gpu;
-  if (device.mode == "sim") return DeviceMode::sim;
-  if (device.mode == "none") return DeviceMode::none;
-  throw std::invalid_argument("unknown device mode '" + device.mode + "'");
-}
+DeviceMode device_mode_of(const DeviceInfo& device) { return device.mode; }
 
 }  // namespace parlab::grader

@@ -14,16 +14,7 @@ namespace parlab::grader {
 
 enum class DeviceRequest { automatic, gpu, sim, none };
 
-// Where a grading's tests run, as the session's policy sees it. The result keeps the
-// string form (DeviceInfo::mode: "gpu", "sim", "none"; empty for a CPU lab).
-enum class DeviceMode {
-  host,  // a CPU lab: no device involved
-  gpu,   // a CUDA device
-  sim,   // the simulation backend
-  none,  // --device none: GPU tests not graded here
-};
-
-// Throws std::invalid_argument for a mode it does not know.
+// DeviceInfo::mode (DeviceMode is result/result.hpp's: the result carries it).
 DeviceMode device_mode_of(const DeviceInfo& device);
 
 // Throws UsageError naming the accepted values.

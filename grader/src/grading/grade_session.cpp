@@ -464,12 +464,12 @@ TestResult Session::run_performance(const TestSpec& t,
   if (!p.serial_task.empty()) {
     Params one_worker = params;
     if (one_worker.has("workers")) one_worker.set("workers", "1");
-    setup.serial = TaskInvocation{baseline_executable({.baseline_program = "reference"}),
+    setup.serial = TaskInvocation{baseline_executable({.baseline_program = BaselineProgram::reference}),
                                   p.serial_task, one_worker, data, t.warmup, t.repeat,
                                   limits(t), false};
   }
   if (baseline_of_another_kind(t, lab_)) {
-    setup.witness = TaskInvocation{baseline_executable({.baseline_program = "reference"}),
+    setup.witness = TaskInvocation{baseline_executable({.baseline_program = BaselineProgram::reference}),
                                    t.task, params, data, t.warmup, t.repeat, limits(t),
                                    false};
   }

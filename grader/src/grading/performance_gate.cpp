@@ -13,7 +13,7 @@ std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& la
                        "not graded here: performance tests disabled (--no-perf)"};
   }
   // A test with a sim-mode substitute ([tests.sim], grading/sim_counters) is graded by it.
-  if (c.mode == DeviceMode::sim && t.device == "gpu" && !t.sim_check) {
+  if (c.mode == DeviceMode::sim && t.device == Device::gpu && !t.sim_check) {
     return NotMeasured{TestStatus::not_graded,
                        "not graded here: the simulation backend checks correctness, not speed (" +
                            c.device_detail +
@@ -31,12 +31,12 @@ std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& la
     // device (a heat_step bug says nothing about matrix_scale's speed); every
     // correctness test on that device when none runs the task.
     for (const TestSpec& other : lab.tests) {
-      if (other.kind == "correctness" && other.device == t.device && other.task == t.task)
+      if (other.kind == TestKind::correctness && other.device == t.device && other.task == t.task)
         gates.push_back(other.name);
     }
     if (gates.empty()) {
       for (const TestSpec& other : lab.tests) {
-        if (other.kind == "correctness" && other.device == t.device) gates.push_back(other.name);
+        if (other.kind == TestKind::correctness && other.device == t.device) gates.push_back(other.name);
       }
     }
   }

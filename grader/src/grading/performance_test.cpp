@@ -82,11 +82,11 @@ double own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
 }
 
 bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab) {
-  if (test.device != "gpu" || !test.performance) return false;
+  if (test.device != Device::gpu || !test.performance) return false;
   const PerformanceSpec& p = *test.performance;
-  if (p.baseline_program == "cpu_reference") return true;
+  if (p.baseline_program == BaselineProgram::cpu_reference) return true;
   for (const TestSpec& other : lab.tests) {
-    if (other.task == p.baseline_task && other.device == "cpu") return true;
+    if (other.task == p.baseline_task && other.device == Device::cpu) return true;
   }
   return false;
 }
@@ -115,7 +115,7 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
                           const DecorateResult& decorate) {
   const TestSpec& t = *setup.test;
   const PerformanceSpec& p = *t.performance;
-  const bool baseline_is_student = p.baseline_program == "submission";
+  const bool baseline_is_student = p.baseline_program == BaselineProgram::submission;
   const bool observed = setup.candidate.observe;
   TaskRun last_candidate;
   TaskRun last_baseline;
@@ -153,7 +153,7 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
       r.outcome = RunOutcome::not_run;
       r.message = "inconclusive: the reference " +
                   (sbs.witness_failed ? "program (reference:" + t.task + ")"
-                                      : "baseline (" + p.baseline_program + ":" +
+                                      : "baseline (" + std::string(to_string(p.baseline_program)) + ":" +
                                             p.baseline_task + ")") +
                   " failed on this machine (" + sbs.error +
                   "); nothing is counted against you: re-run the grading, on a quieter "
@@ -185,19 +185,19 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
 
   const Thresholds th = effective_thresholds(p, setup.cores, workers);
   Measurement m = sbs.measurement;
-  m.baseline = p.baseline_program + ":" + p.baseline_task;
+  m.baseline = std::string(to_string(p.baseline_program)) + ":" + p.baseline_task;
   m.candidate = "submission:" + t.task;
   m.full_at = th.full_at;
   m.zero_at = th.zero_at;
   m.cores = th.parallelism;
   // A parallel test needs the work spread; with a single core nothing can be asked.
-  if (!p.parallel.empty() && setup.cores >= 2) m.required_cores = p.min_spread;
+  if (p.parallel != ParallelKind::none && setup.cores >= 2) m.required_cores = p.min_spread;
   m.serial_speedup = serial_speedup(setup, reference_runs, m.candidate_median_s);
   // Useful parallel work, not only busy cores: the submission's own 1-worker run must
   // be slower. Measured where the spread rule passed and the timing is trusted, on a
   // busy machine too (a burner must not pass as "full credit although busy"; a low
   // figure there is inconclusive, performance_verdict).
-  if (observed && !p.parallel.empty() && setup.cores >= 2 && workers > 1 &&
+  if (observed && p.parallel != ParallelKind::none && setup.cores >= 2 && workers > 1 &&
       p.min_own_speedup > 1 && m.timing_trusted &&
       !(m.work_spread > 0 && m.required_cores > 0 && m.work_spread < m.required_cores)) {
     m.required_own_speedup = p.min_own_speedup;
@@ -207,7 +207,7 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   r.outcome = RunOutcome::ok;
   if (decorate) decorate(r, last_candidate, m);
   const PerformanceVerdict verdict = performance_verdict(
-      m, th, t.points, {observed ? p.parallel : "", observed ? setup.cores : 0});
+      m, th, t.points, {observed ? p.parallel : ParallelKind::none, observed ? setup.cores : 0});
   r.status = verdict.status;
   r.points = verdict.points;
   r.message = verdict.message;

@@ -64,14 +64,14 @@ std::string parallelism_sentence(const Measurement& m, const ParallelRule& rule)
     busy = buf;
   }
   std::snprintf(buf, sizeof buf, "%sits work was spread over %.2f %s (%d process%s, %d thread%s)",
-                busy.c_str(), m.work_spread, rule.unit == "processes" ? "processes" : "threads",
+                busy.c_str(), m.work_spread, rule.unit == ParallelKind::processes ? "processes" : "threads",
                 m.candidate_processes, m.candidate_processes == 1 ? "" : "es",
                 m.candidate_threads, m.candidate_threads == 1 ? "" : "s");
   return buf;
 }
 
 bool parallelism_missing(const Measurement& m, const ParallelRule& rule) {
-  return !rule.unit.empty() && m.required_cores > 0 && m.work_spread > 0 &&
+  return rule.unit != ParallelKind::none && m.required_cores > 0 && m.work_spread > 0 &&
          m.work_spread < m.required_cores;
 }
 
@@ -80,10 +80,10 @@ std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule
   std::snprintf(buf, sizeof buf,
                 "; not parallel: this test needs the work spread over at least %.1f %s, and "
                 "one %s did most of it, so speed earns nothing here",
-                m.required_cores, rule.unit.c_str(),
-                rule.unit == "processes" ? "process" : "thread");
+                m.required_cores, to_string(rule.unit),
+                rule.unit == ParallelKind::processes ? "process" : "thread");
   std::string out = buf;
-  if (rule.unit == "processes" && m.candidate_processes <= 1 && m.candidate_threads > 1) {
+  if (rule.unit == ParallelKind::processes && m.candidate_processes <= 1 && m.candidate_threads > 1) {
     out += " (threads do not count: this lab asks for worker processes, e.g. fork)";
   }
   return out;
@@ -148,7 +148,7 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     v.message += not_parallel_sentence(m, rule);
     return v;
   }
-  if (!rule.unit.empty() && own_speedup_missing(m)) {
+  if (rule.unit != ParallelKind::none && own_speedup_missing(m)) {
     if (!m.interference.empty()) {
       v.status = TestStatus::inconclusive;
       v.points = 0;

@@ -12,6 +12,7 @@
 #include "measure/side_by_side.hpp"
 #include "result/result.hpp"
 #include "score/scoring.hpp"
+#include "spec/lab_vocabulary.hpp"
 
 namespace parlab::grader {
 
@@ -23,7 +24,7 @@ struct PerformanceVerdict {
 
 // What the test asks of the candidate's parallelism (PerformanceSpec::parallel).
 struct ParallelRule {
-  std::string unit;     // "" none, "processes" or "threads"
+  ParallelKind unit = ParallelKind::none;
   int cores = 0;        // cores available to the grading
 };
 

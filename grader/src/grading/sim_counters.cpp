@@ -96,38 +96,38 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
   return totals;
 }
 
-std::optional<double> counter_value(const CounterTotals& t, const std::string& counter) {
-  if (counter == "global_sectors_per_request") {
-    if (t.global_requests == 0) return std::nullopt;
-    return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_requests);
-  }
-  if (counter == "global_sectors_over_ideal") {
-    if (t.global_ideal_sectors == 0) return std::nullopt;
-    return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_ideal_sectors);
-  }
-  if (counter == "global_loads_per_store") {
-    if (t.global_stores == 0) return std::nullopt;
-    return static_cast<double>(t.global_loads) / static_cast<double>(t.global_stores);
-  }
-  if (counter == "warp_divergence") {
-    if (t.warp_blocks == 0) return std::nullopt;
-    return static_cast<double>(t.divergent_warp_blocks) / static_cast<double>(t.warp_blocks);
-  }
-  if (counter == "shared_conflict_ways") {
-    if (t.shared_requests == 0) return 1.0;
-    return static_cast<double>(t.shared_conflict_ways) / static_cast<double>(t.shared_requests);
+std::optional<double> counter_value(const CounterTotals& t, SimCounter counter) {
+  switch (counter) {
+    case SimCounter::global_sectors_per_request:
+      if (t.global_requests == 0) return std::nullopt;
+      return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_requests);
+    case SimCounter::global_sectors_over_ideal:
+      if (t.global_ideal_sectors == 0) return std::nullopt;
+      return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_ideal_sectors);
+    case SimCounter::global_loads_per_store:
+      if (t.global_stores == 0) return std::nullopt;
+      return static_cast<double>(t.global_loads) / static_cast<double>(t.global_stores);
+    case SimCounter::shared_conflict_ways:
+      if (t.shared_requests == 0) return 1.0;
+      return static_cast<double>(t.shared_conflict_ways) / static_cast<double>(t.shared_requests);
   }
   return std::nullopt;
 }
 
-std::string counter_label(const std::string& counter) {
-  if (counter == "global_sectors_per_request") return "global sectors per request";
-  if (counter == "global_sectors_over_ideal")
-    return "global sectors over the fewest the same bytes need";
-  if (counter == "global_loads_per_store") return "global loads per global store";
-  if (counter == "shared_conflict_ways") return "shared bank-conflict ways per request";
-  if (counter == "warp_divergence") return "warp divergence (code blocks a warp ran unevenly)";
-  return counter;
+std::optional<double> warp_divergence_share(const CounterTotals& t) {
+  if (t.warp_blocks == 0) return std::nullopt;
+  return static_cast<double>(t.divergent_warp_blocks) / static_cast<double>(t.warp_blocks);
+}
+
+std::string counter_label(SimCounter counter) {
+  switch (counter) {
+    case SimCounter::global_sectors_per_request: return "global sectors per request";
+    case SimCounter::global_sectors_over_ideal:
+      return "global sectors over the fewest the same bytes need";
+    case SimCounter::global_loads_per_store: return "global loads per global store";
+    case SimCounter::shared_conflict_ways: return "shared bank-conflict ways per request";
+  }
+  return to_string(counter);
 }
 
 void score_sim_check(const SimCheckSpec& check, double candidate, double reference,
@@ -152,7 +152,8 @@ void score_sim_check(const SimCheckSpec& check, double candidate, double referen
 
 HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
                                 const CounterTotals& reference) {
-  const char* counter = shared ? "shared_conflict_ways" : "global_sectors_over_ideal";
+  const SimCounter counter =
+      shared ? SimCounter::shared_conflict_ways : SimCounter::global_sectors_over_ideal;
   const auto value = counter_value(mine, counter);
   const auto theirs = counter_value(reference, counter);
   if (!value || !theirs) return {};
@@ -166,8 +167,8 @@ HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
 }
 
 HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference) {
-  const auto value = counter_value(mine, "warp_divergence");
-  const auto theirs = counter_value(reference, "warp_divergence");
+  const auto value = warp_divergence_share(mine);
+  const auto theirs = warp_divergence_share(reference);
   if (!value || !theirs) return {};
   HintJudgement j;
   j.keep = *value >= 1.25 * *theirs && *value - *theirs >= 0.05;
@@ -180,8 +181,9 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
   std::string line = "sampled counters (two blocks of each launch, drawn from the run's seed):";
   const char* sep = " ";
-  for (const char* counter : {"global_sectors_per_request", "global_loads_per_store",
-                              "shared_conflict_ways"}) {
+  for (const SimCounter counter : {SimCounter::global_sectors_per_request,
+                                   SimCounter::global_loads_per_store,
+                                   SimCounter::shared_conflict_ways}) {
     const auto mine = counter_value(candidate, counter);
     const auto theirs = counter_value(reference, counter);
     if (!mine && !theirs) continue;
@@ -189,8 +191,8 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
             " (reference: " + (theirs ? figure(*theirs) : "-") + ")";
     sep = ", ";
   }
-  const auto mine = counter_value(candidate, "warp_divergence");
-  const auto theirs = counter_value(reference, "warp_divergence");
+  const auto mine = warp_divergence_share(candidate);
+  const auto theirs = warp_divergence_share(reference);
   if (mine || theirs) {
     line += sep + std::string("warp divergence ") + (mine ? percent(*mine) : "-") +
             " of a warp's code blocks (reference: " + (theirs ? percent(*theirs) : "-") + ")";

@@ -49,13 +49,15 @@ std::string contradictory_counts(const CounterTotals& totals);
 std::optional<CounterTotals> parse_sim_counters(const std::string& text);
 
 // The named counter (SimCheckSpec::counter); nothing when it has no denominator (no
-// global request, no thread sampled). A run with no shared request has 1-way conflicts.
-// "warp_divergence" (not a scored counter): the share of the code blocks a sampled warp
+// global request). A run with no shared request has 1-way conflicts.
+std::optional<double> counter_value(const CounterTotals& totals, SimCounter counter);
+
+// Warp divergence (not a scored counter): the share of the code blocks a sampled warp
 // ran that only some of its lanes ran, 0 to 1; nothing without code blocks counted.
-std::optional<double> counter_value(const CounterTotals& totals, const std::string& counter);
+std::optional<double> warp_divergence_share(const CounterTotals& totals);
 
 // "global sectors per request", ...
-std::string counter_label(const std::string& counter);
+std::string counter_label(SimCounter counter);
 
 // Scores `result` (max_points set) by candidate / reference against the check's
 // thresholds: status passed / partial / failed, points, and a message that shows both

@@ -43,7 +43,7 @@ void observe_parallelism(const std::vector<Pair>& pairs, const PerformanceSpec& 
   for (const Pair& p : pairs) {
     const TimedSample& c = p.candidate;
     if (c.processes <= 0) continue;
-    spread.push_back(policy.parallel == "processes" ? c.process_spread : c.thread_spread);
+    spread.push_back(policy.parallel == ParallelKind::processes ? c.process_spread : c.thread_spread);
     processes.push_back(c.processes);
     threads.push_back(c.threads);
   }

@@ -48,7 +48,7 @@ std::string header(const GradeResult& r, const ReportOptions& options, const Pai
                      " cores, " + r.host.sandbox + ", seed " + std::to_string(r.fresh_seed) +
                      ", took " + format_seconds(r.seconds);
   out += fit_line(host, width) + "\n";
-  if (!r.device.mode.empty()) out += hanging("Device:", device_line(r.device), width, 12);
+  if (r.device.mode != DeviceMode::host) out += hanging("Device:", device_line(r.device), width, 12);
   if (options.verbose) {
     if (!r.host.cpu_model.empty()) out += fit_line("CPU:        " + r.host.cpu_model, width) + "\n";
     out += fit_line("Grader:     parlab " + r.grader_version + ", started " + r.started_at, width) + "\n";

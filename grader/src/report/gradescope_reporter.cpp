@@ -54,7 +54,7 @@ std::string test_output(const GradeResult& r, const TestResult& t, bool verbose)
 }
 
 Json tags_of(const TestResult& t) {
-  Json tags = Json::array({t.kind});
+  Json tags = Json::array({to_string(t.kind)});
   if (t.status == TestStatus::inconclusive) tags.push_back("inconclusive");
   if (is_hidden(t)) tags.push_back("hidden");
   return tags;

@@ -129,7 +129,7 @@ std::string ratio_band_svg(const Measurement& m) {
 std::string roofline_svg(const Roofline& r) {
   const double width = 460, left = 12, span = 436;
   const double fraction = std::clamp(r.fraction, 0.0, 1.0);
-  const std::string peak_name = r.bound == "memory" ? "measured copy bandwidth" : "measured cuBLAS SGEMM rate";
+  const std::string peak_name = r.bound == RooflineBound::memory ? "measured copy bandwidth" : "measured cuBLAS SGEMM rate";
   std::string svg = "<svg class=\"roofline\" width=\"" + num(width) + "\" height=\"70\" viewBox=\"0 0 " +
                     num(width) + " 70\" role=\"img\" data-fraction=\"" + format_number(r.fraction, 3) +
                     "\"><title>" + escape(format_number(r.achieved, 4) + " " + r.unit + " of " +

@@ -23,7 +23,7 @@ std::string header(const GradeResult& r) {
   out += "<span>Submission: <code>" + escape(r.submission) + "</code></span>";
   if (r.reference_mode) out += "<span><b>REFERENCE MODE</b></span>";
   out += "<span>" + escape(r.host.hostname) + ", " + std::to_string(r.host.cores) + " cores</span>";
-  if (!r.device.mode.empty()) out += "<span>Device: " + escape(device_line(r.device)) + "</span>";
+  if (r.device.mode != DeviceMode::host) out += "<span>Device: " + escape(device_line(r.device)) + "</span>";
   out += "<span>seed " + std::to_string(r.fresh_seed) + "</span><span>" + escape(r.started_at) +
          "</span><span>took " + escape(format_seconds(r.seconds)) + "</span></div>\n";
   for (const std::string& note : r.notes) out += "<div class=\"note\">" + escape(note) + "</div>\n";

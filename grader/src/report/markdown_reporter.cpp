@@ -26,7 +26,7 @@ std::string header(const GradeResult& r, bool verbose) {
   std::string host = r.host.hostname + ", " + std::to_string(r.host.cores) + " cores";
   if (!r.host.gpu.empty()) host += ", GPU: " + r.host.gpu;
   out += "- **Host:** " + md_escape(host) + "\n";
-  if (!r.device.mode.empty()) out += "- **Device:** " + md_escape(device_line(r.device)) + "\n";
+  if (r.device.mode != DeviceMode::host) out += "- **Device:** " + md_escape(device_line(r.device)) + "\n";
   if (verbose && !r.host.cpu_model.empty()) out += "- **CPU:** " + md_escape(r.host.cpu_model) + "\n";
   out += "- **Sandbox:** " + md_escape(r.host.sandbox) + "\n";
   if (ran_any_test(r)) {  // a rejected or unbuilt submission used no data: no seed to repeat

@@ -100,7 +100,7 @@ void append_facts_for_phases(const std::vector<Phase>& phases, std::vector<std::
 }
 
 void append_facts_for_roofline(const Roofline& r, std::vector<std::string>& facts) {
-  const char* peak = r.bound == "memory" ? "copy bandwidth" : "cuBLAS SGEMM rate";
+  const char* peak = r.bound == RooflineBound::memory ? "copy bandwidth" : "cuBLAS SGEMM rate";
   facts.push_back(sprintf_string("Roofline: %.4g %s, %.0f%% of this GPU's measured %s (%.4g %s)",
                                  r.achieved, r.unit.c_str(), r.fraction * 100, peak, r.peak,
                                  r.unit.c_str()));
@@ -165,7 +165,7 @@ std::string diagnostic_line(const Diagnostic& d) {
 }
 
 std::string device_line(const DeviceInfo& d) {
-  if (d.mode == "gpu") {
+  if (d.mode == DeviceMode::gpu) {
     std::string line = d.name + " (" + d.detail + ")";
     if (d.bandwidth_gbs > 0) {
       line += sprintf_string("; measured peaks: %.0f GB/s copy, %.0f GFLOP/s cuBLAS SGEMM",
@@ -173,7 +173,7 @@ std::string device_line(const DeviceInfo& d) {
     }
     return line;
   }
-  if (d.mode == "sim") return "simulator, on the CPU (" + d.detail + ")";
+  if (d.mode == DeviceMode::sim) return "simulator, on the CPU (" + d.detail + ")";
   return "none (" + d.detail + ")";
 }
 
@@ -317,12 +317,12 @@ std::string indent(std::string_view text, std::string_view prefix) {
 bool is_left_out(const TestResult& t) { return !counts_in_graded_total(t.status); }
 
 std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
-  if (!r.performance_enabled && t.kind == "performance") return "not measured (--no-perf)";
+  if (!r.performance_enabled && t.kind == TestKind::performance) return "not measured (--no-perf)";
   if (t.measurement && t.measurement->required_cores > r.host.cores && r.host.cores > 0) {
     return "need " + format_number(t.measurement->required_cores, 3) + " cores (" +
            std::to_string(r.host.cores) + " here)";
   }
-  if (r.device.mode == "sim" || r.device.mode == "none") return "need a GPU";
+  if (r.device.mode == DeviceMode::sim || r.device.mode == DeviceMode::none) return "need a GPU";
   // Else the message's first clause, without a leading "not graded here:".
   std::string reason = untrusted_text::escape_line(t.message);
   for (const char* prefix : {"not graded here: ", "not graded: "}) {
@@ -443,7 +443,7 @@ std::string next_step(const GradeResult& r) {
     }
     return "fix the build (the compiler's output is in this report), then run grade " + r.lab_id + " again";
   }
-  for (const char* kind : {"correctness", "performance"}) {
+  for (const TestKind kind : {TestKind::correctness, TestKind::performance}) {
     for (const TestResult& t : r.tests) {
       if (t.kind == kind && t.status == TestStatus::failed && t.outcome != RunOutcome::not_run) {
         return "fix " + display_name(t) + " first (see its details)";

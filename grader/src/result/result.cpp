@@ -2,16 +2,10 @@
 // One table per enum, so to_string and from_string can never disagree.
 #include "result/result.hpp"
 
-#include <array>
-#include <stdexcept>
-#include <string_view>
-#include <utility>
+#include "result/name_table.hpp"
 
 namespace parlab::grader {
 namespace {
-
-template <typename Enum, std::size_t N>
-using NameTable = std::array<std::pair<Enum, const char*>, N>;
 
 constexpr NameTable<RunOutcome, 9> kRunOutcomeNames{{
     {RunOutcome::ok, "ok"},
@@ -39,27 +33,22 @@ constexpr NameTable<Visibility, 2> kVisibilityNames{{
     {Visibility::hidden, "hidden"},
 }};
 
-template <typename Enum, std::size_t N>
-const char* name_of(const NameTable<Enum, N>& table, Enum value) {
-  for (const auto& [e, name] : table) {
-    if (e == value) return name;
-  }
-  return "unknown";  // only reachable through a cast of an out-of-range integer
-}
+constexpr NameTable<TestKind, 2> kTestKindNames{{
+    {TestKind::correctness, "correctness"},
+    {TestKind::performance, "performance"},
+}};
 
-template <typename Enum, std::size_t N>
-Enum value_of(const NameTable<Enum, N>& table, const std::string& name, std::string_view what) {
-  for (const auto& [e, n] : table) {
-    if (name == n) return e;
-  }
-  std::string valid;
-  for (const auto& [e, n] : table) {
-    if (!valid.empty()) valid += ", ";
-    valid += n;
-  }
-  throw std::invalid_argument("unknown " + std::string(what) + " '" + name +
-                              "' (expected one of: " + valid + ")");
-}
+constexpr NameTable<DeviceMode, 4> kDeviceModeNames{{
+    {DeviceMode::host, "host"},
+    {DeviceMode::gpu, "gpu"},
+    {DeviceMode::sim, "sim"},
+    {DeviceMode::none, "none"},
+}};
+
+constexpr NameTable<RooflineBound, 2> kRooflineBoundNames{{
+    {RooflineBound::memory, "memory"},
+    {RooflineBound::compute, "compute"},
+}};
 
 }  // namespace
 
@@ -70,6 +59,9 @@ bool counts_in_graded_total(TestStatus s) {
 const char* to_string(RunOutcome o) { return name_of(kRunOutcomeNames, o); }
 const char* to_string(TestStatus s) { return name_of(kTestStatusNames, s); }
 const char* to_string(Visibility v) { return name_of(kVisibilityNames, v); }
+const char* to_string(TestKind k) { return name_of(kTestKindNames, k); }
+const char* to_string(DeviceMode m) { return name_of(kDeviceModeNames, m); }
+const char* to_string(RooflineBound b) { return name_of(kRooflineBoundNames, b); }
 
 RunOutcome run_outcome_from_string(const std::string& s) {
   return value_of(kRunOutcomeNames, s, "run outcome");
@@ -79,6 +71,16 @@ TestStatus test_status_from_string(const std::string& s) {
 }
 Visibility visibility_from_string(const std::string& s) {
   return value_of(kVisibilityNames, s, "visibility");
+}
+
+TestKind test_kind_from_string(const std::string& s) {
+  return value_of(kTestKindNames, s, "test kind");
+}
+DeviceMode device_mode_from_string(const std::string& s) {
+  return value_of(kDeviceModeNames, s, "device mode");
+}
+RooflineBound roofline_bound_from_string(const std::string& s) {
+  return value_of(kRooflineBoundNames, s, "roofline bound");
 }
 
 }  // namespace parlab::grader

@@ -43,12 +43,37 @@ bool counts_in_graded_total(TestStatus s);
 
 enum class Visibility { visible, hidden };
 
+// The lab vocabulary the result carries (lab.toml's words, spec/lab_vocabulary.hpp has
+// the rest): a test's kind, where a GPU lab's tests ran, a roofline's bound.
+enum class TestKind { correctness, performance };
+
+// Where a grading's tests run, as the session's policy sees it; the JSON form leaves
+// `device` out for `host`.
+enum class DeviceMode {
+  host,  // a CPU lab: no device involved
+  gpu,   // a CUDA device
+  sim,   // the simulation backend
+  none,  // --device none: GPU tests not graded here
+};
+
+enum class RooflineBound {
+  memory,   // GB/s against the measured copy bandwidth
+  compute,  // GFLOP/s against the measured cuBLAS SGEMM rate
+};
+
 const char* to_string(RunOutcome o);
 const char* to_string(TestStatus s);
 const char* to_string(Visibility v);
-RunOutcome run_outcome_from_string(const std::string& s);   // throws std::invalid_argument
-TestStatus test_status_from_string(const std::string& s);   // throws std::invalid_argument
-Visibility visibility_from_string(const std::string& s);    // throws std::invalid_argument
+const char* to_string(TestKind k);
+const char* to_string(DeviceMode m);
+const char* to_string(RooflineBound b);
+// Each throws std::invalid_argument naming the word and the words it knows.
+RunOutcome run_outcome_from_string(const std::string& s);
+TestStatus test_status_from_string(const std::string& s);
+Visibility visibility_from_string(const std::string& s);
+TestKind test_kind_from_string(const std::string& s);
+DeviceMode device_mode_from_string(const std::string& s);
+RooflineBound roofline_bound_from_string(const std::string& s);
 
 // The first element that did not match, so feedback can say exactly where.
 struct Mismatch {
@@ -115,7 +140,7 @@ struct Phase {
 
 // Roofline feedback: how close the submission came to the device's measured peak.
 struct Roofline {
-  std::string bound;      // "memory" | "compute"
+  RooflineBound bound = RooflineBound::memory;
   std::string unit;       // "GB/s" | "GFLOP/s"
   double achieved = 0;    // declared work per call / median time
   double peak = 0;        // measured on this device in this grading
@@ -125,7 +150,7 @@ struct Roofline {
 
 struct TestResult {
   std::string name;
-  std::string kind;              // "correctness" | "performance"
+  TestKind kind = TestKind::correctness;
   Visibility visibility = Visibility::visible;
   double points = 0;
   double max_points = 0;
@@ -171,9 +196,9 @@ struct HostInfo {
   std::string gpu;               // empty when none
 };
 
-// Where a GPU lab's tests ran (empty mode for CPU labs).
+// Where a GPU lab's tests ran (mode host for CPU labs).
 struct DeviceInfo {
-  std::string mode;              // "gpu" | "sim" | "none"
+  DeviceMode mode = DeviceMode::host;
   std::string name;              // the GPU, or the simulated device
   std::string detail;            // why this mode (e.g. the probe's error without a GPU)
   double bandwidth_gbs = 0;      // measured device-to-device copy bandwidth (0: not measured)

@@ -70,7 +70,7 @@ json measurement_to_json(const Measurement& m) {
 }
 
 json roofline_to_json(const Roofline& r) {
-  return {{"bound", r.bound},
+  return {{"bound", to_string(r.bound)},
           {"unit", r.unit},
           {"achieved", number_to_json(r.achieved)},
           {"peak", number_to_json(r.peak)},
@@ -80,7 +80,7 @@ json roofline_to_json(const Roofline& r) {
 
 json test_to_json(const TestResult& t) {
   json out = {{"name", t.name},
-          {"kind", t.kind},
+          {"kind", to_string(t.kind)},
           {"visibility", to_string(t.visibility)},
           {"points", number_to_json(t.points)},
           {"max_points", number_to_json(t.max_points)},
@@ -106,7 +106,7 @@ json test_to_json(const TestResult& t) {
 }
 
 json device_to_json(const DeviceInfo& d) {
-  return {{"mode", d.mode},
+  return {{"mode", to_string(d.mode)},
           {"name", d.name},
           {"detail", d.detail},
           {"bandwidth_gbs", number_to_json(d.bandwidth_gbs)},
@@ -291,7 +291,7 @@ Measurement measurement_from(const FieldReader& f) {
 TestResult test_from(const FieldReader& f) {
   TestResult t;
   t.name = f.string("name");
-  t.kind = f.string("kind");
+  t.kind = f.enumeration("kind", test_kind_from_string);
   t.visibility = f.enumeration("visibility", visibility_from_string);
   t.points = f.number("points");
   t.max_points = f.number("max_points");
@@ -313,7 +313,7 @@ TestResult test_from(const FieldReader& f) {
   }
   if (f.has_value("roofline")) {
     FieldReader r = f.object("roofline");
-    t.roofline = Roofline{.bound = r.string("bound"),
+    t.roofline = Roofline{.bound = r.enumeration("bound", roofline_bound_from_string),
                           .unit = r.string("unit"),
                           .achieved = r.number("achieved"),
                           .peak = r.number("peak"),
@@ -353,7 +353,7 @@ HostInfo host_from(const FieldReader& f) {
 }
 
 DeviceInfo device_from(const FieldReader& f) {
-  return {.mode = f.string("mode"),
+  return {.mode = f.enumeration("mode", device_mode_from_string),
           .name = f.string("name"),
           .detail = f.string("detail"),
           .bandwidth_gbs = f.number("bandwidth_gbs"),
@@ -384,7 +384,7 @@ nlohmann::json to_json(const GradeResult& r) {
           {"max_score", number_to_json(r.max_score)},
           {"graded_max_score", number_to_json(r.graded_max_score)},
           {"notes", r.notes}};
-  if (!r.device.mode.empty()) out["device"] = device_to_json(r.device);
+  if (r.device.mode != DeviceMode::host) out["device"] = device_to_json(r.device);
   if (!r.interrupted.empty()) out["interrupted"] = r.interrupted;
   return out;
 }

@@ -10,6 +10,7 @@
 #include "core/resource_limits.hpp"
 #include "parlab/harness/params.hpp"
 #include "result/result.hpp"
+#include "spec/lab_vocabulary.hpp"
 
 namespace parlab::grader {
 
@@ -56,15 +57,13 @@ struct DatasetSpec {
 // Roofline feedback of a GPU performance test: the work the driver declared per call
 // divided by the median time, against the device's measured peak.
 struct RooflineSpec {
-  std::string bound = "memory";  // "memory": GB/s vs copy bandwidth; "compute": GFLOP/s vs cuBLAS
+  RooflineBound bound = RooflineBound::memory;
   double hint_below = 0.5;       // show `hint` when achieved / peak is below this
   std::string hint;
 };
 
 struct PerformanceSpec {
-  // "reference" (prebuilt reference executable) | "cpu_reference" (GPU labs' CPU
-  // reference program) | "submission"
-  std::string baseline_program = "reference";
+  BaselineProgram baseline_program = BaselineProgram::reference;
   std::string baseline_task;                   // task run for the baseline
   Params baseline_params;                      // empty: the test's params
   double full_at = 0.8;                        // ratio earning full credit
@@ -76,11 +75,9 @@ struct PerformanceSpec {
   int max_pairs = 15;
   double max_spread = 0.10;                    // IQR / median of the pair ratios
   double budget_seconds = 60;                  // re-measuring stops here
-  // Observed parallelism (docs/scoring.md): "" none required; "processes" (the work must
-  // be spread over processes, e.g. lab01's pool of forked workers) or "threads" (over
-  // threads or processes). With P >= 2 cores, the run's CPU time over its busiest
-  // process's (thread's) must reach min_spread, else the test earns nothing.
-  std::string parallel;
+  // Observed parallelism (docs/scoring.md): with P >= 2 cores, the run's CPU time over
+  // its busiest process's (thread's) must reach min_spread, else the test earns nothing.
+  ParallelKind parallel = ParallelKind::none;
   double min_spread = 1.5;
   // A parallel test with a `workers` param also runs the submission's own task with one
   // worker: its parallel run must be at least this much faster (a serial program that
@@ -100,16 +97,8 @@ struct PerformanceSpec {
 // reference, with the memory-access counters on; the points go by the submission's
 // counter over the reference's (lower is better). Graded only in sim mode; on a GPU the
 // real measurement grades the test.
-inline bool is_sim_counter(const std::string& c) {
-  return c == "global_sectors_per_request" || c == "global_sectors_over_ideal" ||
-         c == "global_loads_per_store" || c == "shared_conflict_ways";
-}
 struct SimCheckSpec {
-  // "global_sectors_per_request" (Nsight's coalescing figure) | "global_sectors_over_ideal"
-  // (the same over the fewest sectors the bytes need: 1 = coalesced, whatever the access
-  // width) | "global_loads_per_store" (data reuse: global loads per element written)
-  // | "shared_conflict_ways" (bank-conflict degree per shared request)
-  std::string counter;
+  SimCounter counter = SimCounter::global_sectors_per_request;
   std::string dataset;     // DatasetSpec::id, small: the simulator is slow
   double full_at = 1.5;    // counter / reference's at or below: full credit
   double zero_at = 4.0;    // at or above: none; linear between
@@ -119,15 +108,15 @@ struct SimCheckSpec {
 
 struct TestSpec {
   std::string name;
-  std::string kind;  // "correctness" | "performance"
+  TestKind kind = TestKind::correctness;
   double points = 0;
   Visibility visibility = Visibility::visible;
   std::string dataset;  // DatasetSpec::id
   std::string task;
-  // Where the task's work runs: "gpu" (GPU labs' default) or "cpu" (CPU labs; in a GPU
+  // Where the task's work runs: gpu (GPU labs' default) or cpu (CPU labs; in a GPU
   // lab, a task of plain host code, e.g. a threaded CPU version). CPU tests run and are
   // measured whatever --device chose; GPU tests are simulated or skipped without a GPU.
-  std::string device;
+  Device device = Device::cpu;
   Params params;        // value "cores" is replaced by the available core count
   int warmup = 0;
   int repeat = 1;
@@ -145,7 +134,7 @@ struct LabSpec {
   std::filesystem::path dir;   // labs/<dir>
   std::string id;              // "lab01"
   std::string title;
-  std::string kind;            // "cpu" | "gpu"
+  Device kind = Device::cpu;   // [lab] kind: cpu | gpu
   std::vector<std::string> sources;  // files a submission must contain
   // Performance tests whose speed ratio goes on Gradescope's leaderboard (may be empty).
   std::vector<std::string> leaderboard;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "spec/lab_spec.hpp"
@@ -15,6 +16,17 @@ namespace parlab::grader {
 namespace {
 
 constexpr double kMb = 1024.0 * 1024.0;
+
+// A word of the lab vocabulary (spec/lab_vocabulary.hpp): an unknown one fails at its
+// node, naming the key and the words allowed there.
+template <typename Parse>
+auto read_word(TomlReader& r, const std::string& key, const std::string& text, Parse parse) {
+  try {
+    return parse(text);
+  } catch (const std::invalid_argument& e) {
+    r.fail(r.node(key), "'" + key + "': " + e.what());
+  }
+}
 
 ResourceLimits read_limits(TomlReader& r, ResourceLimits base) {
   r.expect_keys({"wall_seconds", "cpu_seconds", "memory_mb", "file_size_mb", "processes",
@@ -78,11 +90,9 @@ PerformanceSpec read_performance(TomlReader& r) {
     r.fail(r.node("baseline"), "baseline must be 'reference:TASK', 'cpu_reference:TASK' or "
                                    "'submission:TASK', got '" + baseline + "'");
   }
-  p.baseline_program = baseline.substr(0, colon);
+  p.baseline_program = read_word(r, "baseline", baseline.substr(0, colon), baseline_program_from_string);
   p.baseline_task = baseline.substr(colon + 1);
-  if ((p.baseline_program != "reference" && p.baseline_program != "submission" &&
-       p.baseline_program != "cpu_reference") ||
-      p.baseline_task.empty()) {
+  if (p.baseline_task.empty()) {
     r.fail(r.node("baseline"), "baseline must be 'reference:TASK', 'cpu_reference:TASK' or "
                                    "'submission:TASK', got '" + baseline + "'");
   }
@@ -105,9 +115,8 @@ PerformanceSpec read_performance(TomlReader& r) {
   if (p.max_pairs < p.min_pairs) r.fail(r.node("max_pairs"), "max_pairs must be >= min_pairs");
   if (p.warmup_pairs < 0) r.fail(r.node("warmup_pairs"), "warmup_pairs must be >= 0");
   if (p.min_cores < 1) r.fail(r.node("min_cores"), "min_cores must be >= 1");
-  p.parallel = r.optional_string("parallel").value_or("");
-  if (!p.parallel.empty() && p.parallel != "processes" && p.parallel != "threads") {
-    r.fail(r.node("parallel"), "parallel must be 'processes' or 'threads', got '" + p.parallel + "'");
+  if (auto parallel = r.optional_string("parallel")) {
+    p.parallel = read_word(r, "parallel", *parallel, parallel_kind_from_string);
   }
   p.min_spread = r.optional_number("min_spread").value_or(p.min_spread);
   if (!(p.min_spread >= 1)) r.fail(r.node("min_spread"), "min_spread must be >= 1 (1: serial)");
@@ -124,10 +133,7 @@ PerformanceSpec read_performance(TomlReader& r) {
 RooflineSpec read_roofline(TomlReader& r) {
   r.expect_keys({"bound", "hint_below", "hint"});
   RooflineSpec f;
-  f.bound = r.required_string("bound");
-  if (f.bound != "memory" && f.bound != "compute") {
-    r.fail(r.node("bound"), "bound must be 'memory' or 'compute', got '" + f.bound + "'");
-  }
+  f.bound = read_word(r, "bound", r.required_string("bound"), roofline_bound_from_string);
   f.hint_below = r.optional_number("hint_below").value_or(f.hint_below);
   if (!(f.hint_below >= 0 && f.hint_below <= 1)) {
     r.fail(r.node("hint_below"), "hint_below is a fraction of the peak, in [0, 1]");
@@ -140,12 +146,7 @@ SimCheckSpec read_sim_check(TomlReader& r) {
   r.expect_keys({"counter", "dataset", "full_at", "zero_at", "hint"});
   SimCheckSpec c;
   c.where = r.location(nullptr);
-  c.counter = r.required_string("counter");
-  if (!is_sim_counter(c.counter)) {
-    r.fail(r.node("counter"), "counter must be one of 'global_sectors_per_request', "
-                              "'global_sectors_over_ideal', 'global_loads_per_store', "
-                              "'shared_conflict_ways', got '" + c.counter + "'");
-  }
+  c.counter = read_word(r, "counter", r.required_string("counter"), sim_counter_from_string);
   c.dataset = r.required_string("dataset");
   c.full_at = r.optional_number("full_at").value_or(c.full_at);
   c.zero_at = r.optional_number("zero_at").value_or(c.zero_at);
@@ -158,14 +159,12 @@ SimCheckSpec read_sim_check(TomlReader& r) {
 }
 
 Visibility read_visibility(TomlReader& r) {
-  std::string v = r.optional_string("visibility").value_or("visible");
-  if (v == "visible") return Visibility::visible;
-  if (v == "hidden") return Visibility::hidden;
-  r.fail(r.node("visibility"), "visibility must be 'visible' or 'hidden', got '" + v + "'");
+  auto v = r.optional_string("visibility");
+  return v ? read_word(r, "visibility", *v, visibility_from_string) : Visibility::visible;
 }
 
 TestSpec read_test(const toml::table& t, const std::string& file, const ResourceLimits& limits,
-                   const std::string& lab_kind, int index) {
+                   Device lab_kind, int index) {
   // Messages name the test when it has a name, else its position.
   std::string context = "test #" + std::to_string(index + 1);
   if (auto n = t["name"].value<std::string>()) context = "test '" + *n + "'";
@@ -176,10 +175,7 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   TestSpec s;
   s.where = r.location(nullptr);
   s.name = r.required_string("name");
-  s.kind = r.required_string("kind");
-  if (s.kind != "correctness" && s.kind != "performance") {
-    r.fail(r.node("kind"), "kind must be 'correctness' or 'performance', got '" + s.kind + "'");
-  }
+  s.kind = read_word(r, "kind", r.required_string("kind"), test_kind_from_string);
   auto points = r.optional_number("points");
   if (!points) r.fail(nullptr, "missing required key 'points'");
   if (!(*points >= 0) || !std::isfinite(*points)) r.fail(r.node("points"), "points must be >= 0");
@@ -187,15 +183,13 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   s.visibility = read_visibility(r);
   s.dataset = r.required_string("dataset");
   s.task = r.required_string("task");
-  s.device = r.optional_string("device").value_or(lab_kind == "gpu" ? "gpu" : "cpu");
-  if (s.device != "cpu" && s.device != "gpu") {
-    r.fail(r.node("device"), "device must be 'cpu' or 'gpu', got '" + s.device + "'");
-  }
-  if (s.device == "gpu" && lab_kind != "gpu") {
+  s.device = lab_kind;
+  if (auto device = r.optional_string("device")) s.device = read_word(r, "device", *device, device_from_string);
+  if (s.device == Device::gpu && lab_kind != Device::gpu) {
     r.fail(r.node("device"), "device = \"gpu\" needs a GPU lab ([lab] kind = \"gpu\")");
   }
   s.params = r.params("params");
-  s.warmup = static_cast<int>(r.optional_int("warmup").value_or(s.kind == "performance" ? 1 : 0));
+  s.warmup = static_cast<int>(r.optional_int("warmup").value_or(s.kind == TestKind::performance ? 1 : 0));
   s.repeat = static_cast<int>(r.optional_int("repeat").value_or(1));
   if (s.warmup < 0) r.fail(r.node("warmup"), "warmup must be >= 0");
   if (s.repeat < 1) r.fail(r.node("repeat"), "repeat must be >= 1");
@@ -211,7 +205,7 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
     s.limits = read_limits(lr, limits);
   }
   const toml::table* perf = r.optional_table("performance");
-  if (s.kind == "performance") {
+  if (s.kind == TestKind::performance) {
     if (!perf) r.fail(nullptr, "a performance test needs a [tests.performance] table");
     TomlReader pr(*perf, file, "test '" + s.name + "' performance");
     s.performance = read_performance(pr);
@@ -219,14 +213,14 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
     r.fail(r.node("performance"), "only performance tests take a 'performance' table");
   }
   if (const toml::table* roof = r.optional_table("roofline")) {
-    if (s.kind != "performance") {
+    if (s.kind != TestKind::performance) {
       r.fail(r.node("roofline"), "only performance tests take a 'roofline' table");
     }
     TomlReader rr(*roof, file, "test '" + s.name + "' roofline");
     s.roofline = read_roofline(rr);
   }
   if (const toml::table* sim = r.optional_table("sim")) {
-    if (s.kind != "performance" || s.device != "gpu") {
+    if (s.kind != TestKind::performance || s.device != Device::gpu) {
       r.fail(r.node("sim"), "only GPU performance tests take a 'sim' table (a sim-mode "
                             "substitute for the measurement)");
     }
@@ -352,11 +346,12 @@ void check_references(const LabSpec& lab) {
         throw SpecError(t.where + ": test '" + t.name + "' requires unknown test '" + req + "'");
       }
     }
-    if (lab.kind != "gpu" && t.performance && t.performance->baseline_program == "cpu_reference") {
+    if (lab.kind != Device::gpu && t.performance &&
+        t.performance->baseline_program == BaselineProgram::cpu_reference) {
       throw SpecError(t.where + ": test '" + t.name + "': baseline 'cpu_reference:...' exists "
                       "only in GPU labs (kind = \"gpu\"); a CPU lab's reference is 'reference'");
     }
-    if (t.device != "gpu" && t.roofline) {
+    if (t.device != Device::gpu && t.roofline) {
       throw SpecError(t.where + ": test '" + t.name + "': a roofline table needs a GPU test "
                       "(a GPU lab's test with device = \"gpu\"), whose device peaks are measured");
     }
@@ -404,10 +399,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   l.expect_keys({"id", "title", "kind", "sources", "leaderboard"});
   lab.id = l.required_string("id");
   lab.title = l.required_string("title");
-  lab.kind = l.optional_string("kind").value_or("cpu");
-  if (lab.kind != "cpu" && lab.kind != "gpu") {
-    l.fail(l.node("kind"), "kind must be 'cpu' or 'gpu', got '" + lab.kind + "'");
-  }
+  if (auto kind = l.optional_string("kind")) lab.kind = read_word(l, "kind", *kind, device_from_string);
   lab.sources = l.string_list("sources");
   if (lab.sources.empty()) l.fail(nullptr, "'sources' must list the files a submission edits");
   lab.leaderboard = l.string_list("leaderboard");
@@ -444,7 +436,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   for (const std::string& name : lab.leaderboard) {
     const auto t = std::find_if(lab.tests.begin(), lab.tests.end(),
                                 [&](const TestSpec& s) { return s.name == name; });
-    if (t == lab.tests.end() || t->kind != "performance") {
+    if (t == lab.tests.end() || t->kind != TestKind::performance) {
       l.fail(l.node("leaderboard"), "leaderboard: '" + name + "' is not a performance test of this lab");
     }
   }

@@ -15,11 +15,11 @@ BatchManifest manifest() {
   m.lab_id = "lab01";
   m.lab_title = "Multiprocessing";
   m.max_score = 100;
-  m.tests = {{"serial, stats", "correctness", 60}, {"speedup", "performance", 40}};
+  m.tests = {{"serial, stats", TestKind::correctness, 60}, {"speedup", TestKind::performance, 40}};
   return m;
 }
 
-TestResult test(const std::string& name, const std::string& kind, double points, double max, TestStatus st,
+TestResult test(const std::string& name, TestKind kind, double points, double max, TestStatus st,
                 RunOutcome out = RunOutcome::ok, double ratio = 0) {
   TestResult t;
   t.name = name;
@@ -44,9 +44,9 @@ StudentRecord graded(const std::string& id, double correct, double perf, double 
   GradeResult g;
   g.build.ok = true;
   g.max_score = 100;
-  g.tests = {test("serial, stats", "correctness", correct, 60, correct == 60 ? TestStatus::passed : TestStatus::failed,
+  g.tests = {test("serial, stats", TestKind::correctness, correct, 60, correct == 60 ? TestStatus::passed : TestStatus::failed,
                   outcome),
-             test("speedup", "performance", perf, 40, perf == 40 ? TestStatus::passed : TestStatus::partial,
+             test("speedup", TestKind::performance, perf, 40, perf == 40 ? TestStatus::passed : TestStatus::partial,
                   RunOutcome::ok, ratio)};
   g.score = correct + perf;
   g.host.sandbox = "bubblewrap";
@@ -63,8 +63,8 @@ StudentRecord build_failed(const std::string& id) {
   g.build.ok = false;
   g.build.diagnostics = {{"file_stats.cpp", 12, 3, "warning", "unused"}, {"file_stats.cpp", 40, 1, "error", "expected ';'"}};
   g.max_score = 100;
-  g.tests = {test("serial, stats", "correctness", 0, 60, TestStatus::failed, RunOutcome::not_run),
-             test("speedup", "performance", 0, 40, TestStatus::failed, RunOutcome::not_run)};
+  g.tests = {test("serial, stats", TestKind::correctness, 0, 60, TestStatus::failed, RunOutcome::not_run),
+             test("speedup", TestKind::performance, 0, 40, TestStatus::failed, RunOutcome::not_run)};
   r.result = g;
   return r;
 }

@@ -39,7 +39,7 @@ TEST_CASE("a group submission gives each member a row with the group's grade") {
   m.lab_id = "lab01";
   m.lab_title = "Tiny";
   m.max_score = 10;
-  m.tests = {{"serial", "correctness", 10}};
+  m.tests = {{"serial", TestKind::correctness, 10}};
   m.students = {{"s1", "Ann", "team1"}, {"s4", "Bob", "bob"}};
   m.group_members = {{"s2", "Bo", "team1", "s1"}, {"s3", "", "team1", "s1"}};
   write_file_atomically(layout.manifest(), manifest_json_text(m));
@@ -52,7 +52,7 @@ TEST_CASE("a group submission gives each member a row with the group's grade") {
   lab.id = "lab01";
   TestSpec t;
   t.name = "serial";
-  t.kind = "correctness";
+  t.kind = TestKind::correctness;
   t.points = 10;
   lab.tests = {t};
   r.result = rejected_result(lab, "team1", "the archive is empty");

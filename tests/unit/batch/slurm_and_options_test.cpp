@@ -60,10 +60,10 @@ TEST_CASE("child gradings get the batch's options, and a time cap from lab.toml"
 
   LabSpec lab;
   TestSpec c;
-  c.kind = "correctness";
+  c.kind = TestKind::correctness;
   c.limits.wall_seconds = 30;
   TestSpec p;
-  p.kind = "performance";
+  p.kind = TestKind::performance;
   p.limits.wall_seconds = 30;
   p.performance = PerformanceSpec{};
   p.performance->budget_seconds = 60;

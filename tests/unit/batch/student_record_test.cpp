@@ -20,7 +20,7 @@ LabSpec tiny_lab() {
   lab.title = "Tiny";
   TestSpec t;
   t.name = "serial";
-  t.kind = "correctness";
+  t.kind = TestKind::correctness;
   t.points = 10;
   lab.tests = {t};
   return lab;
@@ -97,7 +97,7 @@ TEST_CASE("collect writes a gradebook with every manifest student and missing ro
   m.lab_id = "lab01";
   m.lab_title = "Tiny";
   m.max_score = 10;
-  m.tests = {{"serial", "correctness", 10}};
+  m.tests = {{"serial", TestKind::correctness, 10}};
   m.students = {{"b", "", "b"}, {"a", "", "a.zip"}};
   m.missing = {{"c", "Carol", ""}};
   write_file_atomically(layout.manifest(), manifest_json_text(m));

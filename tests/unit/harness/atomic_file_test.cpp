@@ -1,5 +1,5 @@
 // The harness's atomic write, as the child uses it (page cache only): the grader's
-// durable use is tested in tests/unit/report/atomic_write_test.cpp.
+// durable use is tested in tests/unit/util/atomic_write_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <sys/resource.h>

@@ -51,11 +51,11 @@ TEST_CASE("console neutralizes terminal control sequences in student output", "[
 TEST_CASE("console shows the device, GPU time per phase and roofline feedback",
           "[report][console]") {
   GradeResult r = sample_grade_result();
-  r.device = {.mode = "gpu", .name = "NVIDIA H100 80GB HBM3",
+  r.device = {.mode = DeviceMode::gpu, .name = "NVIDIA H100 80GB HBM3",
               .detail = "compute capability 9.0, 79 GiB, 132 SMs", .bandwidth_gbs = 3000,
               .sgemm_gflops = 50000};
   r.tests[0].phases = {{"kernels", 0.00041}, {"host_to_device", 0.0029}};
-  r.tests[1].roofline = Roofline{.bound = "memory", .unit = "GB/s", .achieved = 600,
+  r.tests[1].roofline = Roofline{.bound = RooflineBound::memory, .unit = "GB/s", .achieved = 600,
                                  .peak = 3000, .fraction = 0.2,
                                  .hint = "check that neighbouring threads read neighbouring "
                                          "addresses"};
@@ -69,7 +69,7 @@ TEST_CASE("console shows the device, GPU time per phase and roofline feedback",
                            "(3000 GB/s)"));
   CHECK_THAT(out, Contains("Hint: check that neighbouring threads read neighbouring addresses"));
 
-  r.device = {.mode = "sim", .name = "sim", .detail = "no usable CUDA device: no NVIDIA driver"};
+  r.device = {.mode = DeviceMode::sim, .name = "sim", .detail = "no usable CUDA device: no NVIDIA driver"};
   CHECK_THAT(make_reporter("console", {})->render(r),
              Contains("Device:     simulator, on the CPU (no usable CUDA device: no NVIDIA "
                       "driver)"));

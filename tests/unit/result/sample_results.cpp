@@ -27,7 +27,7 @@ GradeResult common_header() {
 TestResult passed_correctness() {
   TestResult t;
   t.name = "correctness_small";
-  t.kind = "correctness";
+  t.kind = TestKind::correctness;
   t.points = t.max_points = 10;
   t.status = TestStatus::passed;
   t.outcome = RunOutcome::ok;
@@ -39,7 +39,7 @@ TestResult passed_correctness() {
 TestResult partial_performance() {
   TestResult t;
   t.name = "speedup_parallel";
-  t.kind = "performance";
+  t.kind = TestKind::performance;
   t.points = 5.33;
   t.max_points = 15;
   t.status = TestStatus::partial;
@@ -79,7 +79,7 @@ TestResult partial_performance() {
 TestResult failed_with_mismatch() {
   TestResult t;
   t.name = "correctness_fresh";
-  t.kind = "correctness";
+  t.kind = TestKind::correctness;
   t.max_points = 20;
   t.status = TestStatus::failed;
   t.outcome = RunOutcome::ok;
@@ -101,7 +101,7 @@ TestResult failed_with_mismatch() {
 TestResult hidden_failed() {
   TestResult t;
   t.name = "correctness_hidden";
-  t.kind = "correctness";
+  t.kind = TestKind::correctness;
   t.visibility = Visibility::hidden;
   t.max_points = 15;
   t.status = TestStatus::failed;
@@ -124,7 +124,7 @@ TestResult hidden_failed() {
 TestResult crashed() {
   TestResult t;
   t.name = "correctness_large";
-  t.kind = "correctness";
+  t.kind = TestKind::correctness;
   t.max_points = 20;
   t.status = TestStatus::failed;
   t.outcome = RunOutcome::crashed;
@@ -139,7 +139,7 @@ TestResult crashed() {
 TestResult skipped_gpu() {
   TestResult t;
   t.name = "gpu_speedup";
-  t.kind = "performance";
+  t.kind = TestKind::performance;
   t.max_points = 10;
   t.status = TestStatus::not_graded;
   t.outcome = RunOutcome::not_run;
@@ -150,7 +150,7 @@ TestResult skipped_gpu() {
 TestResult inconclusive_performance() {
   TestResult t;
   t.name = "speedup_processes";
-  t.kind = "performance";
+  t.kind = TestKind::performance;
   t.max_points = 10;
   t.status = TestStatus::inconclusive;
   t.outcome = RunOutcome::ok;

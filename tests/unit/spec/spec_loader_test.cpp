@@ -82,7 +82,7 @@ std::string error_of(const std::string& text) {
 TEST_CASE("a valid spec loads with every field", "[spec]") {
   LabSpec lab = load_lab_spec(write_spec(kValid));
   CHECK(lab.id == "lab99");
-  CHECK(lab.kind == "cpu");
+  CHECK(lab.kind == Device::cpu);
   CHECK(lab.max_points() == 15);
   REQUIRE(lab.tests.size() == 2);
   CHECK(lab.tests[0].compare.kind == ComparatorSpec::Kind::ulp);
@@ -90,7 +90,7 @@ TEST_CASE("a valid spec loads with every field", "[spec]") {
   CHECK(lab.tests[0].compare.exact_arrays == std::vector<std::string>{"count"});
   CHECK(lab.tests[0].limits.wall_seconds == 5);
   REQUIRE(lab.tests[1].performance);
-  CHECK(lab.tests[1].performance->baseline_program == "reference");
+  CHECK(lab.tests[1].performance->baseline_program == BaselineProgram::reference);
   CHECK(lab.tests[1].performance->baseline_task == "serial");
   CHECK(lab.tests[1].performance->scale_with_cores);
   CHECK(lab.tests[1].params.get_string("workers") == "cores");
@@ -148,18 +148,18 @@ TEST_CASE("performance tests declare parallelism, load bound and a serial task",
       "\"serial\"\nmin_cores = 2\n");
   LabSpec lab = load_lab_spec(write_spec(parallel));
   const PerformanceSpec& p = *lab.tests[1].performance;
-  CHECK(p.parallel == "processes");
+  CHECK(p.parallel == ParallelKind::processes);
   CHECK(p.min_spread == 1.8);
   CHECK(p.max_other_load == 0.5);
   CHECK(p.serial_task == "serial");
   CHECK(p.min_cores == 2);
   // Defaults: nothing required, the documented bounds.
   LabSpec plain = load_lab_spec(write_spec(kValid));
-  CHECK(plain.tests[1].performance->parallel.empty());
+  CHECK(plain.tests[1].performance->parallel == ParallelKind::none);
   CHECK(plain.tests[1].performance->min_spread == 1.5);
   CHECK(plain.tests[1].performance->max_other_load == 0.35);
   CHECK_THAT(error_of(replace(parallel, "\"processes\"", "\"fibers\"")),
-             Catch::Contains("parallel must be 'processes' or 'threads', got 'fibers'"));
+             Catch::Contains("'parallel': unknown parallel kind 'fibers' (expected one of: processes, threads)"));
   CHECK_THAT(error_of(replace(parallel, "min_spread = 1.8", "min_spread = 0.5")),
              Catch::Contains("min_spread must be >= 1"));
   CHECK_THAT(error_of(replace(parallel, "max_other_load = 0.5", "max_other_load = 0")),
@@ -175,7 +175,7 @@ TEST_CASE("performance tests declare parallelism, load bound and a serial task",
 TEST_CASE("the shipped labs' parallel tests need 2 cores and say how to be parallel", "[spec]") {
   for (const LabSpec& lab : load_all_labs(fs::path(PARLAB_SOURCE_DIR) / "labs")) {
     for (const TestSpec& t : lab.tests) {
-      if (!t.performance || t.performance->parallel.empty()) continue;
+      if (!t.performance || t.performance->parallel == ParallelKind::none) continue;
       INFO(lab.id << ": " << t.name);
       CHECK(t.performance->min_cores >= 2);
       // Same shape: a parallel test is never measured against a serial baseline.
@@ -185,7 +185,7 @@ TEST_CASE("the shipped labs' parallel tests need 2 cores and say how to be paral
   const LabSpec lab01 = load_all_labs(fs::path(PARLAB_SOURCE_DIR) / "labs").front();
   int parallel_tests = 0;
   for (const TestSpec& t : lab01.tests) {
-    if (t.performance && t.performance->parallel == "processes") ++parallel_tests;
+    if (t.performance && t.performance->parallel == ParallelKind::processes) ++parallel_tests;
   }
   CHECK(parallel_tests == 2);  // lab01 asks for processes on both of its speed tests
 }
@@ -200,16 +200,16 @@ TEST_CASE("GPU labs: cpu_reference baselines and roofline tables", "[spec]") {
       replace(gpu, "reference:serial", "cpu_reference:serial"), "zero_at = 0.5",
       "zero_at = 0.5\n[tests.roofline]\nbound = \"memory\"\nhint_below = 0.6\nhint = \"coalesce\"");
   LabSpec lab = load_lab_spec(write_spec(with_roofline));
-  CHECK(lab.kind == "gpu");
+  CHECK(lab.kind == Device::gpu);
   REQUIRE(lab.tests[1].performance);
-  CHECK(lab.tests[1].performance->baseline_program == "cpu_reference");
+  CHECK(lab.tests[1].performance->baseline_program == BaselineProgram::cpu_reference);
   REQUIRE(lab.tests[1].roofline);
-  CHECK(lab.tests[1].roofline->bound == "memory");
+  CHECK(lab.tests[1].roofline->bound == RooflineBound::memory);
   CHECK(lab.tests[1].roofline->hint_below == 0.6);
   CHECK(lab.tests[1].roofline->hint == "coalesce");
 
   CHECK_THAT(error_of(replace(with_roofline, "bound = \"memory\"", "bound = \"disk\"")),
-             Catch::Contains("bound must be 'memory' or 'compute'"));
+             Catch::Contains("'bound': unknown roofline bound 'disk' (expected one of: memory, compute)"));
   CHECK_THAT(error_of(replace(with_roofline, "hint_below = 0.6", "hint_below = 2")),
              Catch::Contains("hint_below is a fraction"));
   CHECK_THAT(error_of(replace(with_roofline, "hint = \"coalesce\"", "hnt = \"coalesce\"")),
@@ -224,22 +224,22 @@ TEST_CASE("GPU labs: cpu_reference baselines and roofline tables", "[spec]") {
 
 TEST_CASE("each test runs on a device: gpu by default in GPU labs and cpu in CPU labs", "[spec]") {
   const LabSpec cpu_lab = load_lab_spec(write_spec(kValid));
-  CHECK(cpu_lab.tests[0].device == "cpu");
-  CHECK(cpu_lab.tests[1].device == "cpu");
+  CHECK(cpu_lab.tests[0].device == Device::cpu);
+  CHECK(cpu_lab.tests[1].device == Device::cpu);
 
   const std::string gpu = replace(kValid, "sources = [\"a.cpp\"]", "kind = \"gpu\"\nsources = [\"a.cu\"]");
   const LabSpec gpu_lab = load_lab_spec(write_spec(gpu));
-  CHECK(gpu_lab.tests[0].device == "gpu");
-  CHECK(gpu_lab.tests[1].device == "gpu");
+  CHECK(gpu_lab.tests[0].device == Device::gpu);
+  CHECK(gpu_lab.tests[1].device == Device::gpu);
 
   // A threaded host task inside a GPU lab (lab02's CPU half).
   const std::string mixed = replace(gpu, "task = \"parallel\"", "task = \"parallel\"\ndevice = \"cpu\"");
   const LabSpec mixed_lab = load_lab_spec(write_spec(mixed));
-  CHECK(mixed_lab.tests[0].device == "gpu");
-  CHECK(mixed_lab.tests[1].device == "cpu");
+  CHECK(mixed_lab.tests[0].device == Device::gpu);
+  CHECK(mixed_lab.tests[1].device == Device::cpu);
 
   CHECK_THAT(error_of(replace(gpu, "task = \"parallel\"", "task = \"parallel\"\ndevice = \"tpu\"")),
-             Catch::Contains("device must be 'cpu' or 'gpu', got 'tpu'"));
+             Catch::Contains("test 'speed': 'device': unknown device 'tpu' (expected one of: cpu, gpu)"));
   CHECK_THAT(error_of(replace(kValid, "task = \"parallel\"", "task = \"parallel\"\ndevice = \"gpu\"")),
              Catch::Contains("needs a GPU lab"));
   // Device peaks mean nothing for a CPU task.
@@ -256,7 +256,7 @@ TEST_CASE("a GPU performance test's sim-mode substitute ([tests.sim])", "[spec]"
       "full_at = 1.5\nzero_at = 4\nhint = \"coalesce\"");
   LabSpec lab = load_lab_spec(write_spec(with_sim));
   REQUIRE(lab.tests[1].sim_check);
-  CHECK(lab.tests[1].sim_check->counter == "global_sectors_over_ideal");
+  CHECK(lab.tests[1].sim_check->counter == SimCounter::global_sectors_over_ideal);
   CHECK(lab.tests[1].sim_check->dataset == "small");
   CHECK(lab.tests[1].sim_check->full_at == 1.5);
   CHECK(lab.tests[1].sim_check->zero_at == 4);
@@ -264,7 +264,9 @@ TEST_CASE("a GPU performance test's sim-mode substitute ([tests.sim])", "[spec]"
   CHECK_FALSE(lab.tests[0].sim_check);
 
   CHECK_THAT(error_of(replace(with_sim, "global_sectors_over_ideal", "cache_hits")),
-             Catch::Contains("counter must be one of"));
+             Catch::Contains("'counter': unknown counter 'cache_hits' (expected one of: "
+                             "global_sectors_per_request, global_sectors_over_ideal, "
+                             "global_loads_per_store, shared_conflict_ways)"));
   CHECK_THAT(error_of(replace(with_sim, "zero_at = 4", "zero_at = 1")),
              Catch::Contains("need 0 < full_at < zero_at"));
   CHECK_THAT(error_of(replace(with_sim, "dataset = \"small\"\nfull_at", "dataset = \"tiny\"\nfull_at")),
@@ -274,4 +276,21 @@ TEST_CASE("a GPU performance test's sim-mode substitute ([tests.sim])", "[spec]"
       kValid, "zero_at = 0.5",
       "zero_at = 0.5\n[tests.sim]\ncounter = \"global_loads_per_store\"\ndataset = \"small\"");
   CHECK_THAT(error_of(cpu_sim), Catch::Contains("only GPU performance tests take a 'sim' table"));
+}
+
+TEST_CASE("a word outside the lab vocabulary fails the load naming file, key and the words",
+          "[spec]") {
+  const std::string at = "lab\\.toml:[0-9]+:[0-9]+: ";
+  CHECK_THAT(error_of(replace(kValid, "kind = \"correctness\"", "kind = \"speed\"")),
+             Catch::Matches(".*" + at + "test 'small': 'kind': unknown test kind 'speed' "
+                            "\\(expected one of: correctness, performance\\)"));
+  CHECK_THAT(error_of(replace(kValid, "sources = [\"a.cpp\"]", "kind = \"fpga\"\nsources = [\"a.cpp\"]")),
+             Catch::Matches(".*" + at + "\\[lab\\]: 'kind': unknown device 'fpga' "
+                            "\\(expected one of: cpu, gpu\\)"));
+  CHECK_THAT(error_of(replace(kValid, "reference:serial", "oracle:serial")),
+             Catch::Matches(".*" + at + ".*'baseline': unknown baseline program 'oracle' "
+                            "\\(expected one of: reference, cpu_reference, submission\\)"));
+  CHECK_THAT(error_of(replace(kValid, "visibility = \"hidden\"", "visibility = \"secret\"")),
+             Catch::Matches(".*" + at + "test 'speed': 'visibility': unknown visibility 'secret' "
+                            "\\(expected one of: visible, hidden\\)"));
 }

@@ -72,7 +72,7 @@ TEST_CASE("work done by one process earns nothing on a parallel test", "[verdict
   Measurement m = parallel_run(1.01, 1, 1);
   m.reported_ratio = m.median_ratio = 3.0;
   m.observed_cap = 3.1;
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::failed);
   CHECK(v.points == 0);
   CHECK(v.message.find("your run kept 1.01 of 2 cores busy") != std::string::npos);
@@ -81,7 +81,7 @@ TEST_CASE("work done by one process earns nothing on a parallel test", "[verdict
 
 TEST_CASE("threads do not count where a lab asks for processes", "[verdict][parallel]") {
   Measurement m = parallel_run(1.0, 1, 3);
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.points == 0);
   CHECK(v.message.find("threads do not count") != std::string::npos);
   CHECK(v.message.find("1 process, 3 threads") != std::string::npos);
@@ -90,7 +90,7 @@ TEST_CASE("threads do not count where a lab asks for processes", "[verdict][para
 TEST_CASE("work shared by workers earns its points and says how it was shared",
           "[verdict][parallel]") {
   PerformanceVerdict v =
-      performance_verdict(parallel_run(1.93, 3, 3), same_shape(), 25, {"processes", 2});
+      performance_verdict(parallel_run(1.93, 3, 3), same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::passed);
   CHECK(v.points == 25);
   CHECK(v.message.find("spread over 1.93 processes (3 processes, 3 threads)") != std::string::npos);
@@ -98,7 +98,7 @@ TEST_CASE("work shared by workers earns its points and says how it was shared",
 
 TEST_CASE("no requirement is enforced when the tree was not observed", "[verdict][parallel]") {
   PerformanceVerdict v =
-      performance_verdict(parallel_run(0, 0, 0), same_shape(), 25, {"processes", 2});
+      performance_verdict(parallel_run(0, 0, 0), same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::passed);
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("a busy machine makes a short ratio inconclusive, never a lower score"
   Measurement m = parallel_run(1.9, 3, 3);
   m.median_ratio = m.reported_ratio = 0.6;
   m.interference = "other programs kept 0.98 cores busy";
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
   CHECK(v.message.find("machine busy (other programs kept 0.98 cores busy)") != std::string::npos);
@@ -116,7 +116,7 @@ TEST_CASE("a busy machine makes a short ratio inconclusive, never a lower score"
 TEST_CASE("full credit on a busy machine stands, with the load said", "[verdict][load]") {
   Measurement m = parallel_run(1.9, 3, 3);
   m.interference = "other programs kept 0.98 cores busy";
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::passed);
   CHECK(v.points == 25);
   CHECK(v.message.find("although other programs") != std::string::npos);
@@ -127,7 +127,7 @@ TEST_CASE("the parallel rule never rescues forged timing", "[verdict][parallel]"
   m.reported_ratio = 50;
   m.timing_trusted = false;
   m.median_ratio = 1.1;
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.points == 0);
   CHECK(v.message.find("timing not trusted") != std::string::npos);
 }
@@ -137,7 +137,7 @@ TEST_CASE("on a busy machine a low spread is inconclusive, not a failure", "[ver
   // worker two thirds of the work (spread 1.37).
   Measurement m = parallel_run(1.37, 2, 2);
   m.interference = "other programs kept 0.83 cores busy";
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
   CHECK(v.message.find("how the work was shared cannot be judged") != std::string::npos);

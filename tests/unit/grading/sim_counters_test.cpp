@@ -21,7 +21,7 @@ TestResult test_worth(double points) {
   return r;
 }
 
-SimCheckSpec check(const std::string& counter, double full_at, double zero_at) {
+SimCheckSpec check(SimCounter counter, double full_at, double zero_at) {
   SimCheckSpec c;
   c.counter = counter;
   c.full_at = full_at;
@@ -37,11 +37,10 @@ TEST_CASE("the launches' lines are summed and give each counter", "[sim_counters
   REQUIRE(totals);
   CHECK(totals->launches == 2);
   CHECK(totals->threads == 512);
-  CHECK(*counter_value(*totals, "global_sectors_per_request") == Approx(18.0));
-  CHECK(*counter_value(*totals, "global_sectors_over_ideal") == Approx(4.5));
-  CHECK(*counter_value(*totals, "global_loads_per_store") == Approx(2.0));
-  CHECK(*counter_value(*totals, "shared_conflict_ways") == Approx(8.0));
-  CHECK_FALSE(counter_value(*totals, "no_such_counter"));
+  CHECK(*counter_value(*totals, SimCounter::global_sectors_per_request) == Approx(18.0));
+  CHECK(*counter_value(*totals, SimCounter::global_sectors_over_ideal) == Approx(4.5));
+  CHECK(*counter_value(*totals, SimCounter::global_loads_per_store) == Approx(2.0));
+  CHECK(*counter_value(*totals, SimCounter::shared_conflict_ways) == Approx(8.0));
 }
 
 TEST_CASE("malformed, negative, fractional, huge or incomplete lines are skipped",
@@ -66,14 +65,14 @@ TEST_CASE("malformed, negative, fractional, huge or incomplete lines are skipped
 TEST_CASE("a run with no shared or global request", "[sim_counters]") {
   CounterTotals none;
   none.launches = 1;
-  CHECK(*counter_value(none, "shared_conflict_ways") == 1.0);  // no request, no conflict
-  CHECK_FALSE(counter_value(none, "global_sectors_per_request"));
-  CHECK_FALSE(counter_value(none, "global_loads_per_store"));
+  CHECK(*counter_value(none, SimCounter::shared_conflict_ways) == 1.0);  // no request, no conflict
+  CHECK_FALSE(counter_value(none, SimCounter::global_sectors_per_request));
+  CHECK_FALSE(counter_value(none, SimCounter::global_loads_per_store));
 }
 
 TEST_CASE("lower is better: full marks up to full_at x the reference, none from zero_at",
           "[sim_counters]") {
-  const SimCheckSpec c = check("global_sectors_per_request", 1.5, 4.0);
+  const SimCheckSpec c = check(SimCounter::global_sectors_per_request, 1.5, 4.0);
   TestResult same = test_worth(8);
   score_sim_check(c, 4.0, 4.0, same);
   CHECK(same.status == TestStatus::passed);
@@ -150,8 +149,8 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the c
   CHECK(totals->launches == 2);
   CHECK(totals->warps == 8);
   CHECK(totals->divergent_warps == 8);
-  CHECK(*counter_value(*totals, "warp_divergence") == Approx(0.5));
-  CHECK_FALSE(counter_value(*parse_sim_counters(kLine), "warp_divergence"));
+  CHECK(*warp_divergence_share(*totals) == Approx(0.5));
+  CHECK_FALSE(warp_divergence_share(*parse_sim_counters(kLine)));
   // More divergent blocks than blocks: the divergence figures of that line are dropped.
   std::string impossible = divergent;
   impossible.replace(impossible.find("\"divergent_warp_blocks\": 16"), 27,
@@ -159,7 +158,7 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the c
   const auto dropped = parse_sim_counters(impossible);
   REQUIRE(dropped);  // the memory figures stay
   CHECK(dropped->global_requests == 16);
-  CHECK_FALSE(counter_value(*dropped, "warp_divergence"));
+  CHECK_FALSE(warp_divergence_share(*dropped));
 
   CounterTotals uniform = *totals;
   uniform.divergent_warp_blocks = 0;

@@ -42,7 +42,7 @@ struct Fixture {
     l.cpu_reference_exe = root / "cpu_ref";
     tc.labs["lab77"] = l;
     lab.id = "lab77";
-    lab.kind = "gpu";
+    lab.kind = Device::gpu;
     lab.sources = {"kernels.cu"};
   }
   ~Fixture() { fs::remove_all(root); }

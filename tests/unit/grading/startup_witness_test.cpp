@@ -152,10 +152,10 @@ TEST_CASE("witness: only GPU tests against another kind of program need one",
       if (!t.performance) continue;
       const bool needs = baseline_of_another_kind(t, lab);
       INFO(lab.id << ": " << t.name);
-      if (t.performance->baseline_program == "cpu_reference") CHECK(needs);
+      if (t.performance->baseline_program == BaselineProgram::cpu_reference) CHECK(needs);
       // A CPU test, or a GPU task against the reference's GPU code: same kind.
-      if (t.device == "cpu") CHECK_FALSE(needs);
-      if (t.device == "gpu" && t.performance->baseline_program == "reference" &&
+      if (t.device == Device::cpu) CHECK_FALSE(needs);
+      if (t.device == Device::gpu && t.performance->baseline_program == BaselineProgram::reference &&
           t.performance->baseline_task == t.task) {
         CHECK_FALSE(needs);
       }

@@ -9,19 +9,19 @@ using namespace parlab::grader;
 
 namespace {
 
-TestSpec correctness(std::string name, std::string device = "cpu") {
+TestSpec correctness(std::string name, Device device = Device::cpu) {
   TestSpec t;
   t.name = std::move(name);
-  t.kind = "correctness";
-  t.device = std::move(device);
+  t.kind = TestKind::correctness;
+  t.device = device;
   return t;
 }
 
-TestSpec performance(std::string device = "cpu", int min_cores = 2) {
+TestSpec performance(Device device = Device::cpu, int min_cores = 2) {
   TestSpec t;
   t.name = "speedup";
-  t.kind = "performance";
-  t.device = std::move(device);
+  t.kind = TestKind::performance;
+  t.device = device;
   t.performance = PerformanceSpec{};
   t.performance->min_cores = min_cores;
   return t;
@@ -60,7 +60,7 @@ TEST_CASE("gate: what this machine or mode cannot measure is not graded here", "
   }
   SECTION("a GPU test in the simulator") {
     LabSpec gpu_lab;
-    gpu_lab.tests = {correctness("k", "gpu"), performance("gpu", 1)};
+    gpu_lab.tests = {correctness("k", Device::gpu), performance(Device::gpu, 1)};
     auto why = performance_gate(gpu_lab.tests[1], gpu_lab,
                                 {true, DeviceMode::sim, "no usable CUDA device", 16},
                                 results({{"k", TestStatus::passed}}));
@@ -96,7 +96,7 @@ TEST_CASE("gate: only the named correctness tests gate when `requires` is given"
 
 TEST_CASE("gate: by default only the correctness tests of the measured task gate", "[gate]") {
   LabSpec lab;
-  lab.tests = {correctness("scale 1", "gpu"), correctness("step 1", "gpu"), performance("gpu", 1)};
+  lab.tests = {correctness("scale 1", Device::gpu), correctness("step 1", Device::gpu), performance(Device::gpu, 1)};
   lab.tests[0].task = "matrix_scale";
   lab.tests[1].task = "heat_step";
   lab.tests[2].task = "matrix_scale";

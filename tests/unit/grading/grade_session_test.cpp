@@ -318,7 +318,7 @@ TEST_CASE("session: exit codes put a failure first, then inconclusive, then no G
   CHECK(exit_code_for(r) == kExitAllPassed);
   r.tests = {passed, inconclusive};
   CHECK(exit_code_for(r) == kExitInconclusive);
-  r.device.mode = "none";
+  r.device.mode = DeviceMode::none;
   CHECK(exit_code_for(r) == kExitInconclusive);
   r.tests = {inconclusive, failed};
   CHECK(exit_code_for(r) == kExitSomeFailed);

@@ -28,10 +28,10 @@ GradeResult everything_set() {
   r.tests[2].seconds = 0.1 + 0.2;  // not exactly representable: must survive bit for bit
   r.notes.push_back("second note");
   // GPU-lab fields (optional in the JSON).
-  r.device = {.mode = "gpu", .name = "NVIDIA H100 80GB HBM3", .detail = "compute capability 9.0",
+  r.device = {.mode = DeviceMode::gpu, .name = "NVIDIA H100 80GB HBM3", .detail = "compute capability 9.0",
               .bandwidth_gbs = 2987.5, .sgemm_gflops = 51234.25};
   r.tests[1].phases = {{"kernels", 0.00125}, {"host_to_device", 0.0031}};
-  r.tests[1].roofline = Roofline{.bound = "memory", .unit = "GB/s", .achieved = 812.5,
+  r.tests[1].roofline = Roofline{.bound = RooflineBound::memory, .unit = "GB/s", .achieved = 812.5,
                                  .peak = 2987.5, .fraction = 812.5 / 2987.5,
                                  .hint = "uncoalesced?"};
   return r;
@@ -100,6 +100,11 @@ TEST_CASE("reading names the missing or bad field", "[result][json]") {
   j = good;
   j["tests"][4]["status"] = "almost";
   CHECK_THAT(error_of(j), Contains("'tests[4].status'") && Contains("'almost'"));
+
+  j = good;
+  j["tests"][0]["kind"] = "speed";
+  CHECK_THAT(error_of(j), Contains("'tests[0].kind'") && Contains("unknown test kind 'speed'") &&
+                              Contains("correctness, performance"));
 
   j = good;
   j["build"]["diagnostics"][0]["line"] = -1.5;

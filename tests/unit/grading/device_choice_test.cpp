@@ -76,7 +76,7 @@ TEST_CASE("auto takes the GPU when the probe finds one, and asks for peaks only 
   ProbeRunner runner(kH100);
   DeviceInfo d = choose_device(DeviceRequest::automatic, toolchain_with_probe(true), runner,
                                std::filesystem::temp_directory_path() / "parlab-probe-test", false);
-  CHECK(d.mode == "gpu");
+  CHECK(d.mode == DeviceMode::gpu);
   CHECK(d.name == "NVIDIA H100 80GB HBM3");
   CHECK(runner.last_args.empty());
   choose_device(DeviceRequest::automatic, toolchain_with_probe(true), runner,
@@ -90,7 +90,7 @@ TEST_CASE("without a usable GPU: auto falls back to sim, gpu is an environment e
   const auto dir = std::filesystem::temp_directory_path() / "parlab-probe-test";
   DeviceInfo d = choose_device(DeviceRequest::automatic, toolchain_with_probe(true), runner, dir,
                                false);
-  CHECK(d.mode == "sim");
+  CHECK(d.mode == DeviceMode::sim);
   CHECK_THAT(d.detail, Catch::Contains("no NVIDIA kernel driver"));
   try {
     choose_device(DeviceRequest::gpu, toolchain_with_probe(true), runner, dir, false);
@@ -102,10 +102,10 @@ TEST_CASE("without a usable GPU: auto falls back to sim, gpu is an environment e
   // A build without nvcc has no probe at all: never a GPU.
   DeviceInfo no_cuda = choose_device(DeviceRequest::automatic, toolchain_with_probe(false),
                                      runner, dir, false);
-  CHECK(no_cuda.mode == "sim");
+  CHECK(no_cuda.mode == DeviceMode::sim);
   CHECK_THAT(no_cuda.detail, Catch::Contains("no CUDA"));
   CHECK(choose_device(DeviceRequest::none, toolchain_with_probe(true), runner, dir, false).mode ==
-        "none");
+        DeviceMode::none);
   CHECK(choose_device(DeviceRequest::sim, toolchain_with_probe(true), runner, dir, false).mode ==
-        "sim");
+        DeviceMode::sim);
 }

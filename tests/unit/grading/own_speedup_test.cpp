@@ -44,7 +44,7 @@ TEST_CASE("own speedup: from the wall times, less a process's untimed cost", "[o
 TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told why",
           "[verdict][parallel][own_speedup]") {
   PerformanceVerdict v =
-      performance_verdict(spread_over_two(1.01), same_shape(), 25, {"processes", 2});
+      performance_verdict(spread_over_two(1.01), same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::failed);
   CHECK(v.points == 0);
   CHECK(v.message.find("not parallel: with 1 worker your own task 'parallel_dynamic' took "
@@ -53,7 +53,7 @@ TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told w
 
 TEST_CASE("own speedup: real parallel work keeps its points", "[verdict][parallel][own_speedup]") {
   PerformanceVerdict v =
-      performance_verdict(spread_over_two(1.85), same_shape(), 25, {"processes", 2});
+      performance_verdict(spread_over_two(1.85), same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::passed);
   CHECK(v.points == 25);
   CHECK(v.message.find("not parallel") == std::string::npos);
@@ -64,7 +64,7 @@ TEST_CASE("own speedup: on a busy machine it is inconclusive, never failed",
           "[verdict][parallel][own_speedup]") {
   Measurement m = spread_over_two(1.01);
   m.interference = "other programs kept 0.98 cores busy";
-  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {"processes", 2});
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
 }
@@ -72,10 +72,10 @@ TEST_CASE("own speedup: on a busy machine it is inconclusive, never failed",
 TEST_CASE("own speedup: not measured or not required, nothing is asked",
           "[verdict][parallel][own_speedup]") {
   Measurement unmeasured = spread_over_two(0);
-  CHECK(performance_verdict(unmeasured, same_shape(), 25, {"processes", 2}).points == 25);
+  CHECK(performance_verdict(unmeasured, same_shape(), 25, {ParallelKind::processes, 2}).points == 25);
   Measurement not_required = spread_over_two(1.01);
   not_required.required_own_speedup = 0;
-  CHECK(performance_verdict(not_required, same_shape(), 25, {"processes", 2}).points == 25);
+  CHECK(performance_verdict(not_required, same_shape(), 25, {ParallelKind::processes, 2}).points == 25);
   // A test without a parallel rule never asks for it.
   CHECK(performance_verdict(spread_over_two(1.01), same_shape(), 25, {}).points == 25);
 }

@@ -37,3 +37,20 @@ TEST_CASE("an unknown enum name throws naming the bad value and the valid ones",
   CHECK_THROWS_AS(run_outcome_from_string("Crashed"), std::invalid_argument);
   CHECK_THROWS_AS(visibility_from_string(""), std::invalid_argument);
 }
+
+TEST_CASE("the lab vocabulary in the result round-trips through its JSON names", "[result]") {
+  for (TestKind k : {TestKind::correctness, TestKind::performance}) {
+    CHECK(test_kind_from_string(to_string(k)) == k);
+  }
+  for (DeviceMode m : {DeviceMode::host, DeviceMode::gpu, DeviceMode::sim, DeviceMode::none}) {
+    CHECK(device_mode_from_string(to_string(m)) == m);
+  }
+  for (RooflineBound b : {RooflineBound::memory, RooflineBound::compute}) {
+    CHECK(roofline_bound_from_string(to_string(b)) == b);
+  }
+  CHECK(std::string(to_string(TestKind::performance)) == "performance");
+  CHECK(std::string(to_string(DeviceMode::sim)) == "sim");
+  CHECK_THROWS_WITH(test_kind_from_string("speed"),
+                    "unknown test kind 'speed' (expected one of: correctness, performance)");
+  CHECK_THROWS_AS(roofline_bound_from_string("Memory"), std::invalid_argument);
+}

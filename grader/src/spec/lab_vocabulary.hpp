@@ -1,0 +1,52 @@
+#pragma once
+// The words of lab.toml (docs/lab-spec.md) that choose behaviour, parsed once by the
+// spec loader into enums; only the TOML and JSON edges see their names. The result's
+// own words (TestKind, DeviceMode, RooflineBound, Visibility) live in result/result.hpp.
+#include <string>
+
+#include "result/result.hpp"
+
+namespace parlab::grader {
+
+// Where a test's work runs, and a lab's kind ([lab] kind: a GPU lab's tests run on the
+// GPU unless they say `device = "cpu"`).
+enum class Device { cpu, gpu };
+
+// The program a performance test's baseline runs ([tests.performance] baseline).
+enum class BaselineProgram {
+  reference,      // the prebuilt reference executable
+  cpu_reference,  // a GPU lab's CPU reference program
+  submission,     // the submission itself (e.g. its own serial task)
+};
+
+// The parallelism a performance test requires (docs/scoring.md, "Observed parallelism").
+enum class ParallelKind {
+  none,       // not required (the key left out)
+  processes,  // the work spread over processes (lab01's forked workers)
+  threads,    // over threads or processes
+};
+
+// A GPU performance test's counter in sim mode ([tests.sim] counter).
+enum class SimCounter {
+  global_sectors_per_request,  // Nsight's coalescing figure
+  global_sectors_over_ideal,   // the same over the fewest sectors the bytes need
+  global_loads_per_store,      // data reuse: global loads per element written
+  shared_conflict_ways,        // bank-conflict degree per shared request
+};
+
+const char* to_string(Device d);
+const char* to_string(BaselineProgram p);
+const char* to_string(ParallelKind p);  // "" for none
+const char* to_string(SimCounter c);
+// Each throws std::invalid_argument naming the word and the words it knows.
+Device device_from_string(const std::string& s);
+BaselineProgram baseline_program_from_string(const std::string& s);
+ParallelKind parallel_kind_from_string(const std::string& s);  // "processes" | "threads"
+SimCounter sim_counter_from_string(const std::string& s);
+
+}  // namespace parlab::grader
+
+// Until grading/grade_session.cpp is converted (issue 29): its remaining comparisons
+// of these words with their names compile. tests/layering/check_vocabulary_words.py
+// refuses any such comparison elsewhere.
+#include "spec/vocabulary_transition.hpp"
