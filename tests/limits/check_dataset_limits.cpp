@@ -236,7 +236,7 @@ void verify_model(const std::vector<LabSpec>& labs, const OutputModel& model,
       const Params params = resolved(t.params);
       verify_run(expected_exe, Writer::expected, task, params, ds, data_dir,
                  work / lab.id / ("expected-" + task), arrays, failures);
-      if (t.device != "cpu" || !gpu) {
+      if (t.device != Device::cpu || !gpu) {
         verify_run(program_exe, Writer::program, task, params, ds, data_dir,
                    work / lab.id / ("program-" + task), arrays, failures);
       }

@@ -76,90 +76,118 @@ std::string student_id_problem(const std::string& id) {
   return "";
 }
 
-ClassList make_class_list(const ClassFolder& folder,
-                          const std::optional<std::vector<RosterEntry>>& roster) {
-  ClassList out;
-  out.ignored = folder.ignored;
-  out.gradescope_export = folder.gradescope_export;
+namespace {
+
+// Who has which id so far, and which roster rows matched: each student is graded once.
+struct Claims {
+  std::map<std::string, std::string> taken;  // id -> entry that has it
+  std::map<std::string, bool> used;          // roster folder -> matched
+  std::map<std::string, bool> is_member;     // id -> in a group
+};
+
+// The submission's student: its roster row, if the roster names its entry.
+Student student_of(const SubmissionSource& s, const std::map<std::string, const RosterEntry*>& by_folder,
+                   Claims& claims, const RosterEntry*& r) {
+  Student st;
+  st.source = s;
+  st.id = s.stem;
+  // The roster may name the entry exactly ("alice.zip") or without extension ("alice").
+  r = nullptr;
+  for (const std::string& key : {s.entry, s.stem}) {
+    if (auto it = by_folder.find(key); !r && it != by_folder.end()) {
+      r = it->second;
+      claims.used[key] = true;
+    }
+  }
+  if (r) {
+    st.id = r->id;
+    st.name = r->name;
+    st.members = r->members;
+    st.roster_row = r->folder + "," + r->id + "," + r->name;
+    for (const std::string& m : r->members) st.roster_row += (m == r->members.front() ? "," : ";") + m;
+  }
+  return st;
+}
+
+void add_submissions(const ClassFolder& folder, const std::optional<std::vector<RosterEntry>>& roster,
+                     Claims& claims, ClassList& out) {
   std::map<std::string, const RosterEntry*> by_folder;
   if (roster) {
     for (const RosterEntry& e : *roster) by_folder[e.folder] = &e;
   }
-  std::map<std::string, std::string> taken;  // id -> entry that has it
-  std::map<std::string, bool> used;          // roster folder -> matched
   for (const SubmissionSource& s : folder.sources) {
-    Student st;
-    st.source = s;
-    st.id = s.stem;
-    // The roster may name the entry exactly ("alice.zip") or without extension ("alice").
     const RosterEntry* r = nullptr;
-    for (const std::string& key : {s.entry, s.stem}) {
-      if (auto it = by_folder.find(key); !r && it != by_folder.end()) {
-        r = it->second;
-        used[key] = true;
-      }
-    }
-    if (r) {
-      st.id = r->id;
-      st.name = r->name;
-      st.members = r->members;
-      st.roster_row = r->folder + "," + r->id + "," + r->name;
-      for (const std::string& m : r->members) st.roster_row += (m == r->members.front() ? "," : ";") + m;
-    } else if (roster) {
-      out.not_on_roster.push_back(s.entry);
-    }
+    Student st = student_of(s, by_folder, claims, r);
+    if (!r && roster) out.not_on_roster.push_back(s.entry);
     if (std::string why = student_id_problem(st.id); !why.empty()) {
       throw UsageError("student id '" + untrusted_text::escape_line(st.id) + "' (for '" +
                        untrusted_text::escape_line(s.entry) + "') cannot be used: " + why +
                        (r ? "" : "; give the submission an id with a roster (--roster)"));
     }
-    auto [it, fresh] = taken.emplace(st.id, s.entry);
+    auto [it, fresh] = claims.taken.emplace(st.id, s.entry);
     if (!fresh) {
       throw UsageError("'" + it->second + "' and '" + s.entry + "' both have the student id '" +
                        st.id + "'; each student needs one submission (fix the folder or the roster)");
     }
     out.students.push_back(std::move(st));
   }
-  // Group members: their rows copy the submitter's grade; a member's own roster row
-  // (for the name) is then not "missing".
+}
+
+// Group members: their rows copy the submitter's grade; a member's own roster row
+// (for the name) is then not "missing".
+void add_group_members(const std::optional<std::vector<RosterEntry>>& roster, Claims& claims,
+                       ClassList& out) {
   std::map<std::string, std::string> member_names;
   if (roster) {
     for (const RosterEntry& e : *roster) member_names[e.id] = e.name;
   }
-  std::map<std::string, bool> is_member;
   for (const Student& st : out.students) {
     for (const std::string& m : st.members) {
       if (std::string why = student_id_problem(m); !why.empty()) {
         throw UsageError("group member id '" + m + "' (of " + st.id + ") cannot be used: " + why);
       }
-      auto [it, fresh] = taken.emplace(m, "the group of " + st.id);
+      auto [it, fresh] = claims.taken.emplace(m, "the group of " + st.id);
       if (!fresh) {
         throw UsageError("'" + m + "' is a member of the group of " + st.id + " and also has the row of '" +
                          it->second + "'; a student is graded once (fix the roster)");
       }
-      is_member[m] = true;
+      claims.is_member[m] = true;
       out.group_members.push_back({m, member_names.count(m) ? member_names[m] : "", st.id});
     }
   }
   std::sort(out.group_members.begin(), out.group_members.end(),
             [](const GroupMember& a, const GroupMember& b) { return a.id < b.id; });
-  if (roster) {
-    for (const RosterEntry& e : *roster) {
-      if (used.count(e.folder) || is_member.count(e.id)) continue;
-      // Missing students get a row (and maybe a folder later): the same rules apply,
-      // and their id must not be one a submission already has.
-      if (std::string why = student_id_problem(e.id); !why.empty()) {
-        throw UsageError("roster line " + std::to_string(e.line) + ": student id '" + e.id +
-                         "' cannot be used: " + why);
-      }
-      if (auto it = taken.find(e.id); it != taken.end()) {
-        throw UsageError("roster line " + std::to_string(e.line) + ": student id '" + e.id +
-                         "' (folder '" + e.folder + "', not in the class folder) is also the id of the submission '" +
-                         it->second + "'; one id would have two rows (fix the roster or rename the folder)");
-      }
-      out.missing.push_back(e);
+}
+
+void add_missing(const std::vector<RosterEntry>& roster, const Claims& claims, ClassList& out) {
+  for (const RosterEntry& e : roster) {
+    if (claims.used.count(e.folder) || claims.is_member.count(e.id)) continue;
+    // Missing students get a row (and maybe a folder later): the same rules apply,
+    // and their id must not be one a submission already has.
+    if (std::string why = student_id_problem(e.id); !why.empty()) {
+      throw UsageError("roster line " + std::to_string(e.line) + ": student id '" + e.id +
+                       "' cannot be used: " + why);
     }
+    if (auto it = claims.taken.find(e.id); it != claims.taken.end()) {
+      throw UsageError("roster line " + std::to_string(e.line) + ": student id '" + e.id +
+                       "' (folder '" + e.folder + "', not in the class folder) is also the id of the submission '" +
+                       it->second + "'; one id would have two rows (fix the roster or rename the folder)");
+    }
+    out.missing.push_back(e);
   }
+}
+
+}  // namespace
+
+ClassList make_class_list(const ClassFolder& folder,
+                          const std::optional<std::vector<RosterEntry>>& roster) {
+  ClassList out;
+  out.ignored = folder.ignored;
+  out.gradescope_export = folder.gradescope_export;
+  Claims claims;
+  add_submissions(folder, roster, claims, out);
+  add_group_members(roster, claims, out);
+  if (roster) add_missing(*roster, claims, out);
   std::sort(out.students.begin(), out.students.end(),
             [](const Student& a, const Student& b) { return a.id < b.id; });
   return out;

@@ -90,48 +90,24 @@ int jobs_within_uid_pool(int jobs) {
   return most;
 }
 
-}  // namespace
 
-int run_batch_command(const std::vector<std::string>& args) {
-  po::options_description visible = batch_options();
-  po::options_description all = visible;
-  all.add_options()("lab", po::value<std::string>(), "")("class-dir", po::value<std::string>(), "");
-  po::positional_options_description positional;
-  positional.add("lab", 1).add("class-dir", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw UsageError(std::string(e.what()) + " (see grade batch --help)");
-  }
-  if (vm.count("help")) {
-    std::cout << "usage: grade batch LAB CLASS_DIR --out DIR [options]   grade a class here\n"
-                 "       grade batch LAB CLASS_DIR --out DIR --slurm      grade it as a Slurm job array\n"
-                 "       grade batch --collect DIR                        rebuild gradebook and summary\n\n"
-                 "CLASS_DIR holds one folder or archive (.zip, .tar, .tar.gz) per student, or a\n"
-                 "Gradescope export. Re-running the same command finishes what is left; see docs/batch.md.\n"
-                 "exit codes: 0 every submission has a result, 1 some could not be graded (re-run to\n"
-                 "retry), 2 usage error, 3 environment problem (nothing blamed on students)\n\n"
-              << visible;
-    return kExitAllPassed;
-  }
-  if (vm.count("collect")) {
-    if (vm.count("lab") || vm.count("out")) throw UsageError("--collect DIR takes no LAB, CLASS_DIR or --out");
-    const fs::path out = fs::absolute(vm["collect"].as<std::string>());
-    batch::read_manifest(batch::BatchLayout{out}.manifest());  // not a batch folder: say so, create nothing
-    // A writer like any other: refused while a batch grades into the folder, except
-    // for the collect job of the Slurm submission that does.
-    const batch::OutputLock lock = batch::lock_output_folder(
-        out, vm.count("slurm-submission") ? vm["slurm-submission"].as<std::string>() : "");
-    batch::CollectCounts c = batch::collect_batch(batch::BatchLayout{out});
-    std::cerr << "grade: batch: gradebook of " << c.students << " rows: " << c.finished << " finished, "
-              << c.errors << " grader errors, " << c.pending << " pending, " << c.missing << " missing\n";
-    return (c.errors || c.pending) ? kExitSomeFailed : kExitAllPassed;
-  }
-  if (!vm.count("lab") || !vm.count("class-dir")) throw UsageError("grade batch needs LAB and CLASS_DIR (see grade batch --help)");
-  if (!vm.count("out")) throw UsageError("grade batch needs --out DIR, the output folder");
+// `grade batch --collect DIR`: the gradebook and summary rebuilt from the records.
+int run_collect(const po::variables_map& vm) {
+  if (vm.count("lab") || vm.count("out")) throw UsageError("--collect DIR takes no LAB, CLASS_DIR or --out");
+  const fs::path out = fs::absolute(vm["collect"].as<std::string>());
+  batch::read_manifest(batch::BatchLayout{out}.manifest());  // not a batch folder: say so, create nothing
+  // A writer like any other: refused while a batch grades into the folder, except
+  // for the collect job of the Slurm submission that does.
+  const batch::OutputLock lock = batch::lock_output_folder(
+      out, vm.count("slurm-submission") ? vm["slurm-submission"].as<std::string>() : "");
+  batch::CollectCounts c = batch::collect_batch(batch::BatchLayout{out});
+  std::cerr << "grade: batch: gradebook of " << c.students << " rows: " << c.finished << " finished, "
+            << c.errors << " grader errors, " << c.pending << " pending, " << c.missing << " missing\n";
+  return (c.errors || c.pending) ? kExitSomeFailed : kExitAllPassed;
+}
 
+// The options of a batch that grades (here, or as Slurm array tasks).
+batch::BatchOptions batch_options_from(const po::variables_map& vm) {
   batch::BatchOptions o;
   o.lab_id = vm["lab"].as<std::string>();
   o.class_dir = fs::absolute(vm["class-dir"].as<std::string>());
@@ -165,19 +141,55 @@ int run_batch_command(const std::vector<std::string>& args) {
     o.work_root = o.work_root / "slurm" / o.id_list->parent_path().filename() /
                   ("task-" + std::to_string(o.slice_index));
   }
+  return o;
+}
 
-  if (vm.count("slurm")) {
-    if (o.id_list) throw UsageError("--slurm submits the tasks; it does not go with --id-list");
-    batch::SlurmOptions s;
-    if (vm.count("partition")) s.partition = vm["partition"].as<std::string>();
-    if (vm.count("gpus-per-task")) s.gpus_per_task = vm["gpus-per-task"].as<int>();
-    if (vm.count("time-limit")) s.time_limit_minutes = vm["time-limit"].as<int>();
-    s.per_task = vm["per-task"].as<int>();
-    if (s.per_task < 1) throw UsageError("--per-task must be at least 1");
-    if (vm.count("sbatch-arg")) s.sbatch_args = vm["sbatch-arg"].as<std::vector<std::string>>();
-    s.sbatch = vm["sbatch"].as<std::string>();
-    return batch::submit_slurm_batch(o, s);
+// --slurm: the job array and its collect job submitted instead of grading here.
+int submit_to_slurm(const po::variables_map& vm, const batch::BatchOptions& o) {
+  if (o.id_list) throw UsageError("--slurm submits the tasks; it does not go with --id-list");
+  batch::SlurmOptions s;
+  if (vm.count("partition")) s.partition = vm["partition"].as<std::string>();
+  if (vm.count("gpus-per-task")) s.gpus_per_task = vm["gpus-per-task"].as<int>();
+  if (vm.count("time-limit")) s.time_limit_minutes = vm["time-limit"].as<int>();
+  s.per_task = vm["per-task"].as<int>();
+  if (s.per_task < 1) throw UsageError("--per-task must be at least 1");
+  if (vm.count("sbatch-arg")) s.sbatch_args = vm["sbatch-arg"].as<std::vector<std::string>>();
+  s.sbatch = vm["sbatch"].as<std::string>();
+  return batch::submit_slurm_batch(o, s);
+}
+
+}  // namespace
+
+int run_batch_command(const std::vector<std::string>& args) {
+  po::options_description visible = batch_options();
+  po::options_description all = visible;
+  all.add_options()("lab", po::value<std::string>(), "")("class-dir", po::value<std::string>(), "");
+  po::positional_options_description positional;
+  positional.add("lab", 1).add("class-dir", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see grade batch --help)");
   }
+  if (vm.count("help")) {
+    std::cout << "usage: grade batch LAB CLASS_DIR --out DIR [options]   grade a class here\n"
+                 "       grade batch LAB CLASS_DIR --out DIR --slurm      grade it as a Slurm job array\n"
+                 "       grade batch --collect DIR                        rebuild gradebook and summary\n\n"
+                 "CLASS_DIR holds one folder or archive (.zip, .tar, .tar.gz) per student, or a\n"
+                 "Gradescope export. Re-running the same command finishes what is left; see docs/batch.md.\n"
+                 "exit codes: 0 every submission has a result, 1 some could not be graded (re-run to\n"
+                 "retry), 2 usage error, 3 environment problem (nothing blamed on students)\n\n"
+              << visible;
+    return kExitAllPassed;
+  }
+  if (vm.count("collect")) return run_collect(vm);
+  if (!vm.count("lab") || !vm.count("class-dir")) throw UsageError("grade batch needs LAB and CLASS_DIR (see grade batch --help)");
+  if (!vm.count("out")) throw UsageError("grade batch needs --out DIR, the output folder");
+
+  const batch::BatchOptions o = batch_options_from(vm);
+  if (vm.count("slurm")) return submit_to_slurm(vm, o);
   // Refuse up front (exit 3, with the fix) rather than fail every student's grading.
   if (o.sandbox_level == "require") make_runner_for_level(o.sandbox_level);
   require_writable_work_root(o.work_root);

@@ -20,10 +20,12 @@ namespace po = boost::program_options;
 namespace parlab::grader {
 
 int run_report_command(const std::vector<std::string>& args) {
+  std::string format_names;  // from the reporters' table
+  for (std::string_view name : reporter_names())
+    format_names += (format_names.empty() ? "" : " | ") + std::string(name);
   po::options_description visible("grade report RESULT_JSON options");
   visible.add_options()("help,h", "show this help")(
-      "format,f", po::value<std::string>()->default_value("console"),
-      "console | json | gradescope | junit | markdown | html")(
+      "format,f", po::value<std::string>()->default_value("console"), format_names.c_str())(
       "output,o", po::value<std::string>(), "write to this file instead of stdout");
   po::options_description all = visible;
   all.add_options()("result", po::value<std::string>(), "result.json");

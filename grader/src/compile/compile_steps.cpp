@@ -111,18 +111,13 @@ bool nvcc_check_wanted() {
   return value == nullptr || std::string(value) != "0";
 }
 
-CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
-                     const fs::path& exe) {
-  const LabToolchain& labtc = tc.lab(lab.id);
-  require_file(labtc.sim_driver_lib, "the simulation build of the " + lab.id + " driver", tc);
-  require_file(tc.sim.rewrite_tool, "parlab-sim-rewrite", tc);
-  CompilePlan plan;
-  // Rewritten copies of every CUDA file (headers too: they may hold kernels and
-  // launches) go to stage/sim/, at the same relative path (common/helpers.cuh to
-  // sim/common/helpers.cuh), so a quoted #include from a rewritten file finds the
-  // rewritten header first: "common/helpers.cuh" from sim/lab.cu.cpp, "scan.cuh" from
-  // sim/common/helpers.cuh.
-  const fs::path out_dir = stage / "sim";
+// Rewritten copies of every CUDA file (headers too: they may hold kernels and
+// launches) go to stage/sim/, at the same relative path (common/helpers.cuh to
+// sim/common/helpers.cuh), so a quoted #include from a rewritten file finds the
+// rewritten header first: "common/helpers.cuh" from sim/lab.cu.cpp, "scan.cuh" from
+// sim/common/helpers.cuh.
+void add_rewrite_steps(const Toolchain& tc, const fs::path& stage, const fs::path& out_dir,
+                       CompilePlan& plan) {
   std::vector<fs::path> cuda_files;  // relative to the stage
   std::error_code not_staged_yet;
   for (fs::recursive_directory_iterator it(stage, not_staged_yet), end; !not_staged_yet && it != end;
@@ -141,46 +136,52 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
     if (p.extension() == ".cu") out += ".cpp";
     plan.steps.push_back({tc.sim.rewrite_tool, {(stage / p).string(), out.string()}});
   }
-  // Where nvcc is installed (even without a GPU), it checks the CUDA sources first, so
-  // code a GPU build rejects (a helper without __device__, std::max in a kernel) fails
-  // here too, with nvcc's message. Compile only: nothing of it is linked or run.
-  if (!tc.nvcc.empty() && nvcc_check_wanted()) {
-    for (const std::string& src : lab.sources) {
-      if (!has_extension(stage / src, {".cu"})) continue;
-      plan.steps.push_back({tc.nvcc, {"-std=c++20", "-arch=sm_80", "-I" + stage.string(),
-                                      "-I" + labtc.dir.string(), "-I" + tc.harness_include.string(),
-                                      "-c", (stage / src).string(), "-o", "/dev/null"}});
-    }
-    plan.inputs.push_back(tc.nvcc);
-  }
-  // Each CUDA source is compiled on its own with the race check's instrumentation (the
-  // hooks are parlab_sim's; the link must not name -fsanitize, which would add libtsan),
-  // then linked. Plain host sources (.cpp) are compiled as the reference's are: no kernel
-  // runs there, and instrumented host code would run 3x slower, which a CPU performance
-  // test of a GPU lab (lab02) would measure against an uninstrumented reference.
-  // docs/simulation.md, "Race check".
-  std::vector<std::string> objects;
+}
+
+// Where nvcc is installed (even without a GPU), it checks the CUDA sources first, so
+// code a GPU build rejects (a helper without __device__, std::max in a kernel) fails
+// here too, with nvcc's message. Compile only: nothing of it is linked or run.
+void add_nvcc_check(const LabSpec& lab, const Toolchain& tc, const fs::path& stage, CompilePlan& plan) {
+  if (tc.nvcc.empty() || !nvcc_check_wanted()) return;
+  const LabToolchain& labtc = tc.lab(lab.id);
   for (const std::string& src : lab.sources) {
-    fs::path staged = stage / src;
-    const fs::path source = has_extension(staged, {".cu"}) ? fs::path((out_dir / src).string() + ".cpp")
-                                                           : staged;
-    const fs::path object = (out_dir / src).string() + ".o";
-    CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
-    compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-    if (sim_check_build() && has_extension(staged, {".cu"})) {
-      compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
-      if (sim_divergence_build()) compile.args.push_back(kSimDivergenceFlag);
-    }
-    compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
-    for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
-    compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
-                                             "-I" + labtc.dir.string(),
-                                             "-I" + tc.harness_include.string(),
-                                             "-fdiagnostics-color=never", "-c", source.string(),
-                                             "-o", object.string()});
-    plan.steps.push_back(std::move(compile));
-    objects.push_back(object.string());
+    if (!has_extension(stage / src, {".cu"})) continue;
+    plan.steps.push_back({tc.nvcc, {"-std=c++20", "-arch=sm_80", "-I" + stage.string(),
+                                    "-I" + labtc.dir.string(), "-I" + tc.harness_include.string(),
+                                    "-c", (stage / src).string(), "-o", "/dev/null"}});
   }
+  plan.inputs.push_back(tc.nvcc);
+}
+
+// Each CUDA source is compiled on its own with the race check's instrumentation (the
+// hooks are parlab_sim's; the link must not name -fsanitize, which would add libtsan),
+// then linked. Plain host sources (.cpp) are compiled as the reference's are: no kernel
+// runs there, and instrumented host code would run 3x slower, which a CPU performance
+// test of a GPU lab (lab02) would measure against an uninstrumented reference.
+// docs/simulation.md, "Race check".
+CompileStep sim_compile_step(const Toolchain& tc, const LabToolchain& labtc, const fs::path& stage,
+                             const fs::path& out_dir, const std::string& src, const fs::path& object) {
+  fs::path staged = stage / src;
+  const fs::path source = has_extension(staged, {".cu"}) ? fs::path((out_dir / src).string() + ".cpp")
+                                                         : staged;
+  CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
+  compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
+  if (sim_check_build() && has_extension(staged, {".cu"})) {
+    compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
+    if (sim_divergence_build()) compile.args.push_back(kSimDivergenceFlag);
+  }
+  compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
+  for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
+  compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
+                                           "-I" + labtc.dir.string(),
+                                           "-I" + tc.harness_include.string(),
+                                           "-fdiagnostics-color=never", "-c", source.string(),
+                                           "-o", object.string()});
+  return compile;
+}
+
+CompileStep sim_link_step(const Toolchain& tc, const LabToolchain& labtc, const fs::path& exe,
+                          const std::vector<std::string>& objects) {
   CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
   link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
   // The runtime first: where it and the submission both hold a copy of the same inline
@@ -192,7 +193,25 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string()});
   for (const std::string& l : tc.sim.link) link.args.push_back(l);
   link.args.insert(link.args.end(), {"-pthread", "-Wl,-x"});
-  plan.steps.push_back(std::move(link));
+  return link;
+}
+
+CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
+                     const fs::path& exe) {
+  const LabToolchain& labtc = tc.lab(lab.id);
+  require_file(labtc.sim_driver_lib, "the simulation build of the " + lab.id + " driver", tc);
+  require_file(tc.sim.rewrite_tool, "parlab-sim-rewrite", tc);
+  CompilePlan plan;
+  const fs::path out_dir = stage / "sim";
+  add_rewrite_steps(tc, stage, out_dir, plan);
+  add_nvcc_check(lab, tc, stage, plan);
+  std::vector<std::string> objects;
+  for (const std::string& src : lab.sources) {
+    const fs::path object = (out_dir / src).string() + ".o";
+    plan.steps.push_back(sim_compile_step(tc, labtc, stage, out_dir, src, object));
+    objects.push_back(object.string());
+  }
+  plan.steps.push_back(sim_link_step(tc, labtc, exe, objects));
   plan.read_only = public_view(labtc, tc, {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
                                            tc.sim.rewrite_tool});
   for (const fs::path& dir : tc.sim.include_dirs) plan.read_only.push_back(dir);

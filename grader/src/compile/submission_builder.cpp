@@ -88,6 +88,59 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
   return "";
 }
 
+// Reuse the executable when the same sources were built with the same commands
+// against the same libraries (warm rebuilds cost nothing).
+std::string build_key(const std::string& command, const CompilePlan& plan,
+                      const StagingResult& staging, const fs::path& stage) {
+  ContentHash key;
+  key.add(command);
+  for (const fs::path& input : plan.inputs) key.add_file_stamp(input);
+  // Every staged file with its relative path (a header moved between sub-folders is a
+  // different build).
+  std::vector<std::string> staged = staging.staged;
+  std::sort(staged.begin(), staged.end());
+  for (const std::string& name : staged) key.add(name).add_file(stage / name);
+  return key.hex();
+}
+
+bool built_before(const fs::path& exe, const fs::path& key_file, const std::string& key) {
+  if (!fs::exists(exe)) return false;
+  std::ifstream in(key_file);
+  std::string old;
+  return std::getline(in, old) && old == key;
+}
+
+// Runs the plan's steps in the sandbox until one fails; the last step's result, the
+// whole log and the compiler's diagnostics text.
+RunResult run_compile_steps(const CompilePlan& plan, ProcessRunner& runner, const fs::path& build_dir,
+                            const ResourceLimits& limits, std::string& log,
+                            std::string& diagnostics_text) {
+  RunResult run;
+  for (const CompileStep& step : plan.steps) {
+    RunRequest req;
+    req.executable = step.program;
+    req.args = step.args;
+    req.work_dir = build_dir;
+    req.env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"},
+               {"TMPDIR", "/tmp"}};
+    req.limits = limits;
+    req.view.read_only = plan.read_only;
+    req.view.read_write = {build_dir};
+    run = runner.run(req);
+    log += run.stderr_text + run.stdout_text;
+    diagnostics_text += run.stderr_text;
+    if (run.stderr_truncated || run.stdout_truncated) log += "\n[compiler output truncated]";
+    if (run.outcome != RunOutcome::ok) break;
+  }
+  return run;
+}
+
+// A refusal said first and as a diagnostic, so it is not lost below pages of noise.
+void put_first(BuildResult& result, const fs::path& submission_dir, const std::string& why) {
+  result.log = why + "\n" + result.log;
+  result.diagnostics.insert(result.diagnostics.begin(), {submission_dir.string(), 0, 0, "error", why});
+}
+
 BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
                            const fs::path& submission_dir, const fs::path& work_dir,
                            ProcessRunner& runner, BuildTarget target) {
@@ -112,28 +165,14 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   for (const CompileStep& step : plan.steps) {
     built.result.command += (built.result.command.empty() ? "" : " && ") + join_command(step);
   }
-
-  // Reuse the executable when the same sources were built with the same commands
-  // against the same libraries (warm rebuilds cost nothing).
-  ContentHash key;
-  key.add(built.result.command);
-  for (const fs::path& input : plan.inputs) key.add_file_stamp(input);
-  // Every staged file with its relative path (a header moved between sub-folders is a
-  // different build).
-  std::vector<std::string> staged = staging.staged;
-  std::sort(staged.begin(), staged.end());
-  for (const std::string& name : staged) key.add(name).add_file(stage / name);
+  const std::string key = build_key(built.result.command, plan, staging, stage);
   const fs::path key_file = bin / "build.key";
-  if (fs::exists(exe)) {
-    std::ifstream in(key_file);
-    std::string old;
-    if (std::getline(in, old) && old == key.hex()) {
-      built.result.ok = true;
-      built.result.log = "(cached: sources unchanged since the last build)";
-      built.executable = exe;
-      built.cached = true;
-      return built;
-    }
+  if (built_before(exe, key_file, key)) {
+    built.result.ok = true;
+    built.result.log = "(cached: sources unchanged since the last build)";
+    built.executable = exe;
+    built.cached = true;
+    return built;
   }
   fs::remove(exe);
   fs::create_directories(stage / "sim");
@@ -141,24 +180,8 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   auto t0 = std::chrono::steady_clock::now();
   std::string log;
   std::string diagnostics_text;
-  RunResult run;
   const ResourceLimits limits = compiler_limits(target);
-  for (const CompileStep& step : plan.steps) {
-    RunRequest req;
-    req.executable = step.program;
-    req.args = step.args;
-    req.work_dir = build_dir;
-    req.env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"},
-               {"TMPDIR", "/tmp"}};
-    req.limits = limits;
-    req.view.read_only = plan.read_only;
-    req.view.read_write = {build_dir};
-    run = runner.run(req);
-    log += run.stderr_text + run.stdout_text;
-    diagnostics_text += run.stderr_text;
-    if (run.stderr_truncated || run.stdout_truncated) log += "\n[compiler output truncated]";
-    if (run.outcome != RunOutcome::ok) break;
-  }
+  const RunResult run = run_compile_steps(plan, runner, build_dir, limits, log, diagnostics_text);
   built.result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Rewritten files name the student's file in #line directives; map both folders.
@@ -169,24 +192,19 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   if (run.outcome != RunOutcome::ok || !fs::exists(exe)) {
     // A limit the compiler met is said first and as a diagnostic, so it is not lost
     // below pages of "out of memory" noise or a truncated log.
-    if (std::string stop = compiler_stop_reason(run, limits); !stop.empty()) {
-      built.result.log = stop + "\n" + built.result.log;
-      built.result.diagnostics.insert(built.result.diagnostics.begin(),
-                                      {submission_dir.string(), 0, 0, "error", stop});
-    }
+    if (std::string stop = compiler_stop_reason(run, limits); !stop.empty())
+      put_first(built.result, submission_dir, stop);
     return built;
   }
   if (target == BuildTarget::sim) {
     if (std::string refused = sim_build_refusal(lab, toolchain, stage, submission_dir);
         !refused.empty()) {
       fs::remove(exe);
-      built.result.log = refused + "\n" + built.result.log;
-      built.result.diagnostics.insert(built.result.diagnostics.begin(),
-                                      {submission_dir.string(), 0, 0, "error", refused});
+      put_first(built.result, submission_dir, refused);
       return built;
     }
   }
-  std::ofstream(key_file) << key.hex() << "\n";
+  std::ofstream(key_file) << key << "\n";
   built.result.ok = true;
   built.executable = exe;
   return built;

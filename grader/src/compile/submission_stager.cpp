@@ -213,6 +213,74 @@ std::vector<std::string> optional_names(const WalkResult& found, const std::vect
   return names;
 }
 
+// The files to stage: the required sources, then the optional files the walk found
+// (a refusal goes into `result`). The caller owns `dir`.
+std::vector<std::string> names_to_stage(int dir, const struct stat& owner, const fs::path& submission,
+                                        const std::vector<std::string>& required,
+                                        bool (*want_optional)(const std::string& name),
+                                        const StagingLimits& limits, StagingResult& result) {
+  std::vector<std::string> names = required;
+  const WalkResult found = walk_submission(dir, owner, limits);
+  if (found.no_privileges) {
+    result.refused_file = submission.string();
+    result.reason = refusal(submission.string(), Record{Kind::no_privileges, found.error, 0}, limits);
+    return names;
+  }
+  for (std::string& name : optional_names(found, required, want_optional, limits, result)) {
+    names.push_back(name);
+  }
+  return names;
+}
+
+// One file's bytes from the helper's pipe: chunks until an empty one.
+std::string read_chunks(int in) {
+  std::string bytes;
+  for (;;) {
+    std::uint32_t length = 0;
+    read_exact(in, &length, sizeof length);
+    if (length == 0) return bytes;
+    if (length > kChunkBytes) throw std::runtime_error("staging helper: bad chunk");
+    const std::size_t at = bytes.size();
+    bytes.resize(at + length);
+    read_exact(in, bytes.data() + at, length);
+  }
+}
+
+// Each file the helper sends, written into the stage, until the first refusal.
+void receive_files(int in, const std::vector<std::string>& names,
+                   const std::vector<std::string>& required, const fs::path& submission,
+                   const fs::path& stage, const StagingLimits& limits, StagingResult& result) {
+  std::uint64_t total = 0;
+  for (const std::string& name : names) {
+    Record r{};
+    read_exact(in, &r, sizeof r);
+    if (r.kind != Kind::ok) {
+      result.refused_file = r.kind == Kind::no_privileges ? submission.string() : name;
+      result.reason = refusal(name, r, limits);
+      result.missing = r.kind == Kind::missing &&
+                       std::find(required.begin(), required.end(), name) != required.end();
+      return;
+    }
+    const std::string bytes = read_chunks(in);
+    read_exact(in, &r, sizeof r);
+    if (r.kind != Kind::ok) {
+      result.refused_file = name;
+      result.reason = refusal(name, r, limits);
+      return;
+    }
+    total += bytes.size();
+    if (total > limits.max_total_bytes) {
+      result.refused_file = name;
+      result.reason = "the submission's files together are larger than the " +
+                      mib(limits.max_total_bytes) + " allowed (reached at " + name + ")";
+      return;
+    }
+    if (name.find('/') != std::string::npos) fs::create_directories((stage / name).parent_path());
+    write_staged(stage / name, bytes);
+    result.staged.push_back(name);
+  }
+}
+
 }  // namespace
 
 StagingResult stage_submission_files(const fs::path& submission,
@@ -235,18 +303,9 @@ StagingResult stage_submission_files(const fs::path& submission,
     ::close(dir);
     throw_errno("stat " + submission.string());
   }
-  std::vector<std::string> names = required;
+  std::vector<std::string> names;
   try {
-    const WalkResult found = walk_submission(dir, owner, limits);
-    if (found.no_privileges) {
-      result.refused_file = submission.string();
-      result.reason = refusal(submission.string(), Record{Kind::no_privileges, found.error, 0}, limits);
-      ::close(dir);
-      return result;
-    }
-    for (std::string& name : optional_names(found, required, want_optional, limits, result)) {
-      names.push_back(name);
-    }
+    names = names_to_stage(dir, owner, submission, required, want_optional, limits, result);
   } catch (...) {
     ::close(dir);
     throw;
@@ -269,51 +328,13 @@ StagingResult stage_submission_files(const fs::path& submission,
     throw;
   }
   ::close(dir);
-  auto finish = [&] { finish_helper(in, helper); };
-  std::uint64_t total = 0;
   try {
-    for (const std::string& name : names) {
-      Record r{};
-      read_exact(in, &r, sizeof r);
-      if (r.kind != Kind::ok) {
-        result.refused_file = r.kind == Kind::no_privileges ? submission.string() : name;
-        result.reason = refusal(name, r, limits);
-        result.missing = r.kind == Kind::missing &&
-                         std::find(required.begin(), required.end(), name) != required.end();
-        break;
-      }
-      std::string bytes;
-      for (;;) {
-        std::uint32_t length = 0;
-        read_exact(in, &length, sizeof length);
-        if (length == 0) break;
-        if (length > kChunkBytes) throw std::runtime_error("staging helper: bad chunk");
-        const std::size_t at = bytes.size();
-        bytes.resize(at + length);
-        read_exact(in, bytes.data() + at, length);
-      }
-      read_exact(in, &r, sizeof r);
-      if (r.kind != Kind::ok) {
-        result.refused_file = name;
-        result.reason = refusal(name, r, limits);
-        break;
-      }
-      total += bytes.size();
-      if (total > limits.max_total_bytes) {
-        result.refused_file = name;
-        result.reason = "the submission's files together are larger than the " +
-                        mib(limits.max_total_bytes) + " allowed (reached at " + name + ")";
-        break;
-      }
-      if (name.find('/') != std::string::npos) fs::create_directories((stage / name).parent_path());
-      write_staged(stage / name, bytes);
-      result.staged.push_back(name);
-    }
+    receive_files(in, names, required, submission, stage, limits, result);
   } catch (...) {
-    finish();
+    finish_helper(in, helper);
     throw;
   }
-  finish();
+  finish_helper(in, helper);
   return result;
 }
 

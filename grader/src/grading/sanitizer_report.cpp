@@ -110,24 +110,129 @@ std::string message_of(const SanitizerFinding& f, const Details& d) {
   return "compute-sanitizer: " + d.detail + in_kernel(f) + at(f.file, f.line);
 }
 
+// The patterns of compute-sanitizer's records (their lines, the prefix removed).
+struct Patterns {
+  std::regex memcheck{R"(^Invalid (__global__|__shared__|__local__|__generic__)? ?(read|write|atomic)\b.*)"};
+  std::regex race{R"(^(Error|ERROR|Warning|WARNING|WARN): Race reported between (Read|Write) access at ?(.*)$)"};
+  std::regex race_other{R"(^and (Read|Write) access at ?(.*)$)"};
+  std::regex hazards{R"(\[(\d+) hazards?\])"};
+  std::regex barrier{R"(^Barrier error detected\.? ?(.*)$)"};
+  std::regex uninit{R"(^Uninitialized __global__ memory read\b.*)"};
+  std::regex api{R"(^Program hit (\w+) \(error \d+\) due to \"([^\"]*)\" on CUDA API call to (\w+).*)"};
+  std::regex summary{R"(^ERROR SUMMARY: (\d+) errors?)"};
+  std::regex by_thread{R"(^by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))"};
+  std::regex nearest{R"(^and is (\d+) bytes? (after|before) the nearest allocation at \S+ of size (\d+) bytes?)"};
+};
+
+const Patterns& patterns() {
+  static const Patterns p;
+  return p;
+}
+
+// Reads the report line by line: a line starts a record (a finding, or the summary) or
+// adds to the finding before it.
+class ReportParser {
+ public:
+  void line(const std::string& line) {
+    if (!starts_record(line) && !report_.findings.empty()) continues_record(line);
+  }
+
+  SanitizerReport finish() {
+    for (std::size_t i = 0; i < report_.findings.size(); ++i) {
+      report_.findings[i].message = message_of(report_.findings[i], details_[i]);
+    }
+    return std::move(report_);
+  }
+
+ private:
+  // Racecheck may put an access's location on the line after "... access at".
+  enum class Want { nothing, first_access, second_access };
+
+  void start(const std::string& kind) {
+    report_.findings.push_back({});
+    report_.findings.back().kind = kind;
+    details_.push_back({});
+    want_ = Want::nothing;
+  }
+
+  void set_location(const std::string& where, bool second) {
+    SanitizerFinding* f = &report_.findings.back();
+    const Location loc = parse_location(where);
+    if (f->kernel.empty()) f->kernel = loc.kernel;
+    (second ? f->other_file : f->file) = loc.file;
+    (second ? f->other_line : f->line) = loc.line;
+  }
+
+  bool starts_record(const std::string& line) {
+    const Patterns& p = patterns();
+    std::smatch m;
+    if (std::regex_match(line, m, p.summary)) {
+      report_.error_summary = std::stol(m[1].str());
+    } else if (std::regex_match(line, m, p.memcheck)) {
+      start("out_of_bounds");
+      details_.back().space = m[1].str();
+      details_.back().access = m[2].str();
+    } else if (std::regex_match(line, m, p.race)) {
+      start("shared_race");
+      report_.findings.back().error = m[1].str()[0] == 'E';
+      details_.back().first_access = m[2].str();
+      if (m[3].length() > 0) set_location(m[3].str(), false);
+      else want_ = Want::first_access;
+    } else if (std::regex_match(line, m, p.barrier)) {
+      start("divergent_barrier");
+      details_.back().detail = m[1].str();
+    } else if (std::regex_match(line, m, p.uninit)) {
+      start("uninitialized_read");
+    } else if (std::regex_match(line, m, p.api)) {
+      start("api_error");
+      details_.back().detail = m[3].str() + " returned " + m[1].str() + " (" + m[2].str() + ")";
+    } else {
+      return false;  // the banner, a record this parser does not know, or more of one
+    }
+    return true;
+  }
+
+  void continues_record(const std::string& line) {
+    const Patterns& p = patterns();
+    std::smatch m;
+    SanitizerFinding* f = &report_.findings.back();
+    Details* d = &details_.back();
+    if (std::regex_match(line, m, p.race_other) && f->kind == "shared_race") {
+      if (d->second_access.empty()) {
+        d->second_access = m[1].str();
+        if (m[2].length() > 0) set_location(m[2].str(), true);
+        else want_ = Want::second_access;
+      }
+      if (std::regex_search(line, m, p.hazards) && d->hazards.empty()) d->hazards = m[1].str() + " hazards";
+    } else if (std::regex_search(line, m, p.hazards) && f->kind == "shared_race") {
+      if (d->hazards.empty()) d->hazards = m[1].str() + " hazards";
+    } else if (want_ != Want::nothing) {
+      set_location(line, want_ == Want::second_access);
+      want_ = Want::nothing;
+    } else if (line.rfind("at ", 0) == 0 && f->file.empty() && f->kernel.empty()) {
+      set_location(line.substr(3), false);
+    } else if (std::regex_match(line, m, p.by_thread)) {
+      if (f->thread.empty()) {
+        f->thread = m[1].str();
+        f->block = m[2].str();
+      }
+    } else if (line.find("is misaligned") != std::string::npos && f->kind == "out_of_bounds") {
+      f->kind = "misaligned";
+    } else if (std::regex_search(line, m, p.nearest)) {
+      d->bounds = m[1].str() + " bytes " + (m[2].str() == "after" ? "past the end of" : "before the start of") +
+                  " the nearest allocation (cudaMalloc) of " + m[3].str() + " bytes";
+    }
+  }
+
+  SanitizerReport report_;
+  std::vector<Details> details_;
+  Want want_ = Want::nothing;
+};
+
 }  // namespace
 
 SanitizerReport parse_sanitizer_report(std::string_view text) {
-  static const std::regex memcheck(R"(^Invalid (__global__|__shared__|__local__|__generic__)? ?(read|write|atomic)\b.*)");
-  static const std::regex race(R"(^(Error|ERROR|Warning|WARNING|WARN): Race reported between (Read|Write) access at ?(.*)$)");
-  static const std::regex race_other(R"(^and (Read|Write) access at ?(.*)$)");
-  static const std::regex hazards(R"(\[(\d+) hazards?\])");
-  static const std::regex barrier(R"(^Barrier error detected\.? ?(.*)$)");
-  static const std::regex uninit(R"(^Uninitialized __global__ memory read\b.*)");
-  static const std::regex api(R"(^Program hit (\w+) \(error \d+\) due to \"([^\"]*)\" on CUDA API call to (\w+).*)");
-  static const std::regex summary(R"(^ERROR SUMMARY: (\d+) errors?)");
-  static const std::regex by_thread(R"(^by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))");
-  static const std::regex nearest(R"(^and is (\d+) bytes? (after|before) the nearest allocation at \S+ of size (\d+) bytes?)");
-
-  SanitizerReport report;
-  std::vector<Details> details;
-  // Racecheck may put an access's location on the line after "... access at".
-  enum class Want { nothing, first_access, second_access } want = Want::nothing;
+  ReportParser parser;
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -138,78 +243,9 @@ SanitizerReport parse_sanitizer_report(std::string_view text) {
     if (raw.substr(0, kPrefix.size()) != kPrefix) continue;
     std::string line(raw.substr(kPrefix.size()));
     line.erase(0, line.find_first_not_of(' '));
-    if (line.empty()) continue;
-
-    std::smatch m;
-    auto start = [&](const std::string& kind) {
-      report.findings.push_back({});
-      report.findings.back().kind = kind;
-      details.push_back({});
-      want = Want::nothing;
-    };
-    SanitizerFinding* f = report.findings.empty() ? nullptr : &report.findings.back();
-    Details* d = details.empty() ? nullptr : &details.back();
-    auto set_location = [&](const std::string& where, bool second) {
-      const Location loc = parse_location(where);
-      if (f->kernel.empty()) f->kernel = loc.kernel;
-      (second ? f->other_file : f->file) = loc.file;
-      (second ? f->other_line : f->line) = loc.line;
-    };
-
-    if (std::regex_match(line, m, summary)) {
-      report.error_summary = std::stol(m[1].str());
-    } else if (std::regex_match(line, m, memcheck)) {
-      start("out_of_bounds");
-      details.back().space = m[1].str();
-      details.back().access = m[2].str();
-    } else if (std::regex_match(line, m, race)) {
-      start("shared_race");
-      report.findings.back().error = m[1].str()[0] == 'E';
-      details.back().first_access = m[2].str();
-      f = &report.findings.back();
-      d = &details.back();
-      if (m[3].length() > 0) set_location(m[3].str(), false);
-      else want = Want::first_access;
-    } else if (std::regex_match(line, m, barrier)) {
-      start("divergent_barrier");
-      details.back().detail = m[1].str();
-    } else if (std::regex_match(line, m, uninit)) {
-      start("uninitialized_read");
-    } else if (std::regex_match(line, m, api)) {
-      start("api_error");
-      details.back().detail = m[3].str() + " returned " + m[1].str() + " (" + m[2].str() + ")";
-    } else if (!f) {
-      continue;  // the banner, or a record this parser does not know
-    } else if (std::regex_match(line, m, race_other) && f->kind == "shared_race") {
-      if (d->second_access.empty()) {
-        d->second_access = m[1].str();
-        if (m[2].length() > 0) set_location(m[2].str(), true);
-        else want = Want::second_access;
-      }
-      if (std::regex_search(line, m, hazards) && d->hazards.empty()) d->hazards = m[1].str() + " hazards";
-    } else if (std::regex_search(line, m, hazards) && f->kind == "shared_race") {
-      if (d->hazards.empty()) d->hazards = m[1].str() + " hazards";
-    } else if (want != Want::nothing) {
-      set_location(line, want == Want::second_access);
-      want = Want::nothing;
-    } else if (line.rfind("at ", 0) == 0 && f->file.empty() && f->kernel.empty()) {
-      set_location(line.substr(3), false);
-    } else if (std::regex_match(line, m, by_thread)) {
-      if (f->thread.empty()) {
-        f->thread = m[1].str();
-        f->block = m[2].str();
-      }
-    } else if (line.find("is misaligned") != std::string::npos && f->kind == "out_of_bounds") {
-      f->kind = "misaligned";
-    } else if (std::regex_search(line, m, nearest)) {
-      d->bounds = m[1].str() + " bytes " + (m[2].str() == "after" ? "past the end of" : "before the start of") +
-                  " the nearest allocation (cudaMalloc) of " + m[3].str() + " bytes";
-    }
+    if (!line.empty()) parser.line(line);
   }
-  for (std::size_t i = 0; i < report.findings.size(); ++i) {
-    report.findings[i].message = message_of(report.findings[i], details[i]);
-  }
-  return report;
+  return parser.finish();
 }
 
 }  // namespace parlab::grader

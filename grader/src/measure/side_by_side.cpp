@@ -53,50 +53,57 @@ void observe_parallelism(const std::vector<Pair>& pairs, const PerformanceSpec& 
   m.candidate_threads = static_cast<int>(median(threads) + 0.5);
 }
 
-}  // namespace
+// Runs one pair at a time in alternating order (B C, C B, B C, ...); false when a run
+// failed (`out` says which and why).
+class PairRunner {
+ public:
+  PairRunner(const TimedRun& baseline, const TimedRun& candidate, SideBySide& out)
+      : baseline_(baseline), candidate_(candidate), out_(out) {}
 
-SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candidate,
-                                const PerformanceSpec& policy,
-                                const std::function<double()>& elapsed,
-                                const SideBySideExtras& extras) {
-  SideBySide out;
-  const double allowed_load =
-      extras.allowed_other_load >= 0 ? extras.allowed_other_load : policy.max_other_load;
-  Measurement& m = out.measurement;
-  m.warmup_pairs = policy.warmup_pairs;
+  bool operator()(Pair& pair) {
+    const bool baseline_first = index_++ % 2 == 0;
+    return baseline_first ? run_baseline(pair) && run_candidate(pair)
+                          : run_candidate(pair) && run_baseline(pair);
+  }
 
-  int index = 0;
-  auto one_pair = [&](Pair& pair) {
+ private:
+  bool run_baseline(Pair& pair) {
     std::string err;
-    auto run_baseline = [&] {
-      auto tb = baseline(err);
-      if (!tb) out.error = "baseline run failed: " + err;
-      else pair.baseline = *tb;
-      return tb.has_value();
-    };
-    auto run_candidate = [&] {
-      auto tc = candidate(err);
-      if (!tc) {
-        out.error = err;
-        out.candidate_failed = true;
-      } else {
-        pair.candidate = *tc;
-      }
-      return tc.has_value();
-    };
-    const bool baseline_first = index++ % 2 == 0;  // B C, C B, B C, ...
-    return baseline_first ? run_baseline() && run_candidate() : run_candidate() && run_baseline();
-  };
+    auto tb = baseline_(err);
+    if (!tb) out_.error = "baseline run failed: " + err;
+    else pair.baseline = *tb;
+    return tb.has_value();
+  }
+  bool run_candidate(Pair& pair) {
+    std::string err;
+    auto tc = candidate_(err);
+    if (!tc) {
+      out_.error = err;
+      out_.candidate_failed = true;
+    } else {
+      pair.candidate = *tc;
+    }
+    return tc.has_value();
+  }
 
+  const TimedRun& baseline_;
+  const TimedRun& candidate_;
+  SideBySide& out_;
+  int index_ = 0;
+};
+
+// Warm-up pairs, then pairs until the quiet ones' spread settles or the pairs or the
+// budget run out; pairs another program disturbed are set aside. False when a run failed.
+bool measure_pairs(PairRunner& one_pair, const PerformanceSpec& policy, double allowed_load,
+                   const std::function<double()>& elapsed, Measurement& m,
+                   std::vector<Pair>& quiet, std::vector<Pair>& disturbed) {
   for (int i = 0; i < policy.warmup_pairs; ++i) {
     Pair warmup;
-    if (!one_pair(warmup)) return out;
+    if (!one_pair(warmup)) return false;
   }
-  std::vector<Pair> quiet;
-  std::vector<Pair> disturbed;
   while (true) {
     Pair pair;
-    if (!one_pair(pair)) return out;
+    if (!one_pair(pair)) return false;
     if (pair.others_cores() > allowed_load) {
       disturbed.push_back(pair);
     } else {
@@ -108,19 +115,88 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
     // Under a steady load re-measuring does not help: give up after as many disturbed
     // pairs as a quiet measurement would take.
     if (quiet.size() < 3) {
-      if (out_of_pairs || static_cast<int>(disturbed.size()) >= policy.min_pairs) break;
+      if (out_of_pairs || static_cast<int>(disturbed.size()) >= policy.min_pairs) return true;
       continue;
     }
     // Three pairs is the least a median and a spread mean anything for; past the
     // budget we settle for them rather than keep a class waiting.
     if (static_cast<int>(quiet.size()) < policy.min_pairs && !out_of_pairs) continue;
     m.spread = relative_spread(ratios_of(quiet));
-    if (m.spread <= policy.max_spread) break;
+    if (m.spread <= policy.max_spread) return true;
     if (out_of_pairs) {
       m.noisy = true;
-      break;
+      return true;
     }
   }
+}
+
+// The times and ratios of the pairs the verdict uses.
+void record_used(const std::vector<Pair>& used, SideBySide& out) {
+  Measurement& m = out.measurement;
+  m.ratios = ratios_of(used);
+  for (const Pair& p : used) {
+    out.baseline_s.push_back(p.baseline.reported_s);
+    out.candidate_s.push_back(p.candidate.reported_s);
+    out.candidate_wall_s.push_back(p.candidate.wall_s);
+  }
+  m.reported_ratio = median(m.ratios);
+  m.baseline_median_s = median(out.baseline_s);
+  m.candidate_median_s = median(out.candidate_s);
+}
+
+// The start-up every program of the candidate's kind pays, where the baseline is
+// another kind: seen in the reference's own runs of the candidate's task. False when
+// one failed.
+bool run_witness(const SideBySideExtras& extras, SideBySide& out, std::vector<TimedSample>& seen) {
+  for (int i = 0; extras.witness && i < extras.witness_runs; ++i) {
+    std::string err;
+    auto run = extras.witness(err);
+    if (!run) {
+      out.error = "the reference's own run of the candidate's task failed: " + err;
+      out.witness_failed = true;
+      return false;
+    }
+    seen.push_back(*run);
+  }
+  return true;
+}
+
+// Credit never exceeds what the grader saw itself (measure/observed_speed.hpp).
+void apply_observation(const std::vector<Pair>& used, const std::vector<TimedSample>& witness_seen,
+                       const PerformanceSpec& policy, SideBySide& out) {
+  Measurement& m = out.measurement;
+  std::vector<TimedSample> base_seen, cand_seen;
+  for (const Pair& p : used) {
+    base_seen.push_back(p.baseline);
+    cand_seen.push_back(p.candidate);
+  }
+  const Interval ci = median_interval(m.ratios);
+  out.observed = observed_speed(base_seen, cand_seen, witness_seen);
+  m.observed_cap = out.observed.cap;
+  m.overhead_s = out.observed.overhead_s;
+  m.candidate_cores = out.observed.candidate_cores;
+  m.timing_trusted = !claims_beyond_observation(m.reported_ratio, out.observed);
+  m.median_ratio = std::min(m.reported_ratio, out.observed.cap);
+  m.ratio_low = std::min(ci.low, m.median_ratio);
+  m.ratio_high = std::min(ci.high, out.observed.cap);
+  observe_parallelism(used, policy, m);
+}
+
+}  // namespace
+
+SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candidate,
+                                const PerformanceSpec& policy,
+                                const std::function<double()>& elapsed,
+                                const SideBySideExtras& extras) {
+  SideBySide out;
+  const double allowed_load =
+      extras.allowed_other_load >= 0 ? extras.allowed_other_load : policy.max_other_load;
+  Measurement& m = out.measurement;
+  m.warmup_pairs = policy.warmup_pairs;
+  PairRunner one_pair(baseline, candidate, out);
+  std::vector<Pair> quiet;
+  std::vector<Pair> disturbed;
+  if (!measure_pairs(one_pair, policy, allowed_load, elapsed, m, quiet, disturbed)) return out;
   out.disturbed_pairs = static_cast<int>(disturbed.size());
   out.disturbed = quiet.size() < 3;
   // The verdict uses the quiet pairs; with too few of them, every pair is shown and
@@ -131,42 +207,10 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
     m.spread = relative_spread(ratios_of(used));
     m.interference = interference_text(disturbed, quiet.size());
   }
-  m.ratios = ratios_of(used);
-  std::vector<TimedSample> base_seen, cand_seen;
-  for (const Pair& p : used) {
-    out.baseline_s.push_back(p.baseline.reported_s);
-    out.candidate_s.push_back(p.candidate.reported_s);
-    out.candidate_wall_s.push_back(p.candidate.wall_s);
-    base_seen.push_back(p.baseline);
-    cand_seen.push_back(p.candidate);
-  }
-  m.reported_ratio = median(m.ratios);
-  const Interval ci = median_interval(m.ratios);
-  m.baseline_median_s = median(out.baseline_s);
-  m.candidate_median_s = median(out.candidate_s);
-  // The start-up every program of the candidate's kind pays, where the baseline is
-  // another kind: seen in the reference's own runs of the candidate's task.
+  record_used(used, out);
   std::vector<TimedSample> witness_seen;
-  for (int i = 0; extras.witness && i < extras.witness_runs; ++i) {
-    std::string err;
-    auto seen = extras.witness(err);
-    if (!seen) {
-      out.error = "the reference's own run of the candidate's task failed: " + err;
-      out.witness_failed = true;
-      return out;
-    }
-    witness_seen.push_back(*seen);
-  }
-  // Credit never exceeds what the grader saw itself (measure/observed_speed.hpp).
-  out.observed = observed_speed(base_seen, cand_seen, witness_seen);
-  m.observed_cap = out.observed.cap;
-  m.overhead_s = out.observed.overhead_s;
-  m.candidate_cores = out.observed.candidate_cores;
-  m.timing_trusted = !claims_beyond_observation(m.reported_ratio, out.observed);
-  m.median_ratio = std::min(m.reported_ratio, out.observed.cap);
-  m.ratio_low = std::min(ci.low, m.median_ratio);
-  m.ratio_high = std::min(ci.high, out.observed.cap);
-  observe_parallelism(used, policy, m);
+  if (!run_witness(extras, out, witness_seen)) return out;
+  apply_observation(used, witness_seen, policy, out);
   out.ok = true;
   return out;
 }

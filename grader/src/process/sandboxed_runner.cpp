@@ -95,6 +95,136 @@ RunResult result_of(const ChildEnd& end, const Termination& termination,
   return result;
 }
 
+// The run's own cgroup (memory and process count of the whole tree), which the child
+// joins before it runs anything. `cgroup` outlives `plan`'s pointers into it.
+void join_new_cgroup(std::optional<RunCgroup>& cgroup, const CgroupSupport& support,
+                     const ResourceLimits& limits, std::uint64_t memory_mb, ChildSetupPlan& plan) {
+  std::uint64_t pids = limits.max_processes ? limits.max_processes + kBubblewrapHelperProcesses + 1 : 0;
+  cgroup.emplace(support, memory_mb << 20, pids);
+  for (const std::string& file : cgroup->procs_files())
+    plan.cgroup_procs[plan.cgroup_count++] = file.c_str();
+}
+
+// Sampling the tree while it runs (CPU performance runs), and the machine's counters
+// before. `sampler` outlives the monitor that ticks it.
+void start_observing(std::optional<TreeSampler>& sampler, MonitorLimits& monitor_limits,
+                     CpuCounters& machine_before, pid_t pid, const std::optional<RunCgroup>& cgroup) {
+  // With a cgroup its process list is the tree (the last file: cpuacct on v1).
+  sampler.emplace(pid, cgroup ? fs::path(cgroup->procs_files().back()) : fs::path());
+  monitor_limits.on_tick = [&sampler] { sampler->sample(); };
+  // Workers of a short task may live 50 ms: look often enough to see them.
+  monitor_limits.tick = std::chrono::milliseconds(5);
+  machine_before = read_cpu_counters();
+}
+
+// What bubblewrap lets the child see besides the system's folders.
+struct BwrapView {
+  const std::vector<fs::path>& read_only;
+  const std::vector<fs::path>& read_write;
+  const fs::path& work_dir;
+};
+
+// bubblewrap around the command, with its status pipe (kept open in the child).
+Launch bubblewrap_launch(const SandboxOptions& options, const RunRequest& request,
+                         const ExecutablePath& executable, const BwrapView& view,
+                         ChildSetupPlan& plan) {
+  Launch launch;
+  launch.status_pipe = make_pipe();
+  plan.keep_open_fd = launch.status_pipe.write_end.get();
+  plan.no_new_privileges = false;  // bwrap sets it itself, after its setup
+  BwrapLayout layout;
+  layout.system_dirs = inspect_system_dirs();
+  if (options.expose_gpu_devices) layout.device_nodes = find_gpu_device_nodes();
+  layout.read_only = view.read_only;
+  layout.read_write = view.read_write;
+  layout.work_dir = view.work_dir;
+  layout.executable = executable.invoked;
+  layout.executable_target = executable.resolved;
+  layout.status_fd = plan.keep_open_fd;
+  layout.tmp_size_bytes = request.limits.file_size_mb << 20;
+  launch.program = options.bubblewrap_path.string();
+  launch.args = bubblewrap_arguments(layout);
+  std::vector<std::string> command =
+      command_with_requested_pwd(env_program(), executable.invoked, requested_pwd(request));
+  launch.args.insert(launch.args.end(), command.begin(), command.end());
+  return launch;
+}
+
+MonitoredChild spawn_monitored(Launch& launch, const RunRequest& request, const ChildSetupPlan& plan,
+                               const std::string& hint) {
+  MonitoredChild child;
+  child.started = std::chrono::steady_clock::now();
+  try {
+    SpawnedChild spawned = spawn_child(launch.program, launch.args, request.env, plan);
+    child.pid = spawned.pid;
+    child.stdout_read = std::move(spawned.stdout_read);
+    child.stderr_read = std::move(spawned.stderr_read);
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(error.what() + hint);
+  }
+  launch.status_pipe.write_end.reset();  // only the sandbox may hold it now
+  child.status_read = std::move(launch.status_pipe.read_end);
+  return child;
+}
+
+// Processes that left the group (setsid) came back to this subreaper when their
+// parent died: reap the ones the kill reached, so no zombie holds the cgroup.
+void reap_left_group(RunCgroup& cgroup) {
+  for (int pid : cgroup.kill_all()) {
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      pid_t reaped = ::waitpid(pid, nullptr, WNOHANG);
+      if (reaped != 0) break;  // reaped, or not our child (ECHILD)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+}
+
+void require_sandbox_started(const ChildEnd& end, const ExecutablePath& executable,
+                             const std::string& hint) {
+  BwrapStatus status = parse_bwrap_status(end.status_text);
+  reap_sandbox_init(status);
+  if (end.killed_for == KillCause::none && !status.child_started) {
+    throw std::runtime_error("bubblewrap could not set up the sandbox for " +
+                             executable.invoked.string() + ": " +
+                             first_line(end.stderr_capture.text()) +
+                             hint);
+  }
+}
+
+TerminationContext termination_context(const ChildEnd& end, std::optional<std::uint64_t> oom_kills_before,
+                                       std::optional<std::uint64_t> oom_kills_after,
+                                       const CgroupUsage& usage, std::uint64_t memory_mb,
+                                       const fs::path& work_dir) {
+  TerminationContext context;
+  context.killed_for = end.killed_for;
+  context.killed_after_seconds = end.killed_after_seconds;
+  context.stuck_diagnosis = end.stuck_diagnosis;
+  context.stopped_as_deadlock = end.stopped_as_deadlock;
+  context.oom_killer_ran =
+      oom_kills_before && oom_kills_after && *oom_kills_after > *oom_kills_before;
+  context.cpu_seconds_used = end.cpu_seconds;
+  context.cgroup_oom_kills = usage.oom_kills;
+  context.cgroup_memory_limit_bytes = memory_mb << 20;
+  if (std::optional<std::uint64_t> quota = full_tmpfs_quota(work_dir)) {
+    context.disk_quota_full = true;
+    context.disk_quota_bytes = *quota;
+  }
+  return context;
+}
+
+// What the samples saw of the tree, and what other programs used meanwhile.
+void add_observation(RunResult& result, const TreeSampler& sampler, double tree_cpu,
+                     const CpuCounters& machine_before, const CpuCounters& machine_after) {
+  result.tree = sampler.usage();
+  // Sampled CPU time stands in where neither a cgroup nor wait4 could see the tree.
+  if (tree_cpu < 0 && result.tree.observed) tree_cpu = result.tree.cpu_seconds;
+  if (machine_before.ok && machine_after.ok && tree_cpu >= 0) {
+    result.others_cpu_seconds =
+        std::max(0.0, machine_after.busy_seconds - machine_before.busy_seconds - tree_cpu);
+    result.steal_seconds = machine_after.steal_seconds - machine_before.steal_seconds;
+  }
+}
+
 }  // namespace
 
 SandboxOptions::Bubblewrap bubblewrap_mode_from_string(const std::string& text) {
@@ -240,35 +370,11 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   const std::uint64_t memory_mb =
       request.limits.memory_mb ? request.limits.memory_mb : request.limits.address_space_mb;
   std::optional<RunCgroup> cgroup;
-  if (cgroups_.kind != CgroupSupport::Kind::none) {
-    std::uint64_t pids = request.limits.max_processes
-                             ? request.limits.max_processes + kBubblewrapHelperProcesses + 1
-                             : 0;
-    cgroup.emplace(cgroups_, memory_mb << 20, pids);
-    for (const std::string& file : cgroup->procs_files())
-      plan.cgroup_procs[plan.cgroup_count++] = file.c_str();
-  }
+  if (cgroups_.kind != CgroupSupport::Kind::none) join_new_cgroup(cgroup, cgroups_, request.limits, memory_mb, plan);
 
   Launch launch;
   if (use_bubblewrap_) {
-    launch.status_pipe = make_pipe();
-    plan.keep_open_fd = launch.status_pipe.write_end.get();
-    plan.no_new_privileges = false;  // bwrap sets it itself, after its setup
-    BwrapLayout layout;
-    layout.system_dirs = inspect_system_dirs();
-    if (options_.expose_gpu_devices) layout.device_nodes = find_gpu_device_nodes();
-    layout.read_only = read_only;
-    layout.read_write = read_write;
-    layout.work_dir = work_dir;
-    layout.executable = executable.invoked;
-    layout.executable_target = executable.resolved;
-    layout.status_fd = plan.keep_open_fd;
-    layout.tmp_size_bytes = request.limits.file_size_mb << 20;
-    launch.program = options_.bubblewrap_path.string();
-    launch.args = bubblewrap_arguments(layout);
-    std::vector<std::string> command =
-        command_with_requested_pwd(env_program(), executable.invoked, requested_pwd(request));
-    launch.args.insert(launch.args.end(), command.begin(), command.end());
+    launch = bubblewrap_launch(options_, request, executable, {read_only, read_write, work_dir}, plan);
   } else {
     launch.program = executable.invoked.string();
   }
@@ -276,88 +382,32 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
 
   const std::string hint = drop_privileges_ ? reachability_hint(uid_) : "";
   std::optional<std::uint64_t> oom_kills_before = oom_kill_count();
-  MonitoredChild child;
-  child.started = std::chrono::steady_clock::now();
-  try {
-    SpawnedChild spawned = spawn_child(launch.program, launch.args, request.env, plan);
-    child.pid = spawned.pid;
-    child.stdout_read = std::move(spawned.stdout_read);
-    child.stderr_read = std::move(spawned.stderr_read);
-  } catch (const std::runtime_error& error) {
-    throw std::runtime_error(error.what() + hint);
-  }
-  launch.status_pipe.write_end.reset();  // only the sandbox may hold it now
-  child.status_read = std::move(launch.status_pipe.read_end);
+  MonitoredChild child = spawn_monitored(launch, request, plan, hint);
 
   MonitorLimits monitor_limits = monitor_limits_for(request.limits);
   std::optional<TreeSampler> sampler;
   CpuCounters machine_before;
-  if (request.observe) {
-    // With a cgroup its process list is the tree (the last file: cpuacct on v1).
-    sampler.emplace(child.pid, cgroup ? fs::path(cgroup->procs_files().back()) : fs::path());
-    monitor_limits.on_tick = [&sampler] { sampler->sample(); };
-    // Workers of a short task may live 50 ms: look often enough to see them.
-    monitor_limits.tick = std::chrono::milliseconds(5);
-    machine_before = read_cpu_counters();
-  }
+  if (request.observe) start_observing(sampler, monitor_limits, machine_before, child.pid, cgroup);
   ChildEnd end = monitor_child(std::move(child), monitor_limits);
   const CpuCounters machine_after = request.observe ? read_cpu_counters() : CpuCounters{};
   std::optional<std::uint64_t> oom_kills_after = oom_kill_count();
   CgroupUsage usage;
   if (cgroup) {
-    // Processes that left the group (setsid) came back to this subreaper when their
-    // parent died: reap the ones the kill reached, so no zombie holds the cgroup.
-    for (int pid : cgroup->kill_all()) {
-      for (int attempt = 0; attempt < 50; ++attempt) {
-        pid_t reaped = ::waitpid(pid, nullptr, WNOHANG);
-        if (reaped != 0) break;  // reaped, or not our child (ECHILD)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    }
+    reap_left_group(*cgroup);
     usage = cgroup->usage();
   }
 
-  if (use_bubblewrap_) {
-    BwrapStatus status = parse_bwrap_status(end.status_text);
-    reap_sandbox_init(status);
-    if (end.killed_for == KillCause::none && !status.child_started) {
-      throw std::runtime_error("bubblewrap could not set up the sandbox for " +
-                               executable.invoked.string() + ": " +
-                               first_line(end.stderr_capture.text()) +
-                               hint);
-    }
-  }
+  if (use_bubblewrap_) require_sandbox_started(end, executable, hint);
 
-  TerminationContext context;
-  context.killed_for = end.killed_for;
-  context.killed_after_seconds = end.killed_after_seconds;
-  context.stuck_diagnosis = end.stuck_diagnosis;
-  context.stopped_as_deadlock = end.stopped_as_deadlock;
-  context.oom_killer_ran =
-      oom_kills_before && oom_kills_after && *oom_kills_after > *oom_kills_before;
-  context.cpu_seconds_used = end.cpu_seconds;
-  context.cgroup_oom_kills = usage.oom_kills;
-  context.cgroup_memory_limit_bytes = memory_mb << 20;
-  if (std::optional<std::uint64_t> quota = full_tmpfs_quota(work_dir)) {
-    context.disk_quota_full = true;
-    context.disk_quota_bytes = *quota;
-  }
+  const TerminationContext context =
+      termination_context(end, oom_kills_before, oom_kills_after, usage, memory_mb, work_dir);
   // The CPU time of the whole tree: the run's cgroup counts every process in it.
   // Without one, wait4 counts the child and what it waited for, but not through
   // bubblewrap's pid namespace (measured: a 0.3 s spinner reads 0.00 s): not observed.
   double tree_cpu = cgroup ? usage.cpu_seconds : use_bubblewrap_ ? -1 : end.cpu_seconds;
   RunResult result = result_of(end, termination_from_wait_status(end.wait_status, use_bubblewrap_),
                                context, request.limits, tree_cpu);
-  if (sampler) {
-    result.tree = sampler->usage();
-    // Sampled CPU time stands in where neither a cgroup nor wait4 could see the tree.
-    if (tree_cpu < 0 && result.tree.observed) tree_cpu = result.tree.cpu_seconds;
-    if (machine_before.ok && machine_after.ok && tree_cpu >= 0) {
-      result.others_cpu_seconds =
-          std::max(0.0, machine_after.busy_seconds - machine_before.busy_seconds - tree_cpu);
-      result.steal_seconds = machine_after.steal_seconds - machine_before.steal_seconds;
-    }
-  }
+  if (sampler) add_observation(result, *sampler, tree_cpu, machine_before, machine_after);
   return result;
 }
 

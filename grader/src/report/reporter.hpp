@@ -3,6 +3,7 @@
 // chosen by name from a plain table. Reporters only read the GradeResult; none of
 // them adds information the canonical JSON form does not hold.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,15 +30,22 @@ class Reporter {
   virtual std::string render(const GradeResult& result) const = 0;
 };
 
-// One factory per format; make_reporter picks among them by name.
-std::unique_ptr<Reporter> make_console_reporter(const ReportOptions& options);
-std::unique_ptr<Reporter> make_json_reporter(const ReportOptions& options);
-std::unique_ptr<Reporter> make_gradescope_reporter(const ReportOptions& options);
-std::unique_ptr<Reporter> make_junit_reporter(const ReportOptions& options);
-std::unique_ptr<Reporter> make_markdown_reporter(const ReportOptions& options);
-std::unique_ptr<Reporter> make_html_reporter(const ReportOptions& options);
+// One row of the table of formats (reporter_table.cpp).
+struct ReportFormat {
+  std::string_view name;       // "gradescope": also `grade LAB --gradescope FILE`
+  std::string_view file_name;  // the conventional file name ("results.json")
+  // What `grade LAB --NAME FILE` writes, for its help ("a Gradescope results.json");
+  // empty: grade has no such flag (the console report goes to stdout).
+  std::string_view written_by_grade;
+  std::unique_ptr<Reporter> (*make)(const ReportOptions&);
+};
 
-// Throws std::invalid_argument listing the valid names for an unknown format.
+// Every format, in the table's order (console first).
+std::span<const ReportFormat> report_formats();
+
+// The format's reporter (each format's file defines its factory, make_<name>_reporter,
+// named in the table's row). Throws std::invalid_argument listing the valid names for an
+// unknown format.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, const ReportOptions& options);
 
 // "console", "json", "gradescope", "junit", "markdown", "html", in that order.

@@ -46,7 +46,3 @@ SimCounter sim_counter_from_string(const std::string& s);
 
 }  // namespace parlab::grader
 
-// Until grading/grade_session.cpp is converted (issue 29): its remaining comparisons
-// of these words with their names compile. tests/layering/check_vocabulary_words.py
-// refuses any such comparison elsewhere.
-#include "spec/vocabulary_transition.hpp"

@@ -1,0 +1,76 @@
+#include "grading/performance_step.hpp"
+
+#include "grading/gpu_figures.hpp"
+#include "grading/host_info.hpp"
+#include "grading/performance_test.hpp"
+
+namespace fs = std::filesystem;
+
+namespace parlab::grader {
+namespace {
+
+PerformanceTestSetup performance_setup(GradingContext& ctx, const TestSpec& t) {
+  const PerformanceSpec& p = *t.performance;
+  const Params params = ctx.resolve_params(t.params);
+  const Params base_params =
+      p.baseline_params.values().empty() ? params : ctx.resolve_params(p.baseline_params);
+  const fs::path data = ctx.dataset_dir(t.dataset);
+  // CPU work is watched while it runs: its spread over processes and threads, and the
+  // machine's other load (a GPU run's CPU side says nothing about its kernels).
+  const bool observe = t.device == Device::cpu;
+  PerformanceTestSetup setup;
+  setup.test = &t;
+  setup.baseline = {baseline_executable(ctx, p), p.baseline_task, base_params, data,
+                    t.warmup, t.repeat, ctx.limits(t), observe};
+  setup.candidate = {ctx.executable, t.task, params, data, t.warmup, t.repeat, ctx.limits(t), observe};
+  if (!p.serial_task.empty()) {
+    Params one_worker = params;
+    if (one_worker.has("workers")) one_worker.set("workers", "1");
+    setup.serial = TaskInvocation{baseline_executable(ctx, {.baseline_program = BaselineProgram::reference}),
+                                  p.serial_task, one_worker, data, t.warmup, t.repeat,
+                                  ctx.limits(t), false};
+  }
+  if (baseline_of_another_kind(t, ctx.lab)) {
+    setup.witness = TaskInvocation{baseline_executable(ctx, {.baseline_program = BaselineProgram::reference}),
+                                   t.task, params, data, t.warmup, t.repeat, ctx.limits(t),
+                                   false};
+  }
+  setup.run_slug = run_slug(t.name);
+  setup.cores = ctx.cores;
+  setup.reference_runs = &ctx.reference_runs;
+  setup.machine_cpus = machine_cpus();
+  return setup;
+}
+
+}  // namespace
+
+TestResult run_performance(GradingContext& ctx, const TestSpec& t,
+                           const std::map<std::string, TestResult>& done) {
+  TestResult r = ctx.base_result(t);
+  if (auto why = ctx.not_measured_reason(t, done)) {
+    r.status = why->status;
+    r.message = why->reason;
+    return r;
+  }
+  const PerformanceTestSetup setup = performance_setup(ctx, t);
+  const std::vector<harness::NamedArray>& expected =
+      ctx.reference_run(t, t.task, ctx.resolve_params(t.params)).outputs;
+  run_performance_test(setup, ctx.submission_runs, expected, r,
+                       [&](TestResult& result, const TaskRun& last, const Measurement& m) {
+                         result.phases = gpu_phases(ctx.mode, t, last);
+                         result.roofline = gpu_roofline(ctx.mode, ctx.device, t, last,
+                                                        m.candidate_median_s);
+                       });
+  return r;
+}
+
+fs::path baseline_executable(const GradingContext& ctx, const PerformanceSpec& p) {
+  if (p.baseline_program == BaselineProgram::submission) return ctx.executable;
+  if (p.baseline_program == BaselineProgram::cpu_reference) return ctx.labtc.cpu_reference_exe;
+  // A GPU lab's reference built like the submission: nvcc on a GPU, else for the host
+  // (only CPU tests are measured there).
+  if (ctx.lab.kind == Device::gpu && ctx.mode != DeviceMode::gpu) return ctx.labtc.sim_reference_exe;
+  return ctx.labtc.reference_exe;
+}
+
+}  // namespace parlab::grader

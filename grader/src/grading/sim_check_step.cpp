@@ -1,0 +1,90 @@
+#include "grading/sim_check_step.hpp"
+
+#include <chrono>
+
+#include "compare/comparator.hpp"
+#include "grading/child_run_files.hpp"
+#include "grading/run_feedback.hpp"
+#include "grading/sealed_report.hpp"
+#include "grading/sim_extras.hpp"
+
+namespace parlab::grader {
+
+TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
+                         const std::map<std::string, TestResult>& done,
+                         const std::optional<CounterTotals>& reference, bool counters_on) {
+  TestResult r = ctx.base_result(t);
+  const TestSpec small = sim_check_test(t);
+  const SimCheckSpec& check = *t.sim_check;
+  r.dataset = ctx.dataset_label(small.dataset);
+  if (auto why = ctx.not_measured_reason(t, done)) {
+    r.status = why->status;
+    r.message = why->reason;
+    return r;
+  }
+  const std::optional<double> reference_value =
+      reference ? counter_value(*reference, check.counter) : std::nullopt;
+  if (!reference_value) {
+    r.status = TestStatus::not_graded;
+    r.message = counters_on
+                    ? "not graded here: the reference gave no " + counter_label(check.counter) +
+                          " in the simulator; grade on a machine with an NVIDIA GPU to measure it"
+                    : "not graded here: the simulator's counters are off (PARLAB_SIM_CHECK=0); "
+                      "grade on a machine with an NVIDIA GPU to measure it";
+    return r;
+  }
+  const Params params = ctx.resolve_params(t.params);
+  const ExpectedOutputs& expected = ctx.reference_run(small, t.task, params);
+  TaskInvocation inv{ctx.executable, t.task, params, ctx.dataset_dir(small.dataset), 0, 1, ctx.limits(t)};
+  const auto t0 = std::chrono::steady_clock::now();
+  const TaskRun got = ctx.submission_runs.run(inv, run_slug(t.name));
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!got.ok()) {
+    fail_from_run(r, got);
+    return r;
+  }
+  r.outcome = RunOutcome::ok;
+  try {
+    const CompareOutcome cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
+    if (!cmp.ok) {
+      r.status = TestStatus::failed;
+      r.message = ctx.lab.dataset(small.dataset).hidden
+                      ? "wrong result in the simulator on hidden data"
+                      : "wrong result in the simulator on " + small.dataset + ": " + cmp.message;
+      return r;
+    }
+  } catch (const harness::OutputFormatError& e) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::bad_output;
+    r.message = std::string("unreadable output: ") + e.what();
+    return r;
+  }
+  const SimReport report =
+      read_sim_report(got.runs_root, got.run_name, kSimCountersFile, "counters", kSimCountersFileCap);
+  if (!report.problem.empty()) {
+    r.status = TestStatus::failed;
+    r.message = tampered_report_message(report.problem);
+    return r;
+  }
+  const std::optional<CounterTotals> counted =
+      report.text ? parse_sim_counters(*report.text) : std::nullopt;
+  const std::optional<double> value =
+      counted ? counter_value(*counted, check.counter) : std::nullopt;
+  if (!value) {
+    r.status = TestStatus::failed;
+    r.message = "the simulator counted no " + counter_label(check.counter) +
+                ": no kernel launch did the task's work on the GPU";
+    return r;
+  }
+  if (const std::string why = contradictory_counts(*counted); !why.empty()) {
+    r.status = TestStatus::failed;
+    r.message = "the simulator's report was tampered with: its counts contradict each other (" +
+                why + "), so this check earns nothing";
+    return r;
+  }
+  score_sim_check(check, *value, *reference_value, r);
+  r.message += "\n" + counters_side_by_side(*counted, *reference);
+  return r;
+}
+
+}  // namespace parlab::grader
