@@ -79,10 +79,18 @@ expect_field() {  # REPORT DOTTED.KEY VALUE-REGEX [WHAT]: a field outside the te
   got=$(result_field "$1" "${keys[@]}" 2>&1)
   if [[ "$got" =~ ^($3)$ ]]; then pass "${4:-$2 is $got}"; else fail "${4:-$2}: $1 has $2 = '$got', expected /$3/"; fi
 }
+# The names of REPORT's tests whose FIELD (status, outcome, ...) matches VALUE-REGEX.
+tests_where() {  # REPORT FIELD VALUE-REGEX
+  python3 -c 'import json, re, sys
+print("; ".join(t["name"] for t in json.load(open(sys.argv[1]))["tests"] if re.fullmatch(sys.argv[3], str(t[sys.argv[2]]))))' "$@"
+}
 expect_no_test() {  # REPORT STATUS-REGEX WHAT: no test has such a status
-  local hit; hit=$(python3 -c 'import json, re, sys
-print("; ".join(t["name"] for t in json.load(open(sys.argv[1]))["tests"] if re.fullmatch(sys.argv[2], t["status"])))' "$1" "$2" 2>&1)
+  local hit; hit=$(tests_where "$1" status "$2" 2>&1)
   if [ -z "$hit" ]; then pass "$3"; else fail "$3: in $1: $hit"; fi
+}
+expect_some_test() {  # REPORT FIELD VALUE-REGEX WHAT: at least one test's FIELD matches
+  local hit; hit=$(tests_where "$1" "$2" "$3" 2>&1)
+  if [ -n "$hit" ] && [[ "$hit" != *Error* ]]; then pass "$4"; else fail "$4: no test of $1 has $2 /$3/ $hit"; fi
 }
 # Some (or no) test message or note of REPORT contains REGEX.
 expect_message() {  # REPORT REGEX WHAT
