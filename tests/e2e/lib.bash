@@ -101,6 +101,14 @@ expect_no_message() {  # REPORT REGEX WHAT
   local hit; hit=$(result_field "$1" '*message' | grep -E -m1 -- "$2")
   if [ -z "$hit" ]; then pass "$3"; else fail "$3: /$2/ in a message of $1: $hit"; fi
 }
+# The same for what the submission printed (every test's stdout_tail and stderr_tail).
+expect_output() {  # REPORT REGEX WHAT
+  if result_field "$1" '*output' | grep -Eq -- "$2"; then pass "$3"; else fail "$3: /$2/ in no test output of $1"; fi
+}
+expect_no_output() {  # REPORT REGEX WHAT
+  local hit; hit=$(result_field "$1" '*output' | grep -E -m1 -- "$2")
+  if [ -z "$hit" ]; then pass "$3"; else fail "$3: /$2/ in a test output of $1: $hit"; fi
+}
 # fake_submission LAB FAKE: the fake tests/fakes/FAKE(.patch) made from the current
 # reference by tests/fakes/make_fake.sh, in $E2E_WORK/fakes/FAKE; sets FAKE_DIR to it.
 # A patch that no longer applies ends the test at once, naming the fake.

@@ -3,8 +3,9 @@
 e2e tests' assertions on parsed results (lib.bash: expect_test, expect_score, ...).
 
 Each KEY goes one level down: an object's field, a list's index, or, in a list of
-objects, the one whose "name" is KEY (a test by its full name). A last KEY "*message"
-prints every test's message and every note, one a line (for "some message says ...").
+objects, the one whose "name" is KEY (a test by its full name). The single KEY
+"*message" prints every test's message and every note, one a line (for "some message
+says ..."); "*output" every test's stdout_tail and stderr_tail.
 Numbers print as 60 or 7.5, booleans as true/false, null as null, objects and lists as
 JSON. Exit 1 with the reason on stderr when the file is not JSON or a key leads nowhere.
 """
@@ -54,6 +55,11 @@ def main():
             print(t.get("message", ""))
         for note in value.get("notes", []):
             print(note)
+        return
+    if keys == ["*output"]:
+        for t in value.get("tests", []):
+            print(t.get("stdout_tail", ""))
+            print(t.get("stderr_tail", ""))
         return
     path = ""
     try:
