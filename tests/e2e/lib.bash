@@ -103,7 +103,8 @@ expect_no_message() {  # REPORT REGEX WHAT
 }
 # The same for what the submission printed (every test's stdout_tail and stderr_tail).
 expect_output() {  # REPORT REGEX WHAT
-  if result_field "$1" '*output' | grep -Eq -- "$2"; then pass "$3"; else fail "$3: /$2/ in no test output of $1"; fi
+  local all; all=$(result_field "$1" '*output')
+  if grep -Eq -- "$2" <<<"$all"; then pass "$3"; else fail "$3: /$2/ in no test output of $1"; fi
 }
 expect_no_output() {  # REPORT REGEX WHAT
   local hit; hit=$(result_field "$1" '*output' | grep -E -m1 -- "$2")

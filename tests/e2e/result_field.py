@@ -72,4 +72,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # a reader that stops early (grep -q) is no error
+        sys.stderr.close()
+        sys.exit(0)

@@ -69,7 +69,7 @@ if [ "$ROOT" = 1 ]; then
   expect_in "$W/hog.out" "held [0-9]+ processes" "the hog held its process limit"
 
   # --- memory of the whole tree, disk quota ------------------------------------------
-  if result_field "$W/peek_auto.json" host isolation | grep -q "cgroup v"; then
+  if [[ "$(result_field "$W/peek_auto.json" host isolation)" == *"cgroup v"* ]]; then
     run_grade memfd lab01 "$FAKES/memfd" --no-perf --wall-limit 20 --work-dir "$W/work" \
       --json "$W/memfd.json"
     expect_rc memfd 1
