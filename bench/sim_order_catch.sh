@@ -16,15 +16,8 @@ grade="$build/grade"
 work=$(mktemp -d /tmp/parlab-order-catch.XXXXXX)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
-ref4=reference/lab04-atomics-reductions
-
-lab04_with() {  # NAME FILE: the reference with one file replaced
-  mkdir -p "$work/$1"
-  cp "$ref4/max_reduce.cu" "$ref4/sum_reduce.cu" "$ref4/histogram.cu" "$ref4/block_reduce.cuh" "$work/$1/"
-  cp "$2" "$work/$1/"
-}
-lab04_with histogram_race tests/fakes/lab04/histogram_race/histogram.cu
-lab04_with zeroed_in_kernel tests/fakes/lab04/zeroed_in_kernel/sum_reduce.cu
+bash tests/fakes/make_fake.sh lab04 lab04/histogram_race "$work/histogram_race"
+bash tests/fakes/make_fake.sh lab04 lab04/zeroed_in_kernel "$work/zeroed_in_kernel"
 bash tests/fakes/sim_trust/make_submission.sh order_probe "$work/order_probe"
 bash tests/fakes/sim_trust/make_submission.sh unset_checks "$work/unset_checks"
 declare -A target=([histogram_race]="histogram: prime size, 256 bins"

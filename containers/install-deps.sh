@@ -20,6 +20,7 @@ packages=(
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
   python3                         # e2e tests and bench scripts read result JSON with it
+  patch                           # tests/fakes/make_fake.sh: fakes are the reference plus a .patch
   procps                          # ps and pgrep in e2e tests (minbase lacks them; slurm-wlm pulls them in today)
   ccache                          # the export e2e tests build two kits from one compiler cache
   chromium                        # e2e html_reports: renders the HTML reports headless, screenshots

@@ -12,9 +12,6 @@ mkdir -p "$WORK"
 disagreements=0
 checked=0
 
-# The reference folder of a lab (labs/<lab>-*/ -> reference/<lab>-*/).
-reference_of() { ls -d "$ROOT"/reference/"$1"-* | head -1; }
-
 # pass / fail / no_build from a result.json: correctness tests only.
 verdict_of() {  # JSON
   python3 - "$1" <<'PY'
@@ -44,16 +41,14 @@ while IFS=$'\t' read -r lab submission expected why; do
       --json "$json" >"$WORK/$name.out" 2>&1
   else
     sub="$WORK/$name"
-    rm -rf "$sub" && mkdir -p "$sub"
-    ref=$(reference_of "$lab")
-    # The reference's sources (the lab's files a submission provides), then the fake's.
-    for f in $(python3 -c 'import sys,tomllib; print(" ".join(tomllib.load(open(sys.argv[1],"rb"))["lab"]["sources"]))' \
-               "$(ls -d "$ROOT"/labs/"$lab"-*)/lab.toml"); do
-      [ -f "$ref/$f" ] && cp "$ref/$f" "$sub/"
-    done
-    # and the device headers the reference's sources include (lab04's block_reduce.cuh)
-    for h in "$ref"/*.cuh; do [ -f "$h" ] && cp "$h" "$sub/"; done
-    cp -r "$ROOT/tests/fakes/$submission/." "$sub/"
+    rm -rf "$sub"
+    # The fake made from the current reference; one that cannot be made disagrees.
+    if ! bash "$ROOT/tests/fakes/make_fake.sh" "$lab" "$submission" "$sub" 2>"$WORK/$name.out"; then
+      echo "DISAGREE  $lab $submission: the fake could not be made (see $WORK/$name.out)"
+      sed 's/^/  | /' "$WORK/$name.out"
+      disagreements=$((disagreements + 1)) checked=$((checked + 1))
+      continue
+    fi
     "$GRADE" "$lab" "$sub" --device "$DEVICE" --no-perf --work-dir "$WORK/work" \
       --json "$json" >"$WORK/$name.out" 2>&1
   fi

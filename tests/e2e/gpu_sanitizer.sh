@@ -13,14 +13,15 @@ sanitizer=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(
 if [ -z "$sanitizer" ]; then
   echo "skipped: this build's CUDA toolkit has no compute-sanitizer (toolchain.json)"; exit 77
 fi
-FAKES5="$PARLAB_SOURCE_DIR/tests/fakes/lab05"
 
-run_grade oob lab05 "$FAKES5/no_bounds_check" --device gpu --no-perf --work-dir "$W/work"
+fake_submission lab05 lab05/no_bounds_check
+run_grade oob lab05 "$FAKE_DIR" --device gpu --no-perf --work-dir "$W/work"
 expect_rc oob 1
 expect_in "$W/oob.out" "invalid memory (read|write) in kernel naive_no_bounds.* at matmul.cu:[0-9]+: out-of-bounds" \
   "no bounds check: memcheck's out-of-bounds access named with its line"
 
-run_grade div lab05 "$FAKES5/divergent_barrier" --device gpu --no-perf --work-dir "$W/work"
+fake_submission lab05 lab05/divergent_barrier
+run_grade div lab05 "$FAKE_DIR" --device gpu --no-perf --work-dir "$W/work"
 expect_rc div 1
 expect_in "$W/div.out" "barrier in divergent code|did not finish cleanly|deadlock|hang" \
   "two barriers for one block: failed on the GPU as in the simulator"

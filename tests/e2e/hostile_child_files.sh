@@ -11,14 +11,14 @@ timeout 300 "$GRADE" lab01 "$FAKES/fifo_status" --no-perf --work-dir "$W/work" \
 echo $? >"$W/fifo.rc"
 expect_rc fifo 1
 expect_in "$W/fifo.out" "FIFO" "the FIFO is named in the report"
-expect_json "$W/fifo.json" outcome '"nonzero_exit"'
+expect_some_test "$W/fifo.json" outcome nonzero_exit "the FIFO run ends as a nonzero exit"
 
 timeout 300 "$GRADE" lab01 "$FAKES/linked_out" --no-perf --work-dir "$W/work" \
   --json "$W/linked.json" >"$W/linked.out" 2>"$W/linked.err"
 echo $? >"$W/linked.rc"
 expect_rc linked 1
 expect_in "$W/linked.out" "symbolic link" "the linked output folder is refused, and said so"
-expect_not_in "$W/linked.json" '"status": "passed"' "no test passes through the link"
+expect_no_test "$W/linked.json" passed "no test passes through the link"
 
 # SIGINT in the middle of the performance tests: a partial result with what was done.
 "$GRADE" lab01 --reference -v --work-dir "$W/work" --json "$W/partial.json" \
@@ -34,8 +34,8 @@ wait "$pid"
 echo $? >"$W/partial.rc"
 expect_rc partial 130
 expect_in "$W/partial.err" "partial result written" "grade says it wrote the partial result"
-expect_json "$W/partial.json" interrupted '"interrupted by'
-expect_json "$W/partial.json" name '"serial statistics"'
+expect_field "$W/partial.json" interrupted "interrupted by.*" "the partial result says it was interrupted"
+expect_test "$W/partial.json" "serial statistics" status passed "the partial result holds the finished tests"
 # Its run area (a tmpfs when root) went with it: mounted in its own mount namespace.
 leaked=$(grep -c " $W/" /proc/mounts)
 [ "$leaked" -eq 0 ] && pass "no mount outlives the stopped grading" || fail "$leaked mounts left under $W"

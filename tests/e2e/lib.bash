@@ -56,6 +56,118 @@ PY
 )
   if [[ "$got" =~ ^($3)$ ]]; then pass "$4"; else fail "$4: test '$2' is $got in $1, expected $3"; fi
 }
+# Assertions on the parsed result.json (tests/e2e/result_field.py), not on its layout
+# or on console wording: only the console tests match console text.
+# A report is read once per version (one python start, `result_field.py --flat`) into
+# _RF, keyed by the file's identity (a rewritten report is a new inode: renamed into
+# place) and the keys joined by \x1d.
+declare -A _RF=()
+_rf_prefix() {  # REPORT: loads it if need be; sets _RF_AT to its entries' prefix
+  _RF_AT="$1"$'\x1c'$(stat -c '%i %s %y' -- "$1" 2>/dev/null)$'\x1c'
+  [ -n "${_RF[${_RF_AT}loaded]+x}" ] && return 0
+  local k v
+  while IFS=$'\x1f' read -r -d $'\x1e' k v; do _RF["$_RF_AT$k"]=$v; done \
+    < <(python3 "$PARLAB_SOURCE_DIR/tests/e2e/result_field.py" --flat "$1" 2>/dev/null)
+  _RF["${_RF_AT}loaded"]=1
+}
+result_field() {  # REPORT KEY...: one field (result_field.py says why when there is none)
+  local report=$1 key; shift
+  _rf_prefix "$report"
+  key=$(IFS=$'\x1d'; echo "$*")
+  if [ -n "${_RF[$_RF_AT$key]+x}" ]; then printf '%s\n' "${_RF[$_RF_AT$key]}"
+  else python3 "$PARLAB_SOURCE_DIR/tests/e2e/result_field.py" "$report" "$@"; fi
+}
+expect_test() {  # REPORT TEST_NAME FIELD VALUE-REGEX [WHAT]: the whole value matches
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local got; got=$(result_field "$1" tests "$2" "$3" 2>&1)
+  if [[ "$got" =~ ^($4)$ ]]; then pass "${5:-$2: $3 is $got}"; else
+    fail "${5:-$2: $3}: '$2' has $3 = '$got' in $1, expected /$4/"; fi
+}
+expect_test_says() {  # REPORT TEST_NAME REGEX [WHAT]: the test's message contains REGEX
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local got; got=$(result_field "$1" tests "$2" message 2>&1)
+  if grep -Eq -- "$3" <<<"$got" || tr '\n' ' ' <<<"$got" | grep -Eq -- "$3"; then pass "${4:-$2 says /$3/}"; else
+    fail "${4:-$2 says /$3/}: not in the message of '$2' in $1:"; sed 's/^/  | /' <<<"$got" | tail -20 >&2; fi
+}
+expect_score() {  # REPORT SCORE MAX [WHAT]: score and max_score, as numbers
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local score max; score=$(result_field "$1" score 2>&1); max=$(result_field "$1" max_score 2>&1)
+  if awk -v a="$score" -v b="$max" -v c="$2" -v d="$3" 'BEGIN { exit !(a == c + 0 && b == d + 0 && a ~ /^[0-9.e+-]+$/) }'
+  then pass "${4:-score $2 / $3}"; else fail "${4:-score $2 / $3}: $1 has score $score / $max"; fi
+}
+expect_field() {  # REPORT DOTTED.KEY VALUE-REGEX [WHAT]: a field outside the tests, e.g. build.ok
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local keys got; IFS=. read -ra keys <<<"$2"
+  got=$(result_field "$1" "${keys[@]}" 2>&1)
+  if [[ "$got" =~ ^($3)$ ]]; then pass "${4:-$2 is $got}"; else fail "${4:-$2}: $1 has $2 = '$got', expected /$3/"; fi
+}
+# The names of REPORT's tests whose FIELD (status, outcome, ...) matches VALUE-REGEX.
+tests_where() {  # REPORT FIELD VALUE-REGEX
+  local names name hits=()
+  _rf_prefix "$1"
+  IFS=$'\x1d' read -ra names <<<"${_RF[${_RF_AT}*names]-}"
+  for name in "${names[@]}"; do
+    [[ "${_RF[$_RF_AT"tests"$'\x1d'"$name"$'\x1d'"$2"]-}" =~ ^($3)$ ]] && hits+=("$name")
+  done
+  (IFS=';'; echo "${hits[*]}")
+}
+expect_no_test() {  # REPORT STATUS-REGEX WHAT: no test has such a status
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local hit; hit=$(tests_where "$1" status "$2" 2>&1)
+  if [ -z "$hit" ]; then pass "$3"; else fail "$3: in $1: $hit"; fi
+}
+expect_some_test() {  # REPORT FIELD VALUE-REGEX WHAT: at least one test's FIELD matches
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local hit; hit=$(tests_where "$1" "$2" "$3" 2>&1)
+  if [ -n "$hit" ]; then pass "$4"; else fail "$4: no test of $1 has $2 /$3/ $hit"; fi
+}
+# Some (or no) test message or note of REPORT contains REGEX.
+expect_message() {  # REPORT REGEX WHAT
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local all; all=$(result_field "$1" '*message')
+  if grep -Eq -- "$2" <<<"$all" || tr '\n' ' ' <<<"$all" | grep -Eq -- "$2"; then pass "$3"; else fail "$3: /$2/ in no message of $1"; fi
+}
+expect_no_message() {  # REPORT REGEX WHAT
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local hit; hit=$(result_field "$1" '*message' | grep -E -m1 -- "$2")
+  if [ -z "$hit" ]; then pass "$3"; else fail "$3: /$2/ in a message of $1: $hit"; fi
+}
+# The same for what the submission printed (every test's stdout_tail and stderr_tail).
+expect_output() {  # REPORT REGEX WHAT
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local all; all=$(result_field "$1" '*output')
+  if grep -Eq -- "$2" <<<"$all"; then pass "$3"; else fail "$3: /$2/ in no test output of $1"; fi
+}
+expect_no_output() {  # REPORT REGEX WHAT
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local hit; hit=$(result_field "$1" '*output' | grep -E -m1 -- "$2")
+  if [ -z "$hit" ]; then pass "$3"; else fail "$3: /$2/ in a test output of $1: $hit"; fi
+}
+# fake_submission LAB FAKE: the fake tests/fakes/FAKE(.patch) made from the current
+# reference by tests/fakes/make_fake.sh, in $E2E_WORK/fakes/FAKE; sets FAKE_DIR to it.
+# A patch that no longer applies ends the test at once, naming the fake.
+fake_submission() {
+  FAKE_DIR="$E2E_WORK/fakes/$2"
+  rm -rf "$FAKE_DIR"
+  bash "$PARLAB_SOURCE_DIR/tests/fakes/make_fake.sh" "$1" "$2" "$FAKE_DIR" ||
+    { echo "FAIL: fake $2 of $1 could not be made (above)" >&2; exit 1; }
+}
+# reference_with LAB DIR [FILE...]: DIR holds the lab's reference submission (its
+# sources and device headers) with FILEs copied over them.
+reference_with() {
+  local lab=$1 dir=$2; shift 2
+  rm -rf "$dir"
+  bash "$PARLAB_SOURCE_DIR/tests/fakes/make_fake.sh" "$lab" reference "$dir" ||
+    { echo "FAIL: the reference of $lab could not be copied (above)" >&2; exit 1; }
+  [ $# -eq 0 ] || cp "$@" "$dir/"
+}
+# line_of FILE REGEX: the number of the first line of FILE matching REGEX (a generated
+# fake's lines move with the reference, so tests look them up instead of writing them).
+line_of() {
+  local n; n=$(grep -nE -m1 -- "$2" "$1" | cut -d: -f1)
+  [ -n "$n" ] || { echo "FAIL: /$2/ not in $1" >&2; exit 1; }
+  echo "$n"
+}
 finish() {
   if [ "$failures" -eq 0 ]; then echo "all checks passed"; exit 0; fi
   echo "$failures check(s) failed" >&2; exit 1

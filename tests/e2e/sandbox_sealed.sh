@@ -33,19 +33,19 @@ for level in off auto; do
       --work-dir "$W/work" --sandbox "$level" --json "$W/${fake}_$level.json"
     expect_zero "${fake}_$level" "$fake at --sandbox $level"
   done
-  expect_in "$W/exec_reference_$level.json" 'EXEC: running the reference failed: Permission denied' \
+  expect_output "$W/exec_reference_$level.json" 'EXEC: running the reference failed: Permission denied' \
     "exec_reference at $level: the exec is refused"
   expect_in "$W/incbin_reference_$level.out" 'Permission denied|file not found' \
     "incbin_reference at $level: the compiler may not read the reference"
 
   PARLAB_BWRAP=/nonexistent/bwrap run_grade "see_$level" lab01 "$W/see_processes" --no-perf --wall-limit 10 \
     --work-dir "$W/work" --sandbox "$level" --json "$W/see_$level.json"
-  expect_in "$W/see_$level.json" 'SEEN: 0 processes of other users' "see_processes at $level: no other user's process visible"
+  expect_output "$W/see_$level.json" 'SEEN: 0 processes of other users' "see_processes at $level: no other user's process visible"
 
   PARLAB_BWRAP=/nonexistent/bwrap run_grade "litter_$level" lab01 "$W/leave_files" --no-perf --wall-limit 10 \
     --work-dir "$W/work" --sandbox "$level" --json "$W/litter_$level.json"
   expect_zero "litter_$level" "leave_files at --sandbox $level"
-  expect_in "$W/litter_$level.json" 'LITTER: left files' "leave_files at $level ran and left its litter"
+  expect_output "$W/litter_$level.json" 'LITTER: left files' "leave_files at $level ran and left its litter"
   if ls /dev/shm/parlab-litter-* /tmp/parlab-litter-* >/dev/null 2>&1; then
     fail "leave_files at $level: files left: $(ls /dev/shm/parlab-litter-* /tmp/parlab-litter-* 2>/dev/null | head -3)"
   else pass "leave_files at $level: nothing left in /dev/shm and /tmp"; fi
@@ -56,7 +56,7 @@ for level in off auto; do
     fail "leave_files at $level: its shared memory segment is left"
   else pass "leave_files at $level: no shared memory segment left"; fi
 done
-expect_in "$W/litter_auto.json" '"isolation": "[^"]*private /proc \(hidepid\)' "the report says other processes are hidden"
+expect_field "$W/litter_auto.json" host.isolation '.*private /proc \(hidepid\).*' "the report says other processes are hidden"
 
 # The reference keeps its marks, and its speed baseline (run as the reference's uid) works.
 PARLAB_BWRAP=/nonexistent/bwrap run_grade reference lab01 --reference --work-dir "$W/work" \

@@ -22,15 +22,11 @@
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 PATTERNS="$PARLAB_SOURCE_DIR/tests/fakes/sim_patterns"
-REF4="$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions"
 
 # A lab04 submission: the reference's files with one replaced by a fake.
 lab04_fake() {  # NAME FAKE_FILE
-  local dir="$W/$1"
-  mkdir -p "$dir"
-  cp "$REF4/max_reduce.cu" "$REF4/sum_reduce.cu" "$REF4/histogram.cu" "$REF4/block_reduce.cuh" "$dir/"
-  cp "$2" "$dir/"
-  echo "$dir"
+  reference_with lab04 "$W/$1" "$2"
+  echo "$W/$1"
 }
 status_of() {  # JSON TEST_NAME
   python3 -c 'import json,sys
@@ -82,7 +78,8 @@ expect_in "$W/blockrace.json" "data race between blocks on global memory between
 expect_status "$W/blockrace.json" "max_atomic: all values negative" passed "max_atomic (atomicMax) passes"
 
 # 6. An asynchronous copy read before the synchronization that orders it.
-run_grade async lab03 "$PATTERNS/lab03_async_flag_unsynced" --device sim --no-perf \
+fake_submission lab03 sim_patterns/lab03_async_flag_unsynced
+run_grade async lab03 "$FAKE_DIR" --device sim --no-perf \
   --work-dir "$W/work" --json "$W/async.json"
 expect_rc async 1
 expect_status "$W/async.json" "heat_solve, to a tolerance" failed "the unsynchronized read of the copy fails heat_solve"

@@ -4,9 +4,9 @@ source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 run_grade skel lab01 --work-dir "$W/work" --json "$W/r.json"
 expect_rc skel 1
-expect_json "$W/r.json" score "0(\.0+)?,"
+expect_score "$W/r.json" 0 100 "the skeleton scores 0 / 100"
 expect_in "$W/skel.out" "Total: 0(\.0+)? / 100" "console total is 0 / 100"
-expect_in "$W/skel.out" "file_rows\[0\] \(log_000\.csv\): expected [0-9]+, got 0" "first mismatch named with file label"
-expect_in "$W/skel.out" "speed only counts for correct code" "performance gated on correctness"
+expect_message "$W/r.json" "file_rows\[0\] \(log_000\.csv\): expected [0-9]+, got 0" "first mismatch named with file label"
+expect_test_says "$W/r.json" "parallel speedup" "speed only counts for correct code" "performance gated on correctness"
 expect_in "$W/skel.out" "seed" "fresh seed stated"
 finish

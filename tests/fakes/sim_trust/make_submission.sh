@@ -12,8 +12,8 @@ mkdir -p "$dir"
 
 # lab04 with the racy histogram (a plain ++ on shared counters) and `code` appended to it.
 racy_histogram() {  # CODE
-  cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/sum_reduce.cu" "$refs/lab04-atomics-reductions/block_reduce.cuh" "$dir/"
-  { cat "$fakes/lab04/histogram_race/histogram.cu"; printf '%s\n' "$1"; } >"$dir/histogram.cu"
+  bash "$fakes/make_fake.sh" lab04 lab04/histogram_race "$dir"
+  printf '%s\n' "$1" >>"$dir/histogram.cu"
 }
 
 # lab03 with matrix_scale's threads laid out by `coalesced` (an expression a kernel can
@@ -57,12 +57,12 @@ __attribute__((constructor(101))) static void switch_the_checks_off_first() {
     # lab04 sum zeroed by block 0 inside the kernel (right only when block 0 starts
     # first), and the safe path (zeroed by the host) when the first block to start is
     # the last one: the old reversed-order re-run.
-    cp "$refs/lab04-atomics-reductions/max_reduce.cu" "$refs/lab04-atomics-reductions/histogram.cu" "$refs/lab04-atomics-reductions/block_reduce.cuh" "$dir/"
-    perl -0pe '
+    bash "$fakes/make_fake.sh" lab04 lab04/zeroed_in_kernel "$dir"
+    perl -0pi -e '
       s{  if \(blockIdx.x == 0 && t == 0\) \*result = 0.0f;  // "block 0 starts first"\n}{  __shared__ bool reversed;\n  if (t == 0) reversed = atomicAdd(&g_started, 1u) == 0 && blockIdx.x == gridDim.x - 1;\n  __syncthreads();\n  if (!reversed && blockIdx.x == 0 && t == 0) *result = 0.0f;  // "block 0 starts first"\n};
-      s{(constexpr int kBlock = 256;\n)}{$1__device__ unsigned g_started;\n};
+      s{(\n__global__ void sum_block_kernel)}{\n__device__ unsigned g_started;\n$1};
       s{(void sum\(const float\* values, int n, float\* result\) \{\n)}{$1  const unsigned zero = 0;\n  cudaMemcpyToSymbol(g_started, &zero, sizeof zero);\n  cudaMemset(result, 0, sizeof(float));  // the safe path needs it; harmless otherwise\n};
-    ' "$fakes/lab04/zeroed_in_kernel/sum_reduce.cu" >"$dir/sum_reduce.cu"
+    ' "$dir/sum_reduce.cu"
     grep -q "reversed = atomicAdd" "$dir/sum_reduce.cu"
     grep -q "cudaMemcpyToSymbol(g_started" "$dir/sum_reduce.cu"
     ;;
