@@ -162,8 +162,13 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   if (f.from_shared > 0) {
     p.kinds.push_back("unloaded_shared");
     if (p.detail.empty()) {
-      p.detail = std::to_string(f.from_shared) + " of the differing elements are NaN computed from "
-                 "shared memory never stored to (the simulator starts every block's shared "
+      const std::string which = f.from_shared == f.bad.size()
+                                    ? "all " + std::to_string(f.bad.size()) + " differing elements are"
+                                : f.from_shared == 1
+                                    ? "1 of the " + std::to_string(f.bad.size()) + " differing elements is"
+                                    : std::to_string(f.from_shared) + " of the " +
+                                          std::to_string(f.bad.size()) + " differing elements are";
+      p.detail = which + " NaN computed from shared memory never stored to (the simulator starts every block's shared "
                  "memory as NaN; a GPU leaves garbage there): a value read before it was loaded, "
                  "or read without a __syncthreads() after the loads";
     }

@@ -150,7 +150,11 @@ TEST_CASE("a NaN from shared memory never loaded is its own kind, not 'unwritten
   CHECK(p.kinds.front() == "unloaded_shared");
   CHECK_FALSE(has(p, "unwritten"));
   CHECK_FALSE(has(p, "nan"));  // not 0/0: the 0/0 hint would blame the wrong cause
-  CHECK_THAT(p.detail, Contains("33 of the differing elements are NaN computed from shared memory never stored to"));
+  CHECK_THAT(p.detail, Contains("all 33 differing elements are NaN computed from shared memory never stored to"));
+  NamedArray mixed = got;
+  mixed.values[3] = 5.0;  // one plain wrong value beside them
+  CHECK_THAT(classify_mismatches(want, mixed, spec, false, 0).detail,
+             Contains("33 of the 34 differing elements are NaN computed from shared memory"));
   const CompareOutcome out = compare_outputs({want}, {got}, spec);
   CHECK_THAT(out.message, Contains("Hint: load the tile first"));
   CHECK_THAT(out.message, !Contains("cover the grid"));
