@@ -744,7 +744,8 @@ GradeResult Session::run() {
       log((sim_checked(t) ? "counting: " : "measuring: ") + t.name);
     done[t.name] = runs_here(t) ? run_performance(t, done) : skipped_without_gpu(t);
     if (sim_checked(t) && done[t.name].outcome == RunOutcome::ok)
-      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes, true);
+      add_sim_findings(done[t.name], grading_dir_ / "runs", slug(t.name), result.notes, true,
+                       reference_counters_.count(t.name) ? &reference_counters_[t.name] : nullptr);
     publish_done();
   }
   machine_lock.release();

@@ -44,6 +44,13 @@ case "$kind" in
       "if (t + ty < K && col < N) Bs[ty][tx] ="
     grep -qF "if (row < M && t + tx < K) As[ty][tx] =" "$dir/matmul.cu"
     ;;
+  lab03_gratuitous_branch)
+    # The handout-style solution (tests/fakes/lab03/handout_style) with a divergent branch
+    # for nothing in saxpy: odd lanes take another path to the same value.
+    cp "$(dirname "$0")/../lab03/handout_style/kernels.cu" "$dir/"
+    edit "$dir/kernels.cu" 's{  if \(i < n\) out\[i\] = alpha \* x\[i\] \+ y\[i\];\n}{  if (i < n) {\n    if (threadIdx.x % 2 == 0) {\n      out[i] = alpha * x[i] + y[i];\n    } else {\n      out[i] = fmaf(alpha, x[i], y[i]);  // odd lanes: another path to the same value\n    }\n  }\n}' \
+      "out[i] = fmaf(alpha, x[i], y[i]);  // odd lanes"
+    ;;
   *)
     echo "make_submission.sh: unknown kind '$kind'" >&2
     exit 2
