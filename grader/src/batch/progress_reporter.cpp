@@ -4,6 +4,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "batch/eta_estimate.hpp"
 #include "batch/gradebook.hpp"
 #include "report/untrusted_text.hpp"
 
@@ -24,15 +25,16 @@ std::string ProgressReporter::duration_text(double seconds) {
 std::string ProgressReporter::status_line() const {
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " +
                      std::to_string(failed_) + " failed";
-  if (done_ > 0 && done_ < total_) {
-    // The first to finish are the quick ones (rejected archives, build failures), so the
-    // rate so far alone promises far too little: take the larger of the rate so far and
-    // the mean grading's duration over the rounds of `jobs` still to run.
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const int left = total_ - done_;
-    const double by_rate = elapsed / done_ * left;
-    const double by_duration = seconds_sum_ / done_ * std::ceil(static_cast<double>(left) / jobs_);
-    line += ", ETA " + duration_text(std::max(by_rate, by_duration));
+  if (done_ < total_) {
+    EtaInputs in;
+    in.total = total_;
+    in.done = done_;
+    in.jobs = jobs_;
+    in.graded = graded_;
+    in.graded_seconds_sum = graded_seconds_sum_;
+    in.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const std::optional<double> eta = eta_seconds(in);
+    line += eta ? ", ETA " + duration_text(*eta) : std::string(", ETA estimating...");
   }
   return line;
 }
@@ -40,9 +42,12 @@ std::string ProgressReporter::status_line() const {
 void ProgressReporter::finished(const StudentRecord& r) {
   std::lock_guard<std::mutex> lock(mutex_);
   ++done_;
-  seconds_sum_ += r.seconds;
   const bool failed = r.status != StudentStatus::graded;
   if (failed) ++failed_;
+  if (!failed) {
+    ++graded_;
+    graded_seconds_sum_ += r.seconds;
+  }
   // The id is a folder or archive name a student chose: no raw controls on the terminal.
   std::string what = untrusted_text::escape_line(r.student.id) + ": " + to_string(r.status);
   if (r.result) what += ", " + format_points(r.result->score) + "/" + format_points(r.result->max_score);

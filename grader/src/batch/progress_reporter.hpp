@@ -21,7 +21,8 @@ class ProgressReporter {
 
   // "3m20s", "45s": for the ETA.
   static std::string duration_text(double seconds);
-  // The live line's text, e.g. "[12/100] 2 failed, ETA 3m20s".
+  // The live line's text, e.g. "[12/100] 2 failed, ETA 3m20s" ("ETA estimating..."
+  // until a grading has finished).
   std::string status_line() const;
 
  private:
@@ -31,7 +32,8 @@ class ProgressReporter {
   int done_ = 0;
   int failed_ = 0;
   int jobs_ = 1;
-  double seconds_sum_ = 0;  // the finished gradings' own durations
+  int graded_ = 0;                 // finished with a grading that ran, for the ETA
+  double graded_seconds_sum_ = 0;  // their own durations (eta_estimate.hpp)
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   mutable std::mutex mutex_;
 };

@@ -25,8 +25,22 @@ bool is_poison(double v, harness::DType dtype) {
   return std::bit_cast<std::uint64_t>(v) == ~std::uint64_t{0};
 }
 
+// The simulator fills shared memory with its own NaN word (sim/src/exec/shared_poison.hpp),
+// not the outputs' all-ones poison: a value computed from shared memory never stored
+// to carries it into the output (NaN arithmetic keeps the payload), sign aside. A
+// double read of it, quieted or not, keeps the word in its low half.
+bool is_shared_poison(double v, harness::DType dtype) {
+  if (!std::isnan(v)) return false;
+  constexpr std::uint32_t kWord = 0x7FF5A5A5u;
+  if (dtype == harness::DType::f32) {
+    return (std::bit_cast<std::uint32_t>(static_cast<float>(v)) & 0x7FFFFFFFu) == kWord;
+  }
+  return (std::bit_cast<std::uint64_t>(v) & 0xFFFFFFFFu) == kWord;
+}
+
 struct Facts {
   std::vector<std::uint64_t> bad;  // indices that differ
+  std::uint64_t from_shared = 0;   // NaNs carrying the simulator's shared-memory poison
   bool all_poison = true, any_computed_nan = false, all_above = true, all_below = true, all_close = true;
 };
 
@@ -40,8 +54,10 @@ Facts collect(const harness::NamedArray& e, const harness::NamedArray& g,
     f.bad.push_back(i);
     const bool nan = std::isnan(have);
     const bool poison = is_poison(have, g.dtype);  // the type the program wrote
+    const bool shared = is_shared_poison(have, g.dtype);
     f.all_poison &= poison;
-    f.any_computed_nan |= nan && !poison;
+    f.from_shared += shared ? 1 : 0;
+    f.any_computed_nan |= nan && !poison && !shared;
     f.all_above &= !nan && have > want;
     f.all_below &= !nan && have < want;
     const double bound = spec.kind == ComparatorSpec::Kind::ulp
@@ -141,6 +157,20 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
       }
     } else {
       p.detail = n + " elements were" + why;
+    }
+  }
+  if (f.from_shared > 0) {
+    p.kinds.push_back("unloaded_shared");
+    if (p.detail.empty()) {
+      const std::string which = f.from_shared == f.bad.size()
+                                    ? "all " + std::to_string(f.bad.size()) + " differing elements are"
+                                : f.from_shared == 1
+                                    ? "1 of the " + std::to_string(f.bad.size()) + " differing elements is"
+                                    : std::to_string(f.from_shared) + " of the " +
+                                          std::to_string(f.bad.size()) + " differing elements are";
+      p.detail = which + " NaN computed from shared memory never stored to (the simulator starts every block's shared "
+                 "memory as NaN; a GPU leaves garbage there): a value read before it was loaded, "
+                 "or read without a __syncthreads() after the loads";
     }
   }
   if (f.any_computed_nan) {

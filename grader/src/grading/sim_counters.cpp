@@ -171,7 +171,11 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
   const auto theirs = warp_divergence_share(reference);
   if (!value || !theirs) return {};
   HintJudgement j;
-  j.keep = *value >= 1.25 * *theirs && *value - *theirs >= 0.05;
+  // Clearly worse only: which blocks are sampled differs with the block shape, so a
+  // handout-style heat kernel (16 x 16 blocks) measures 26% where the reference's 32 x 8
+  // measures 18% for the same bounds and boundary branches every solution has; the
+  // textbook's interleaved reduction measures 14% beside the reference tree's 4%.
+  j.keep = *value >= 2.0 * *theirs && *value - *theirs >= 0.05;
   j.comparison = "this run: " + percent(*value) +
                  " of the code blocks a warp ran were run by only some of its threads; the "
                  "reference on the same data: " + percent(*theirs);

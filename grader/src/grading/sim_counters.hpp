@@ -78,7 +78,7 @@ HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
                                 const CounterTotals& reference);
 
 // A warp-divergence hint judged the same way: its share of divergent code blocks over the
-// whole run must be at least 1.25x the reference's and 5 points above it ("this run: 50%
+// whole run must be at least twice the reference's and 5 points above it ("this run: 50%
 // of the code blocks a warp ran were run by only some of its threads; the reference on
 // the same data: 0%").
 HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference);

@@ -103,7 +103,8 @@ TestResult SimExtras::grade_performance(GradingContext& ctx, const TestSpec& t,
 void SimExtras::after_performance(GradingContext& ctx, const TestSpec& t, TestResult& r,
                                   std::vector<std::string>& notes) {
   if (grades_performance(t) && r.outcome == RunOutcome::ok)
-    add_sim_findings(r, ctx.runs_root(), run_slug(t.name), notes, true);
+    add_sim_findings(r, ctx.runs_root(), run_slug(t.name), notes, true,
+                     reference_counters_.count(t.name) ? &reference_counters_[t.name] : nullptr);
 }
 
 // The reference in the simulator with the counters on: trusted, but its file is read

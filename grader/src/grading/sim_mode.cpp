@@ -78,6 +78,22 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
   return findings;
 }
 
+namespace {
+
+// Facts about speed (coalescing, bank conflicts, divergence), not about the answer.
+bool is_speed_finding(const SimFinding& finding) {
+  return finding.kind == "memory_access" || finding.kind == "warp_divergence";
+}
+
+// What a note is said once per: a finding's headline, but a kernel's divergence once
+// whatever line leads it in each test ("warp divergence in kernel K at f.cu:31").
+std::string note_key(const std::string& kind, const std::string& headline) {
+  if (kind != "warp_divergence") return headline;
+  return headline.substr(0, headline.find(" at "));
+}
+
+}  // namespace
+
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                       const std::string& run_name, std::vector<std::string>& notes,
                       bool scored, const std::optional<CounterTotals>* reference,
@@ -121,29 +137,30 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
     return;
   }
   if (findings.empty()) return;
-  if (reference != nullptr && reference->has_value()) {
-    // Memory-access and warp-divergence hints judged against the reference's run on the same data.
-    const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
-    if (mine) {
-      std::vector<SimFinding> kept;
-      for (SimFinding& finding : findings) {
-        if (finding.kind == "memory_access") {
-          const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
-          const HintJudgement j = judge_memory_hint(shared, *mine, **reference);
-          if (!j.keep) continue;
-          if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
-        } else if (finding.kind == "warp_divergence") {
-          const HintJudgement j = judge_divergence_hint(*mine, **reference);
-          if (!j.keep) continue;
-          if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
-        }
-        kept.push_back(std::move(finding));
-      }
-      findings = std::move(kept);
+  // Memory-access and warp-divergence hints judged against the reference's run on the
+  // same data; one that cannot be judged is dropped: it could only tell a correct
+  // solution to change code the reference writes alike.
+  const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
+  const bool judged = mine && reference != nullptr && reference->has_value();
+  std::vector<SimFinding> kept;
+  for (SimFinding& finding : findings) {
+    if (is_speed_finding(finding) && !judged) continue;
+    if (finding.kind == "memory_access") {
+      const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
+      const HintJudgement j = judge_memory_hint(shared, *mine, **reference);
+      if (!j.keep) continue;
+      if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
+    } else if (finding.kind == "warp_divergence") {
+      const HintJudgement j = judge_divergence_hint(*mine, **reference);
+      if (!j.keep) continue;
+      if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
     }
+    kept.push_back(std::move(finding));
   }
+  findings = std::move(kept);
   if (findings.empty()) return;
   bool race = false;
+  const bool speed_only = std::all_of(findings.begin(), findings.end(), is_speed_finding);
   std::string summaries;
   std::string listed;
   for (const SimFinding& finding : findings) {
@@ -152,9 +169,11 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
     summaries += (summaries.empty() ? "" : "; ") + headline;
     const std::string note = "simulator found: " + headline + " (first in test '" + result.name +
                              "'; details in its message)";
-    const bool noted = std::any_of(notes.begin(), notes.end(), [&](const std::string& n) {
-      return n.rfind("simulator found: " + headline + " (", 0) == 0;
-    });
+    // A divergence note of this kernel, whatever line it named, or this very note.
+    const std::string key = "simulator found: " + note_key(finding.kind, headline) +
+                            (finding.kind == "warp_divergence" ? " " : " (");
+    const bool noted = std::any_of(notes.begin(), notes.end(),
+                                   [&](const std::string& n) { return n.rfind(key, 0) == 0; });
     if (!noted && notes.size() < 64) notes.push_back(note);
     listed += "\n  - " + finding.message;
   }
@@ -170,8 +189,10 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
   const std::string rest = first_line == std::string::npos ? "" : result.message.substr(first_line);
   result.message = head + " (simulator: " + summaries + ")" + rest;
   result.message += race || scored ? "\nthe simulator found:"
-                         : "\nthe simulator found (points unchanged; a GPU may still fail this "
-                           "code):";
+                    : speed_only   ? "\nthe simulator found (points unchanged: about speed; the "
+                                     "answers are right):"
+                                   : "\nthe simulator found (points unchanged; a GPU may still "
+                                     "fail this code):";
   result.message += listed;
 }
 

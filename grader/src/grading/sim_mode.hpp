@@ -43,8 +43,10 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // one-line console report, which shows no message for a passed test, still shows it.
 // `scored`: the test's points came from the simulator's counters (grading/sim_counters),
 // so the list is not introduced as "points unchanged". `reference`: the reference's
-// counters on the test's data; a memory-access hint is then kept only where this run's
-// counters are clearly worse (judge_memory_hint), with both figures. `more_runs`: the
+// counters on the test's data; a memory-access or divergence hint is kept only where
+// this run's counters are clearly worse (judge_memory_hint, judge_divergence_hint), with
+// both figures, and dropped where there is nothing to judge it against. A kernel's
+// divergence is noted once, whatever line leads it in each test. `more_runs`: the
 // test's re-runs in other orders (grading/schedule_check), whose findings count too (a
 // race seen in any run fails the test), each finding once.
 void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,

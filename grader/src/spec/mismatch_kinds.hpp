@@ -11,7 +11,9 @@ namespace parlab::grader {
 //   size       it has the wrong number of elements
 //   unwritten  every mismatch still holds the poison (all bits set: never written);
 //              the detail gives the range when they form one block
-//   nan        some mismatch is a NaN the program computed (0/0), not the poison
+//   unloaded_shared  some mismatch is a NaN carrying the simulator's shared-memory
+//              poison: computed from shared memory never stored to (sim mode)
+//   nan        some mismatch is a NaN the program computed (0/0), not a poison
 //   edge       matrix: only the last partial tile (rows or columns past a multiple of
 //              8, 16 or 32) differs
 //   tail       vector: only the elements past a multiple of a block size differ

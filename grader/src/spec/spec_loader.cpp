@@ -326,11 +326,21 @@ void check_references(const LabSpec& lab) {
     if (t.sim_check) (void)lab.dataset(t.sim_check->dataset);
   }
   // An output's `tasks` must name tasks the tests run (a typo would drop its hints).
-  for (const OutputSpec& o : lab.outputs) {
+  for (std::size_t i = 0; i < lab.outputs.size(); ++i) {
+    const OutputSpec& o = lab.outputs[i];
     for (const std::string& task : o.tasks) {
       const bool used = std::any_of(lab.tests.begin(), lab.tests.end(),
                                     [&](const TestSpec& t) { return t.task == task; });
       if (!used) throw SpecError(o.where + ": output '" + o.name + "': tasks names '" + task + "', which no test runs");
+      // Two feedbacks of one output for one task: which hint applies would be a guess.
+      for (std::size_t j = 0; j < i; ++j) {
+        const OutputSpec& earlier = lab.outputs[j];
+        if (earlier.name != o.name) continue;
+        if (std::find(earlier.tasks.begin(), earlier.tasks.end(), task) != earlier.tasks.end()) {
+          throw SpecError(o.where + ": output '" + o.name + "': task '" + task +
+                          "' already has its feedback at " + earlier.where);
+        }
+      }
     }
   }
   bool has_fresh = false;
@@ -427,8 +437,23 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   }
   if (const toml::table* outputs = top.optional_table("outputs")) {
     for (const auto& [k, v] : *outputs) {
-      if (!v.is_table()) top.fail(&v, "output '" + std::string(k.str()) + "' must be a table");
-      lab.outputs.push_back(read_output(std::string(k.str()), *v.as_table(), file));
+      const std::string name(k.str());
+      if (v.is_table()) {
+        lab.outputs.push_back(read_output(name, *v.as_table(), file));
+      } else if (v.is_array_of_tables()) {
+        // [[outputs.NAME]]: one feedback per group of tasks (a CPU and a GPU version of
+        // one output have different bugs).
+        for (const toml::node& entry : *v.as_array()) {
+          OutputSpec o = read_output(name, *entry.as_table(), file);
+          if (o.tasks.empty()) {
+            top.fail(&entry, "output '" + name + "': each [[outputs." + name +
+                                 "]] entry needs `tasks` (the tasks its feedback is for)");
+          }
+          lab.outputs.push_back(std::move(o));
+        }
+      } else {
+        top.fail(&v, "output '" + name + "' must be a table, or an array of tables with `tasks`");
+      }
     }
   }
   check_references(lab);

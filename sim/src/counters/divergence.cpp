@@ -171,7 +171,9 @@ DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_a
   std::unordered_map<const void*, std::string> line_of;
   for (std::size_t i = 0; i < addresses.size(); ++i) {
     counted[addresses[i]] = !locations[i].library;
-    line_of[addresses[i]] = locations[i].line;
+    // A block of the launch lambda (a kernel's exit g++ merged there) counts as the
+    // kernel's code, but its line is the host launch line: it names no branch.
+    line_of[addresses[i]] = locations[i].launch_thunk ? "an unknown line" : locations[i].line;
   }
   const DivergenceSummary s = summarize_divergence(per_block, sampled_warps, counted);
   if (s.warp_blocks == 0) return s;

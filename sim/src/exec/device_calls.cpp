@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "exec/execution_state.hpp"
+#include "exec/shared_poison.hpp"
 #include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
@@ -129,7 +130,7 @@ void enter_static_shared_of_new_block(std::initializer_list<SharedVariable> vari
   for (const SharedVariable& variable : variables) bytes += variable.bytes;
   t_block_runner->add_static_shared(bytes);
   for (const SharedVariable& variable : variables) {
-    std::memset(variable.address, 0xff, variable.bytes);
+    fill_shared_poison(variable.address, variable.bytes);
     t_block_runner->add_shared_variable(variable);
   }
 }

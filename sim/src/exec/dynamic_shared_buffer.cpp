@@ -7,6 +7,7 @@
 #include <new>
 
 #include "exec/launch_limits.hpp"
+#include "exec/shared_poison.hpp"
 
 namespace parlab_sim::detail {
 
@@ -31,9 +32,9 @@ std::byte* DynamicSharedBuffer::place(std::size_t bytes) {
   placed_bytes_ = bytes;
   const std::size_t rounded = (bytes + 15) / 16 * 16;
   auto* start = reinterpret_cast<std::byte*>(guard_ - rounded);
-  // Poisoned for every block (NaN floats, -1 integers): a GPU's shared memory starts
+  // Poisoned for every block (exec/shared_poison.hpp): a GPU's shared memory starts
   // with whatever was there, never with zeros or this kernel's previous block's values.
-  std::memset(start, 0xff, rounded);
+  fill_shared_poison(start, rounded);
   return start;
 }
 

@@ -7,6 +7,7 @@
 #include "config/runtime_settings.hpp"
 #include "exec/execution_state.hpp"
 #include "exec/launch_limits.hpp"
+#include "exec/sampled_blocks.hpp"
 #include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
 #include "fault/signal_handlers.hpp"
@@ -42,8 +43,10 @@ void choose_orders(GridJob& job, const RuntimeSettings& settings) {
   job.block_order = ShuffledOrder(job.seed, job.block_count);
   const std::uint64_t sample_seed = settings.sample_seeded ? mix_seed(settings.sample_seed ^ launch) : job.seed;
   const ShuffledOrder sample_order(mix_seed(~sample_seed), job.block_count);
-  job.sampled_blocks[0] = sample_order.at(0);
-  job.sampled_blocks[1] = job.block_count > 1 ? sample_order.at(1) : ~std::uint64_t{0};
+  // By the region of the data, not the block number (exec/sampled_blocks.hpp).
+  const LaunchConfig& config = job.request->config;
+  draw_sampled_blocks(mix_seed(~sample_seed), config.grid, config.block,
+                      job.block_count > 1 ? sample_order.at(1) : 0, job.sampled_blocks);
 }
 
 }  // namespace

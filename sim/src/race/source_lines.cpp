@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <mutex>
 #include <sstream>
 #include <string_view>
@@ -22,6 +23,51 @@ bool is_library_file(const std::string& file) {
   return file.find("/parlab_sim/") != std::string::npos ||
          file.find("/include/c++/") != std::string::npos || file.find("/bits/") != std::string::npos ||
          file.find("/cuda_compat/") != std::string::npos;
+}
+
+namespace {
+
+bool starts_threads(const std::string& function) {
+  return function.find("parlab_sim::detail::LaunchState<") != std::string::npos &&
+         function.find("::run_thread") != std::string::npos;
+}
+
+// "operator()<...>" of the launch lambda, inlined: called from run_thread or from the
+// std::invoke run_thread uses, whose template arguments name the lambda's type
+// ("<lambda(auto:21&& ...)>"). A student's functor is called from a kernel instead.
+bool is_inlined_launch_lambda(const std::vector<AddressFrame>& frames, std::size_t k) {
+  if (frames[k].function.rfind("operator()", 0) != 0 || k + 1 >= frames.size()) return false;
+  const std::string& caller = frames[k + 1].function;
+  const std::size_t type = caller.find("<lambda(auto:");
+  return starts_threads(caller) ||
+         (type != std::string::npos && caller.find("&& ...)>", type) != std::string::npos &&
+          caller.find("__invoke") != std::string::npos);
+}
+
+}  // namespace
+
+std::string launch_lambda_place(const std::vector<AddressFrame>& frames) {
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    if (is_inlined_launch_lambda(frames, k)) return frames[k].place;
+  }
+  return {};
+}
+
+bool is_launch_thunk(const std::vector<AddressFrame>& frames,
+                     const std::set<std::string>& launch_places) {
+  if (frames.empty()) return false;
+  const AddressFrame& innermost = frames.front();
+  // The lambda not inlined: its own name, "main::{lambda((auto:1&&)...)#2}::operator()<...>".
+  const std::size_t lambda = innermost.function.find("{lambda((auto:");
+  if (lambda != std::string::npos && innermost.function.find("&&)...)#", lambda) != std::string::npos &&
+      innermost.function.find("}::operator()", lambda) != std::string::npos) {
+    return true;
+  }
+  if (is_inlined_launch_lambda(frames, 0)) return true;
+  // The simulator's thread start at a launch line: code of the lambda (a kernel's exits)
+  // that g++ merged into it. At a kernel's line it is the kernel's own code.
+  return starts_threads(innermost.function) && !innermost.place.empty() &&
+         launch_places.count(innermost.place) != 0;
 }
 
 namespace {
@@ -82,8 +128,9 @@ std::string frame_of(std::string line) {
 }
 
 // From the frames of one address (innermost first): where it is.
-CodeLocation location_of(const std::vector<std::string>& frames) {
+CodeLocation location_of(const std::vector<std::string>& frames, bool in_launch_thunk = false) {
   CodeLocation location;
+  location.launch_thunk = in_launch_thunk;
   std::string fallback;
   for (const std::string& frame : frames) {
     const std::string file = frame.substr(0, frame.rfind(':'));
@@ -151,8 +198,9 @@ std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code
     unknown[object].push_back({offset, address});
   }
   for (const auto& [object, addresses] : unknown) {
-    // -a prints each address before its frames, so the frames can be told apart.
-    std::vector<std::string> arguments = {"-a", "-i"};
+    // -a prints each address before its frames, so the frames can be told apart; -f -C
+    // each frame's function (demangled) on the line before its place.
+    std::vector<std::string> arguments = {"-a", "-i", "-f", "-C"};
     std::map<std::uintptr_t, const void*> by_offset;
     for (const auto& [offset, address] : addresses) {
       arguments.push_back(hex(offset));
@@ -160,20 +208,35 @@ std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code
     }
     std::istringstream lines(run_addr2line(object, arguments, std::size_t{16} << 20));
     std::map<std::uintptr_t, std::vector<std::string>> frames;
+    std::map<std::uintptr_t, std::vector<AddressFrame>> raw;  // every frame, innermost first
     std::uintptr_t current = 0;
     bool have_current = false;
+    bool function_next = true;  // lines alternate: function, then "file:line"
     std::string line;
     while (std::getline(lines, line)) {
       if (line.rfind("0x", 0) == 0) {
         current = static_cast<std::uintptr_t>(std::strtoull(line.c_str(), nullptr, 16));
         have_current = true;
+        function_next = true;
         frames[current];
+      } else if (have_current && function_next) {
+        raw[current].push_back({line, ""});
+        function_next = false;
       } else if (have_current) {
         const std::string frame = frame_of(line);
         if (!frame.empty()) frames[current].push_back(frame);
+        if (!raw[current].empty()) raw[current].back().place = frame;
+        function_next = true;
       }
     }
-    for (const auto& [offset, address] : by_offset) g_known[address] = location_of(frames[offset]);
+    // The launch lines of this object's kernels: where the lambda's frame is.
+    std::set<std::string> launch_places;
+    for (const auto& [offset, list] : raw) {
+      if (std::string place = launch_lambda_place(list); !place.empty()) launch_places.insert(place);
+    }
+    for (const auto& [offset, address] : by_offset) {
+      g_known[address] = location_of(frames[offset], is_launch_thunk(raw[offset], launch_places));
+    }
   }
   std::vector<CodeLocation> locations;
   locations.reserve(code_addresses.size());

@@ -131,3 +131,42 @@ TEST_CASE("outputs all zero or never written say 'not implemented yet?', not a c
   CHECK_FALSE(output_untouched(array("rows", {0, 1})));
   CHECK(output_untouched(array("rows", {0, 0})));
 }
+
+TEST_CASE("a NaN from shared memory never loaded is its own kind, not 'unwritten' or 0/0",
+          "[compare]") {
+  // The simulator's shared-memory poison (sim/src/exec/shared_poison.hpp), as a float
+  // output carries it (its sign may flip through a negation).
+  const double from_shared = static_cast<double>(std::bit_cast<float>(0x7FF5A5A5u));
+  const double negated = static_cast<double>(std::bit_cast<float>(0xFFF5A5A5u));
+  NamedArray want = array("c", std::vector<double>(64, 2.0));
+  NamedArray got = want;
+  got.dtype = DType::f32;
+  for (int i = 0; i < 64; i += 2) got.values[i] = from_shared;
+  got.values[1] = negated;
+  ComparatorSpec spec = tolerant();
+  spec.outputs["c"].hints = {{"unwritten", "cover the grid"}, {"nan", "use log-sum-exp"},
+                             {"unloaded_shared", "load the tile first"}};
+  const auto p = classify_mismatches(want, got, spec, false, 0);
+  CHECK(p.kinds.front() == "unloaded_shared");
+  CHECK_FALSE(has(p, "unwritten"));
+  CHECK_FALSE(has(p, "nan"));  // not 0/0: the 0/0 hint would blame the wrong cause
+  CHECK_THAT(p.detail, Contains("all 33 differing elements are NaN computed from shared memory never stored to"));
+  NamedArray mixed = got;
+  mixed.values[3] = 5.0;  // one plain wrong value beside them
+  CHECK_THAT(classify_mismatches(want, mixed, spec, false, 0).detail,
+             Contains("33 of the 34 differing elements are NaN computed from shared memory"));
+  const CompareOutcome out = compare_outputs({want}, {got}, spec);
+  CHECK_THAT(out.message, Contains("Hint: load the tile first"));
+  CHECK_THAT(out.message, !Contains("cover the grid"));
+  // A double output read from the poison bytes, quieted by arithmetic: the same kind.
+  NamedArray d = array("d", {1.0});
+  NamedArray e = array("d", {std::bit_cast<double>(0x7FFDA5A57FF5A5A5ull)});
+  CHECK(classify_mismatches(d, e, tolerant(), false, 0).kinds.front() == "unloaded_shared");
+  // The outputs' all-ones poison stays 'unwritten'; another NaN stays 'nan'.
+  NamedArray u = got;
+  for (double& v : u.values) v = static_cast<double>(std::bit_cast<float>(0xFFFFFFFFu));
+  CHECK(classify_mismatches(want, u, tolerant(), false, 0).kinds.front() == "unwritten");
+  NamedArray n = got;
+  for (double& v : n.values) v = kNaN;
+  CHECK(classify_mismatches(want, n, tolerant(), false, 0).kinds.front() == "nan");
+}

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "counters/divergence.hpp"
+#include "exec/sampled_blocks.hpp"
+#include "race/source_lines.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -143,4 +145,75 @@ TEST_CASE("the counters file gets the divergence totals of each launch",
 TEST_CASE("without PARLAB_SIM_COUNTERS no divergence is counted", "[sim][counters][divergence]") {
   const auto outcome = sim_test::run_program("sim_fixture_counters_divergence", "odd_lanes");
   CHECK(outcome.output == "odd_lanes: done\n");
+}
+
+TEST_CASE("the launch lambda's code blocks are told from the kernel's by their frames' functions",
+          "[sim][divergence]") {
+  using parlab_sim::detail::AddressFrame;
+  using parlab_sim::detail::is_launch_thunk;
+  using parlab_sim::detail::launch_lambda_place;
+  const std::string invoke =
+      "__invoke_impl<void, const lab03::saxpy(float, float const*, float const*, float*, int)::"
+      "<lambda(auto:21&& ...)>&, float const&, float* const&, int const&>";
+  const std::string run_thread =
+      "parlab_sim::detail::LaunchState<lab03::saxpy(float, float const*, float const*, float*, "
+      "int)::{lambda((auto:1&&)...)#1}, std::tuple<float> >::run_thread(void const*)";
+  // A kernel block inlined into the lambda: the kernel's; its lambda frame is the launch line.
+  const std::vector<AddressFrame> kernel = {{"lab03::saxpy_kernel(float, float const*, float const*, float*, int)", "k.cu:31"},
+                                            {"operator()<float const&, float* const&, int const&>", "k.cu:40"},
+                                            {invoke, ""},
+                                            {"run_thread", "launch.hpp:77"}};
+  CHECK(launch_lambda_place(kernel) == "k.cu:40");
+  const std::set<std::string> launches = {"k.cu:40"};
+  CHECK_FALSE(is_launch_thunk(kernel, launches));
+  // The lambda's own blocks (where g++ puts the exits of a kernel it inlined there).
+  CHECK(is_launch_thunk({{"operator()<float const&, float* const&, int const&>", "k.cu:40"}, {invoke, ""}}, launches));
+  CHECK(is_launch_thunk({{"operator()<float*&>", "k.cu:40"}, {run_thread, ""}}, launches));
+  // run_thread's own code: at the launch line the lambda's, at a kernel line the kernel's.
+  CHECK(is_launch_thunk({{run_thread, "k.cu:40"}}, launches));
+  CHECK_FALSE(is_launch_thunk({{run_thread, "k.cu:30"}}, launches));
+  // The lambda not inlined: its own name.
+  CHECK(is_launch_thunk({{"lab03::saxpy(float, float const*, float const*, float*, int)::"
+                          "{lambda((auto:1&&)...)#1}::operator()<float&, float const*&>"
+                          "(float&, float const*&) const", "k.cu:40"}}, {}));
+  // A student's functor called from a kernel is the student's code.
+  CHECK_FALSE(is_launch_thunk({{"operator()<float>", "k.cu:12"},
+                               {"lab04::reduce_kernel(float const*, int, float*)", "k.cu:20"}}, launches));
+  CHECK_FALSE(is_launch_thunk({}, launches));
+}
+
+TEST_CASE("sampled blocks are drawn by region: two block shapes sample the same place",
+          "[sim][counters]") {
+  using parlab_sim::detail::block_at_drawn_point;
+  using parlab_sim::detail::draw_sampled_blocks;
+  // A 257 x 129 grid in 32 x 8 blocks (the reference's) and in 16 x 16 blocks (a
+  // handout-style solution): the same seed lands on the same point of the data.
+  const dim3 wide_grid(9, 17), wide(32, 8), square_grid(17, 9), square(16, 16);
+  int same_boundary = 0;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    const std::uint64_t a = block_at_drawn_point(seed, wide_grid, wide);
+    const std::uint64_t b = block_at_drawn_point(seed, square_grid, square);
+    REQUIRE(a < 9 * 17);
+    REQUIRE(b < 17 * 9);
+    // The block's first thread in data coordinates: within one block of each other.
+    const long ax = static_cast<long>(a % 9) * 32, ay = static_cast<long>(a / 9) * 8;
+    const long bx = static_cast<long>(b % 17) * 16, by = static_cast<long>(b / 17) * 16;
+    CHECK(std::labs(ax - bx) <= 48);  // the padded extents differ by under a block
+    CHECK(std::labs(ay - by) <= 24);
+    const bool a_edge = a % 9 == 0 || a % 9 == 8 || a / 9 == 0 || a / 9 == 16;
+    const bool b_edge = b % 17 == 0 || b % 17 == 16 || b / 17 == 0 || b / 17 == 8;
+    same_boundary += a_edge == b_edge;
+  }
+  // At the grid's edge for both, or inside for both, but where the edge blocks' widths
+  // differ (blocks drawn by number agree about 55% of the time).
+  INFO(same_boundary);
+  CHECK(same_boundary >= 150);
+  std::uint64_t sampled[2];
+  draw_sampled_blocks(7, dim3(4), dim3(256), 1, sampled);
+  CHECK(sampled[0] < 4);
+  CHECK(sampled[1] < 4);
+  CHECK(sampled[0] != sampled[1]);
+  draw_sampled_blocks(7, dim3(1), dim3(256), 0, sampled);
+  CHECK(sampled[0] == 0);
+  CHECK(sampled[1] == ~std::uint64_t{0});
 }

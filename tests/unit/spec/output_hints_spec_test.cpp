@@ -102,3 +102,28 @@ TEST_CASE("an output's tasks keep its hints to those tasks' tests", "[spec]") {
   typo.replace(typo.find("[outputs.c]\n"), 12, "[outputs.c]\ntasks = [\"tild\"]\n");
   CHECK_THAT(error_of(typo), Catch::Contains("output 'c': tasks names 'tild', which no test runs"));
 }
+
+TEST_CASE("[[outputs.NAME]] gives one output a feedback per group of tasks", "[spec]") {
+  // lab02's y_hat: the CPU tasks' hints are about workers, the GPU task's about the grid.
+  std::string spec = kSpec;
+  spec.replace(spec.find("task = \"tiled\"\nparams"), 14, "task = \"naive\"");
+  const std::string two = "[[outputs.c]]\ntasks = [\"tiled\"]\nhints = { any = \"tile hint\" }\n"
+                          "[[outputs.c]]\ntasks = [\"naive\"]\ncolumns = 3\n"
+                          "[outputs.c.hints]\nany = \"naive hint\"\n";
+  const std::size_t at = spec.find("[outputs.c]\n");
+  const std::size_t end = spec.find("[outputs.count]");
+  std::string split = spec;
+  split.replace(at, end - at, two);
+  const LabSpec lab = load_lab_spec(write_spec(split));
+  CHECK(lab.tests[0].compare.outputs.at("c").hints.at("any") == "tile hint");
+  CHECK(lab.tests[1].compare.outputs.at("c").hints.at("any") == "naive hint");
+  CHECK(lab.tests[1].compare.outputs.at("c").columns == 3);
+
+  // An entry without tasks, or a task given two feedbacks, is refused with its place.
+  std::string untasked = spec;
+  untasked.replace(at, end - at, "[[outputs.c]]\ntasks = [\"tiled\"]\n[[outputs.c]]\ncolumns = 3\n");
+  CHECK_THAT(error_of(untasked), Catch::Contains("each [[outputs.c]] entry needs `tasks`"));
+  std::string twice = spec;
+  twice.replace(at, end - at, "[[outputs.c]]\ntasks = [\"tiled\"]\n[[outputs.c]]\ntasks = [\"naive\", \"tiled\"]\n");
+  CHECK_THAT(error_of(twice), Catch::Contains("output 'c': task 'tiled' already has its feedback at"));
+}

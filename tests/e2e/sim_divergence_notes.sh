@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Warp-divergence notes (issues 28 and 30) appear only where they would change what a
+# student should do, name the branch, and are said once:
+#   - lab03's reference and a correct handout-style solution (tests/fakes/lab03/
+#     handout_style: 16 x 16 heat blocks, where the reference's are 32 x 8) get no note,
+#     under two seeds (the sampled blocks are drawn from the run's seed);
+#   - the same solution with a divergent branch for nothing in saxpy gets one note, at
+#     the branch's line (not the host launch line), points kept, said to be about speed.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
+HANDOUT="$PARLAB_SOURCE_DIR/tests/fakes/lab03/handout_style"
+
+run_grade ref lab03 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
+expect_rc_or_busy ref 0
+expect_not_in "$W/ref.json" "simulator: warp divergence|simulator found: warp divergence" "the reference gets no divergence note"
+
+for seed in 11 12; do
+  run_grade "hand$seed" lab03 "$HANDOUT" --device sim --no-perf --seed "$seed" --work-dir "$W/work" \
+    --json "$W/hand$seed.json"
+  expect_rc "hand$seed" 0
+  expect_json "$W/hand$seed.json" score "60(\.0+)?,"
+  expect_not_in "$W/hand$seed.json" "simulator: warp divergence|simulator found: warp divergence" \
+    "a handout-style solution gets no divergence note (seed $seed)"
+done
+
+bash "$PARLAB_SOURCE_DIR/tests/fakes/hint_causes/make_submission.sh" lab03_gratuitous_branch "$W/gratuitous"
+branch=$(grep -n "out\[i\] = alpha \* x\[i\] + y\[i\];" "$W/gratuitous/kernels.cu" | head -1 | cut -d: -f1)
+launch=$(grep -n "saxpy_kernel<<<" "$W/gratuitous/kernels.cu" | cut -d: -f1)
+run_grade grat lab03 "$W/gratuitous" --device sim --no-perf --work-dir "$W/work" --json "$W/grat.json"
+expect_rc grat 0
+expect_json "$W/grat.json" score "60(\.0+)?,"
+expect_in "$W/grat.out" "Note: simulator found: warp divergence in kernel saxpy_kernel at kernels.cu:$branch " \
+  "the note names the divergent branch's line ($branch)"
+expect_not_in "$W/grat.json" "kernels.cu:$launch\b" "no divergence note or figure names the host launch line ($launch)"
+notes=$(grep -c "Note: simulator found: warp divergence" "$W/grat.out")
+if [ "$notes" = 1 ]; then pass "one divergence note for the kernel"; else fail "$notes divergence notes, expected 1"; fi
+expect_in "$W/grat.json" "points unchanged: about speed; the answers are right" "the message says it is about speed"
+expect_not_in "$W/grat.json" "simulator: warp divergence in kernel heat_step_kernel" "the heat kernel's boundary branches get no note"
+finish

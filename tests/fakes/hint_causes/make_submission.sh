@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# make_submission.sh KIND DIR: a submission with one bug whose hint must name its cause
+# (issue 30, "Hints that blame the wrong cause"; README.md here), made from the
+# reference at test time so it stays in step with the labs. Each edit is checked: a
+# reference that moved on fails here, not as a puzzling grade.
+set -euo pipefail
+kind=$1
+dir=$2
+refs="$(cd "$(dirname "$0")/../../../reference" && pwd)"
+mkdir -p "$dir"
+
+# edit FILE PERL-PROGRAM MARK: FILE rewritten by the program; MARK must be in the result.
+edit() {
+  perl -0pi -e "$2" "$1"
+  grep -qF -- "$3" "$1" || { echo "make_submission.sh $kind: the edit of $1 did not apply" >&2; exit 1; }
+}
+
+case "$kind" in
+  lab02_gpu_scratch_uncopied)
+    # predict_gpu computes into a scratch buffer of its own and never copies it to out.
+    cp "$refs/lab02-kernel-regression/regression_cpu.cpp" "$refs/lab02-kernel-regression/regression_gpu.cu" "$dir/"
+    edit "$dir/regression_gpu.cu" 's{(void predict_gpu\(const Problem& p, float h, float\* out, std::size_t budget_bytes\) \{\n)}{$1  float* scratch = nullptr;  // the results land here and stay here: never copied to out\n  PARLAB_CUDA_CHECK(cudaMalloc(&scratch, sizeof(float) * static_cast<std::size_t>(p.m > 0 ? p.m : 1)));\n  struct Release { float* s; ~Release() { cudaFree(s); } } release{scratch};\n  out = scratch;\n}' \
+      "out = scratch;"
+    ;;
+  lab02_gpu_tile_off_by_one)
+    # The last training point of every tile is never staged in shared memory: its y is
+    # read unloaded (the simulator's NaN), so every prediction is NaN.
+    cp "$refs/lab02-kernel-regression/regression_cpu.cpp" "$refs/lab02-kernel-regression/regression_gpu.cu" "$dir/"
+    edit "$dir/regression_gpu.cu" 's{for \(int j = threadIdx\.x; j < count; j \+= kThreads\) ys\[j\]}{for (int j = threadIdx.x; j < count - 1; j += kThreads) ys[j]}' \
+      "j < count - 1; j += kThreads) ys[j]"
+    ;;
+  lab03_solve_final_copy_missing)
+    # heat_solve forgets the final copy: after an even number of steps the grid is in
+    # work, and out holds the step before (close to the answer: no rounding error).
+    cp "$refs/lab03-cuda-kernels/kernels.cu" "$dir/"
+    edit "$dir/kernels.cu" 's{  if \(src != out\) \{\n    PARLAB_CUDA_CHECK\(cudaMemcpy\(out, src,[^\n]*\n[^\n]*\n  \}\n}{  // (the final grid may be in work: not copied to out)\n}' \
+      "(the final grid may be in work: not copied to out)"
+    ;;
+  lab05_tile_not_zero_padded)
+    # The tile loads skip the elements past the matrix instead of storing 0: in a tile
+    # that the matrix does not fill, those shared elements are never written.
+    cp "$refs/lab05-tiled-matmul/matmul.cu" "$dir/"
+    edit "$dir/matmul.cu" 's{As\[ty\]\[tx\] = \(row < M && t \+ tx < K\) \? (A\[[^\]]*\]) : 0\.0f;}{if (row < M && t + tx < K) As[ty][tx] = $1;}; s{Bs\[ty\]\[tx\] = \(t \+ ty < K && col < N\) \? (B\[[^\]]*\]) : 0\.0f;}{if (t + ty < K && col < N) Bs[ty][tx] = $1;}' \
+      "if (t + ty < K && col < N) Bs[ty][tx] ="
+    grep -qF "if (row < M && t + tx < K) As[ty][tx] =" "$dir/matmul.cu"
+    ;;
+  lab03_gratuitous_branch)
+    # The handout-style solution (tests/fakes/lab03/handout_style) with a divergent branch
+    # for nothing in saxpy: odd lanes take another path to the same value.
+    cp "$(dirname "$0")/../lab03/handout_style/kernels.cu" "$dir/"
+    edit "$dir/kernels.cu" 's{  if \(i < n\) out\[i\] = alpha \* x\[i\] \+ y\[i\];\n}{  if (i < n) {\n    if (threadIdx.x % 2 == 0) {\n      out[i] = alpha * x[i] + y[i];\n    } else {\n      out[i] = fmaf(alpha, x[i], y[i]);  // odd lanes: another path to the same value\n    }\n  }\n}' \
+      "out[i] = fmaf(alpha, x[i], y[i]);  // odd lanes"
+    ;;
+  *)
+    echo "make_submission.sh: unknown kind '$kind'" >&2
+    exit 2
+    ;;
+esac
