@@ -120,6 +120,36 @@ std::string row_col_text(std::uint64_t index, std::int64_t columns) {
   return "row " + std::to_string(index / c) + ", col " + std::to_string(index % c);
 }
 
+namespace {
+
+// Where the never-written elements are (`columns` > 0: a matrix of that width).
+std::string unwritten_detail(const Facts& f, std::size_t count, std::int64_t columns) {
+  const std::uint64_t first = f.bad.front(), last = f.bad.back();
+  const std::string why = " never written (outputs are poisoned with NaN before the call, "
+                          "-1 for integers, and these still hold it)";
+  const std::string n = std::to_string(f.bad.size());
+  if (f.bad.size() == count) return "all " + n + " elements were" + why;
+  if (last - first + 1 != f.bad.size()) return n + " elements were" + why;
+  std::string detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" +
+                       n + ", one contiguous block) were" + why;
+  if (columns > 0) detail += ", " + row_col_text(first, columns) + " to " + row_col_text(last, columns);
+  return detail;
+}
+
+std::string unloaded_shared_detail(const Facts& f) {
+  const std::string which = f.from_shared == f.bad.size()
+                                ? "all " + std::to_string(f.bad.size()) + " differing elements are"
+                            : f.from_shared == 1
+                                ? "1 of the " + std::to_string(f.bad.size()) + " differing elements is"
+                                : std::to_string(f.from_shared) + " of the " +
+                                      std::to_string(f.bad.size()) + " differing elements are";
+  return which + " NaN computed from shared memory never stored to (the simulator starts every "
+                 "block's shared memory as NaN; a GPU leaves garbage there): a value read before "
+                 "it was loaded, or read without a __syncthreads() after the loads";
+}
+
+}  // namespace
+
 MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness::NamedArray& g,
                                     const ComparatorSpec& spec, bool exact,
                                     std::int64_t columns, bool nothing_computed) {
@@ -128,7 +158,6 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   if (f.bad.empty()) return p;
   const auto count = static_cast<std::int64_t>(e.values.size());
   const bool matrix = columns > 0 && count % columns == 0 && count / columns > 0;
-  const std::uint64_t first = f.bad.front(), last = f.bad.back();
   // Nothing computed at all (a skeleton's outputs): say so, and no hint about a cause
   // the program cannot have yet (a '\r' line end, a step count, a guard).
   if (nothing_computed) {
@@ -144,34 +173,11 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   }
   if (f.all_poison) {
     p.kinds.push_back("unwritten");
-    const std::string why = " never written (outputs are poisoned with NaN before the call, "
-                            "-1 for integers, and these still hold it)";
-    const std::string n = std::to_string(f.bad.size());
-    if (f.bad.size() == e.values.size()) {
-      p.detail = "all " + n + " elements were" + why;
-    } else if (last - first + 1 == f.bad.size()) {
-      p.detail = "elements " + std::to_string(first) + ".." + std::to_string(last) + " (" + n +
-                 ", one contiguous block) were" + why;
-      if (matrix) {
-        p.detail += ", " + row_col_text(first, columns) + " to " + row_col_text(last, columns);
-      }
-    } else {
-      p.detail = n + " elements were" + why;
-    }
+    p.detail = unwritten_detail(f, e.values.size(), matrix ? columns : 0);
   }
   if (f.from_shared > 0) {
     p.kinds.push_back("unloaded_shared");
-    if (p.detail.empty()) {
-      const std::string which = f.from_shared == f.bad.size()
-                                    ? "all " + std::to_string(f.bad.size()) + " differing elements are"
-                                : f.from_shared == 1
-                                    ? "1 of the " + std::to_string(f.bad.size()) + " differing elements is"
-                                    : std::to_string(f.from_shared) + " of the " +
-                                          std::to_string(f.bad.size()) + " differing elements are";
-      p.detail = which + " NaN computed from shared memory never stored to (the simulator starts every block's shared "
-                 "memory as NaN; a GPU leaves garbage there): a value read before it was loaded, "
-                 "or read without a __syncthreads() after the loads";
-    }
+    if (p.detail.empty()) p.detail = unloaded_shared_detail(f);
   }
   if (f.any_computed_nan) {
     p.kinds.push_back("nan");

@@ -385,6 +385,32 @@ const DatasetSpec& LabSpec::dataset(const std::string& id_) const {
   throw SpecError(file.string() + ": unknown dataset '" + id_ + "' (defined: " + known + ")");
 }
 
+namespace {
+
+// [outputs.NAME] tables, or [[outputs.NAME]] arrays with `tasks`: one feedback per group
+// of tasks (a CPU and a GPU version of one output have different bugs).
+void read_outputs(TomlReader& top, const toml::table& outputs, const std::string& file, LabSpec& lab) {
+  for (const auto& [k, v] : outputs) {
+    const std::string name(k.str());
+    if (v.is_table()) {
+      lab.outputs.push_back(read_output(name, *v.as_table(), file));
+    } else if (v.is_array_of_tables()) {
+      for (const toml::node& entry : *v.as_array()) {
+        OutputSpec o = read_output(name, *entry.as_table(), file);
+        if (o.tasks.empty()) {
+          top.fail(&entry, "output '" + name + "': each [[outputs." + name +
+                               "]] entry needs `tasks` (the tasks its feedback is for)");
+        }
+        lab.outputs.push_back(std::move(o));
+      }
+    } else {
+      top.fail(&v, "output '" + name + "' must be a table, or an array of tables with `tasks`");
+    }
+  }
+}
+
+}  // namespace
+
 LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   const std::string file = toml_file.string();
   if (!std::filesystem::is_regular_file(toml_file)) {
@@ -435,27 +461,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   for (const toml::node& t : *tests->as_array()) {
     lab.tests.push_back(read_test(*t.as_table(), file, limits, lab.kind, index++));
   }
-  if (const toml::table* outputs = top.optional_table("outputs")) {
-    for (const auto& [k, v] : *outputs) {
-      const std::string name(k.str());
-      if (v.is_table()) {
-        lab.outputs.push_back(read_output(name, *v.as_table(), file));
-      } else if (v.is_array_of_tables()) {
-        // [[outputs.NAME]]: one feedback per group of tasks (a CPU and a GPU version of
-        // one output have different bugs).
-        for (const toml::node& entry : *v.as_array()) {
-          OutputSpec o = read_output(name, *entry.as_table(), file);
-          if (o.tasks.empty()) {
-            top.fail(&entry, "output '" + name + "': each [[outputs." + name +
-                                 "]] entry needs `tasks` (the tasks its feedback is for)");
-          }
-          lab.outputs.push_back(std::move(o));
-        }
-      } else {
-        top.fail(&v, "output '" + name + "' must be a table, or an array of tables with `tasks`");
-      }
-    }
-  }
+  if (const toml::table* outputs = top.optional_table("outputs")) read_outputs(top, *outputs, file, lab);
   check_references(lab);
   resolve_outputs(lab);
   for (const std::string& name : lab.leaderboard) {
