@@ -84,9 +84,9 @@ run_grade async lab03 "$FAKE_DIR" --device sim --no-perf \
 expect_rc async 1
 expect_status "$W/async.json" "heat_solve, to a tolerance" failed "the unsynchronized read of the copy fails heat_solve"
 expect_status "$W/async.json" "heat_step, 3 x 3" passed "the rest of the submission passes"
-ASYNC_CU="$PATTERNS/lab03_async_flag_unsynced/kernels.cu"
-COPY_LINE=$(grep -n 'PARLAB_CUDA_CHECK(cudaMemcpyAsync' "$ASYNC_CU" | head -1 | cut -d: -f1)
-READ_LINE=$(grep -n 'std::max_element(block_max' "$ASYNC_CU" | head -1 | cut -d: -f1)
+ASYNC_CU="$FAKE_DIR/kernels.cu"  # made from the reference and the fake's patch
+COPY_LINE=$(line_of "$ASYNC_CU" 'PARLAB_CUDA_CHECK\(cudaMemcpyAsync')
+READ_LINE=$(line_of "$ASYNC_CU" 'std::max_element\(block_max')
 expect_in "$W/async.json" "host code read bytes \[0, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at kernels.cu:$READ_LINE before the cudaMemcpyAsync on the default stream issued at kernels.cu:$COPY_LINE completed: synchronise the stream" \
   "the early read is a finding naming the read (kernels.cu:$READ_LINE) and the copy (kernels.cu:$COPY_LINE)"
 

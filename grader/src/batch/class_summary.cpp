@@ -50,6 +50,69 @@ std::string fmt(const char* f, double v) {
 
 }  // namespace
 
+namespace {
+
+// What could be earned where the class was graded (--no-perf, no GPU: less than the
+// lab's points), so "out of 100" is not read as "out of what was possible".
+double reachable_score(const std::vector<StudentRecord>& records) {
+  double reachable = 0;
+  for (const StudentRecord& r : records) {
+    if (!finished(r)) continue;
+    double graded = 0;
+    for (const TestResult& tr : r.result->tests) {
+      if (counts_in_graded_total(tr.status)) graded += tr.max_points;
+    }
+    reachable = std::max(reachable, graded);
+  }
+  return reachable;
+}
+
+// One test across the class: passes, attempts, and for a performance test the median
+// speedup and the three fastest and slowest submissions (for the instructor to look at).
+json test_summary(const ManifestTest& t, const std::vector<StudentRecord>& records) {
+  int passed = 0, attempted = 0, not_judged = 0;
+  std::vector<double> speedups;
+  std::vector<std::pair<double, std::string>> by_speed;  // (ratio, student id)
+  for (const StudentRecord& r : records) {
+    if (!finished(r)) continue;
+    // A grading without performance tests (--no-perf) did not attempt them.
+    if (t.kind == TestKind::performance && !r.result->performance_enabled) continue;
+    for (const TestResult& tr : r.result->tests) {
+      if (tr.name != t.name) continue;
+      // Not graded on that machine or inconclusive: neither a pass nor a failure.
+      if (!counts_in_graded_total(tr.status)) {
+        ++not_judged;
+        continue;
+      }
+      ++attempted;
+      if (tr.status == TestStatus::passed) ++passed;
+      if (tr.measurement && tr.measurement->timing_trusted) {
+        speedups.push_back(tr.measurement->median_ratio);
+        by_speed.emplace_back(tr.measurement->median_ratio, r.student.id);
+      }
+    }
+  }
+  json jt = {{"name", t.name}, {"kind", to_string(t.kind)}, {"points", t.points}, {"passed", passed},
+             {"attempted", attempted}, {"not_judged", not_judged},
+             {"pass_rate", attempted ? static_cast<double>(passed) / attempted : 0.0}};
+  if (t.kind != TestKind::performance) return jt;
+  jt["measured"] = speedups.size();
+  jt["median_speedup"] = speedups.empty() ? json(nullptr) : json(median(speedups));
+  std::sort(by_speed.begin(), by_speed.end());
+  json slowest = json::array();
+  json fastest = json::array();
+  for (std::size_t i = 0; i < by_speed.size() && i < 3; ++i) {
+    slowest.push_back({{"id", by_speed[i].second}, {"ratio", by_speed[i].first}});
+    const auto& fast = by_speed[by_speed.size() - 1 - i];
+    fastest.push_back({{"id", fast.second}, {"ratio", fast.first}});
+  }
+  jt["slowest"] = slowest;
+  jt["fastest"] = fastest;
+  return jt;
+}
+
+}  // namespace
+
 json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& records) {
   json s = {{"lab_id", m.lab_id}, {"lab_title", m.lab_title}, {"max_score", m.max_score},
             {"students", records.size()}};
@@ -62,63 +125,9 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
   }
   s["counts"] = counts;
   s["score"] = score_distribution(scores, m.max_score);
-  // What could be earned where the class was graded (--no-perf, no GPU: less than the
-  // lab's points), so "out of 100" is not read as "out of what was possible".
-  double reachable = 0;
-  for (const StudentRecord& r : records) {
-    if (!finished(r)) continue;
-    double graded = 0;
-    for (const TestResult& tr : r.result->tests) {
-      if (counts_in_graded_total(tr.status)) graded += tr.max_points;
-    }
-    reachable = std::max(reachable, graded);
-  }
-  s["reachable_score"] = reachable;
-
+  s["reachable_score"] = reachable_score(records);
   json tests = json::array();
-  for (const ManifestTest& t : m.tests) {
-    int passed = 0, attempted = 0, not_judged = 0;
-    std::vector<double> speedups;
-    std::vector<std::pair<double, std::string>> by_speed;  // (ratio, student id)
-    for (const StudentRecord& r : records) {
-      if (!finished(r)) continue;
-      // A grading without performance tests (--no-perf) did not attempt them.
-      if (t.kind == TestKind::performance && !r.result->performance_enabled) continue;
-      for (const TestResult& tr : r.result->tests) {
-        if (tr.name != t.name) continue;
-        // Not graded on that machine or inconclusive: neither a pass nor a failure.
-        if (!counts_in_graded_total(tr.status)) {
-          ++not_judged;
-          continue;
-        }
-        ++attempted;
-        if (tr.status == TestStatus::passed) ++passed;
-        if (tr.measurement && tr.measurement->timing_trusted) {
-          speedups.push_back(tr.measurement->median_ratio);
-          by_speed.emplace_back(tr.measurement->median_ratio, r.student.id);
-        }
-      }
-    }
-    json jt = {{"name", t.name}, {"kind", to_string(t.kind)}, {"points", t.points}, {"passed", passed},
-               {"attempted", attempted}, {"not_judged", not_judged},
-               {"pass_rate", attempted ? static_cast<double>(passed) / attempted : 0.0}};
-    if (t.kind == TestKind::performance) {
-      jt["measured"] = speedups.size();
-      jt["median_speedup"] = speedups.empty() ? json(nullptr) : json(median(speedups));
-      // The three fastest and slowest submissions, for the instructor to look at.
-      std::sort(by_speed.begin(), by_speed.end());
-      json slowest = json::array();
-      json fastest = json::array();
-      for (std::size_t i = 0; i < by_speed.size() && i < 3; ++i) {
-        slowest.push_back({{"id", by_speed[i].second}, {"ratio", by_speed[i].first}});
-        const auto& fast = by_speed[by_speed.size() - 1 - i];
-        fastest.push_back({{"id", fast.second}, {"ratio", fast.first}});
-      }
-      jt["slowest"] = slowest;
-      jt["fastest"] = fastest;
-    }
-    tests.push_back(jt);
-  }
+  for (const ManifestTest& t : m.tests) tests.push_back(test_summary(t, records));
   s["tests"] = tests;
   s["did_not_build"] = people(records, StudentStatus::build_failed);
   s["rejected"] = people(records, StudentStatus::rejected);

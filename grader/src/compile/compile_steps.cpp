@@ -186,13 +186,13 @@ CompileStep sim_link_step(const Toolchain& tc, const LabToolchain& labtc, const 
   link.args.insert(link.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
   // The runtime first: where it and the submission both hold a copy of the same inline
   // function, the linker keeps the first, so the runtime always runs its own code
-  // (compile/startup_code_check refuses a submission's non-inline copy). -x drops
-  // local symbols: the runtime's private names stay out of the executable.
+  // (compile/runtime_interposition refuses a submission's non-inline copy). Local symbols
+  // stay: the simulator names lines and launch code with addr2line -f on this executable.
   link.args.insert(link.args.end(), {"-o", exe.string(), tc.sim.library.string()});
   link.args.insert(link.args.end(), objects.begin(), objects.end());
   link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string()});
   for (const std::string& l : tc.sim.link) link.args.push_back(l);
-  link.args.insert(link.args.end(), {"-pthread", "-Wl,-x"});
+  link.args.insert(link.args.end(), {"-pthread"});
   return link;
 }
 

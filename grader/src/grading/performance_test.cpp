@@ -110,6 +110,61 @@ TimedSample observed_sample(const TaskRun& run) {
   return s;
 }
 
+namespace {
+
+// Nothing was measured: the candidate failed (the student's), the student's own baseline
+// failed (theirs too), or the grader's baseline or witness failed (inconclusive).
+void fail_unmeasured(const SideBySide& sbs, const TestSpec& t, bool baseline_is_student,
+                     const TaskRun& last_candidate, const TaskRun& last_baseline, TestResult& r) {
+  const PerformanceSpec& p = *t.performance;
+  if (sbs.candidate_failed) {
+    fail_from_run(r, last_candidate);
+  } else if (baseline_is_student && !sbs.witness_failed) {
+    // The baseline is the student's own code (e.g. its serial task): its failure is theirs.
+    fail_from_run(r, last_baseline);
+    r.message = "your " + p.baseline_task + " task (this test's baseline) failed: " + r.message;
+  } else {
+    // The grader's baseline failed here (e.g. timed out on a loaded machine): nothing
+    // was measured, and the student is not failed for it.
+    r.status = TestStatus::inconclusive;
+    r.outcome = RunOutcome::not_run;
+    r.message = "inconclusive: the reference " +
+                (sbs.witness_failed ? "program (reference:" + t.task + ")"
+                                    : "baseline (" + std::string(to_string(p.baseline_program)) + ":" +
+                                          p.baseline_task + ")") +
+                " failed on this machine (" + sbs.error +
+                "); nothing is counted against you: re-run the grading, on a quieter "
+                "machine if it repeats";
+  }
+}
+
+// Whether the candidate's outputs on the performance dataset are wrong (or unreadable):
+// then `r` says so, and the test is failed.
+bool wrong_on_performance_data(const TestSpec& t, const std::vector<harness::NamedArray>& expected,
+                               const TaskRun& last_candidate, TestResult& r) {
+  CompareOutcome cmp;
+  try {
+    cmp = compare_outputs(expected, LabRunner::outputs(last_candidate), t.compare);
+  } catch (const harness::OutputFormatError& e) {
+    r.status = TestStatus::failed;
+    r.outcome = RunOutcome::bad_output;
+    r.message = std::string("unreadable output on the performance dataset: ") + e.what();
+    return true;
+  }
+  if (cmp.ok) return false;
+  r.status = TestStatus::failed;
+  r.outcome = RunOutcome::ok;
+  // Hidden data stays hidden here too: where, not what.
+  r.message = t.visibility == Visibility::hidden
+                  ? "fast, but wrong on the performance dataset (hidden data" +
+                        (cmp.mismatch ? "; first difference in '" + cmp.mismatch->array + "'"
+                                      : std::string()) + ")"
+                  : "fast, but wrong on the performance dataset: " + cmp.message;
+  return true;
+}
+
+}  // namespace
+
 void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
                           const std::vector<harness::NamedArray>& expected, TestResult& r,
                           const DecorateResult& decorate) {
@@ -140,48 +195,11 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
       extras);
   r.seconds = elapsed();
   if (!sbs.ok) {
-    if (sbs.candidate_failed) {
-      fail_from_run(r, last_candidate);
-    } else if (baseline_is_student && !sbs.witness_failed) {
-      // The baseline is the student's own code (e.g. its serial task): its failure is theirs.
-      fail_from_run(r, last_baseline);
-      r.message = "your " + p.baseline_task + " task (this test's baseline) failed: " + r.message;
-    } else {
-      // The grader's baseline failed here (e.g. timed out on a loaded machine): nothing
-      // was measured, and the student is not failed for it.
-      r.status = TestStatus::inconclusive;
-      r.outcome = RunOutcome::not_run;
-      r.message = "inconclusive: the reference " +
-                  (sbs.witness_failed ? "program (reference:" + t.task + ")"
-                                      : "baseline (" + std::string(to_string(p.baseline_program)) + ":" +
-                                            p.baseline_task + ")") +
-                  " failed on this machine (" + sbs.error +
-                  "); nothing is counted against you: re-run the grading, on a quieter "
-                  "machine if it repeats";
-    }
+    fail_unmeasured(sbs, t, baseline_is_student, last_candidate, last_baseline, r);
     return;
   }
   // Fast only counts when it is also right on this data.
-  CompareOutcome cmp;
-  try {
-    cmp = compare_outputs(expected, LabRunner::outputs(last_candidate), t.compare);
-  } catch (const harness::OutputFormatError& e) {
-    r.status = TestStatus::failed;
-    r.outcome = RunOutcome::bad_output;
-    r.message = std::string("unreadable output on the performance dataset: ") + e.what();
-    return;
-  }
-  if (!cmp.ok) {
-    r.status = TestStatus::failed;
-    r.outcome = RunOutcome::ok;
-    // Hidden data stays hidden here too: where, not what.
-    r.message = t.visibility == Visibility::hidden
-                    ? "fast, but wrong on the performance dataset (hidden data" +
-                          (cmp.mismatch ? "; first difference in '" + cmp.mismatch->array + "'"
-                                        : std::string()) + ")"
-                    : "fast, but wrong on the performance dataset: " + cmp.message;
-    return;
-  }
+  if (wrong_on_performance_data(t, expected, last_candidate, r)) return;
 
   const Thresholds th = effective_thresholds(p, setup.cores, workers);
   Measurement m = sbs.measurement;

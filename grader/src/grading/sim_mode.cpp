@@ -94,71 +94,67 @@ std::string note_key(const std::string& kind, const std::string& headline) {
 
 }  // namespace
 
-void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored, const std::optional<CounterTotals>* reference,
-                      const std::vector<std::string>& more_runs) {
-  // Sealed reports (grading/sealed_report): one that was altered costs the test.
+namespace {
+
+// Reads a sealed report of one run; a problem with it is kept in `tampered` (the first).
+struct ReportReader {
+  const std::filesystem::path& runs_root;
   std::string tampered;
-  auto read_report = [&](const std::string& name, const char* file, const char* channel,
-                         std::uint64_t cap) -> std::optional<std::string> {
+  std::optional<std::string> read(const std::string& name, const char* file, const char* channel,
+                                  std::uint64_t cap) {
     SimReport report = read_sim_report(runs_root, name, file, channel, cap);
     if (!report.problem.empty() && tampered.empty()) tampered = report.problem;
     return report.text;
+  }
+};
+
+// The run's own findings first, then those of its re-runs not already among them.
+std::vector<SimFinding> merged_findings(ReportReader& reader, const std::string& run_name,
+                                        const std::vector<std::string>& more_runs) {
+  auto same = [](const SimFinding& a, const SimFinding& b) {
+    return a.kind == b.kind && a.summary == b.summary;
   };
   std::vector<SimFinding> findings;
+  if (const auto text = reader.read(run_name, kSimFindingsFile, "findings", kFindingsFileCap))
+    findings = parse_sim_findings(*text);
   for (const std::string& name : more_runs) {
-    const std::optional<std::string> text = read_report(name, kSimFindingsFile, "findings", kFindingsFileCap);
+    const auto text = reader.read(name, kSimFindingsFile, "findings", kFindingsFileCap);
     for (SimFinding& finding : text ? parse_sim_findings(*text) : std::vector<SimFinding>()) {
-      const bool seen = std::any_of(findings.begin(), findings.end(), [&](const SimFinding& f) {
-        return f.kind == finding.kind && f.summary == finding.summary;
-      });
+      const bool seen = std::any_of(findings.begin(), findings.end(),
+                                    [&](const SimFinding& f) { return same(f, finding); });
       if (!seen && findings.size() < kMaxFindings) findings.push_back(std::move(finding));
     }
   }
-  const std::optional<std::string> text = read_report(run_name, kSimFindingsFile, "findings", kFindingsFileCap);
-  if (text) {
-    std::vector<SimFinding> own = parse_sim_findings(*text);
-    for (SimFinding& finding : findings) {
-      const bool seen = std::any_of(own.begin(), own.end(), [&](const SimFinding& f) {
-        return f.kind == finding.kind && f.summary == finding.summary;
-      });
-      if (!seen && own.size() < kMaxFindings) own.push_back(std::move(finding));
-    }
-    findings = std::move(own);
-  }
-  std::optional<std::string> counted;
-  if (reference != nullptr && reference->has_value())
-    counted = read_report(run_name, kSimCountersFile, "counters", kSimCountersFileCap);
-  if (!tampered.empty()) {
-    result.status = TestStatus::failed;
-    result.points = 0;
-    result.message = tampered_report_message(tampered);
-    return;
-  }
-  if (findings.empty()) return;
-  // Memory-access and warp-divergence hints judged against the reference's run on the
-  // same data; one that cannot be judged is dropped: it could only tell a correct
-  // solution to change code the reference writes alike.
-  const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
+  return findings;
+}
+
+// Memory-access and warp-divergence hints judged against the reference's run on the
+// same data; one that cannot be judged is dropped: it could only tell a correct
+// solution to change code the reference writes alike.
+std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
+                                        const std::optional<CounterTotals>& mine,
+                                        const std::optional<CounterTotals>* reference) {
   const bool judged = mine && reference != nullptr && reference->has_value();
   std::vector<SimFinding> kept;
   for (SimFinding& finding : findings) {
     if (is_speed_finding(finding) && !judged) continue;
-    if (finding.kind == "memory_access") {
+    if (finding.kind == "memory_access" || finding.kind == "warp_divergence") {
       const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
-      const HintJudgement j = judge_memory_hint(shared, *mine, **reference);
-      if (!j.keep) continue;
-      if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
-    } else if (finding.kind == "warp_divergence") {
-      const HintJudgement j = judge_divergence_hint(*mine, **reference);
+      const HintJudgement j = finding.kind == "memory_access"
+                                  ? judge_memory_hint(shared, *mine, **reference)
+                                  : judge_divergence_hint(*mine, **reference);
       if (!j.keep) continue;
       if (!j.comparison.empty()) finding.message += " (" + j.comparison + ")";
     }
     kept.push_back(std::move(finding));
   }
-  findings = std::move(kept);
-  if (findings.empty()) return;
+  return kept;
+}
+
+// The findings into the test's message (summaries on its first line, explanations below)
+// and, once each, into the grading's notes; a data race fails a passed test.
+void write_findings(TestResult& result, const std::vector<SimFinding>& findings,
+                    std::vector<std::string>& notes, bool scored) {
   bool race = false;
   const bool speed_only = std::all_of(findings.begin(), findings.end(), is_speed_finding);
   std::string summaries;
@@ -194,6 +190,30 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
                                    : "\nthe simulator found (points unchanged; a GPU may still "
                                      "fail this code):";
   result.message += listed;
+}
+
+}  // namespace
+
+void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
+                      const std::string& run_name, std::vector<std::string>& notes,
+                      bool scored, const std::optional<CounterTotals>* reference,
+                      const std::vector<std::string>& more_runs) {
+  // Sealed reports (grading/sealed_report): one that was altered costs the test.
+  ReportReader reader{runs_root, {}};
+  std::vector<SimFinding> findings = merged_findings(reader, run_name, more_runs);
+  std::optional<std::string> counted;
+  if (reference != nullptr && reference->has_value())
+    counted = reader.read(run_name, kSimCountersFile, "counters", kSimCountersFileCap);
+  if (!reader.tampered.empty()) {
+    result.status = TestStatus::failed;
+    result.points = 0;
+    result.message = tampered_report_message(reader.tampered);
+    return;
+  }
+  if (findings.empty()) return;
+  const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
+  findings = judged_findings(std::move(findings), mine, reference);
+  if (!findings.empty()) write_findings(result, findings, notes, scored);
 }
 
 }  // namespace parlab::grader
