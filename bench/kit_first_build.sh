@@ -33,3 +33,4 @@ dir=$(ls -d labs/"$first"-*)
 cp -r "$dir/skeleton" "my-$first"
 grading() { ./build/grade "$first" "my-$first" --no-perf --work-dir "$scratch/work"; [ $? -le 1 ]; }
 step grade grading
+echo "grade: $(grep -E '^Total:' "$scratch/grade.log" | tail -1)"
