@@ -4,6 +4,7 @@
 # (then one line per step, with test i/n), every report line within 100 columns and
 # the total last; on an 80-column terminal nothing past column 80. The terminal is a
 # pseudo-terminal from script(1).
+# e2e-subject: console
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)

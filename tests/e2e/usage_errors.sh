@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Tool errors: one line `grade: error: ...` and the documented exit code.
+# e2e-subject: console
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 run_grade nolab lab99
