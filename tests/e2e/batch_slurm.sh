@@ -38,9 +38,13 @@ expect_rc local 0
 run_grade submit batch "${common[@]}" --work-dir "$W/work-slurm" --out "$W/slurm-out" --slurm \
   --per-task 5 --jobs 1 --sbatch-arg=--hold
 expect_rc submit 0
-expect_in "$W/submit.out" "submitted array job [0-9]+ \(4 tasks, 20 submissions\) and collect job [0-9]+" "array of 4 tasks submitted"
-array=$(sed -nE 's/^submitted array job ([0-9]+).*/\1/p' "$W/submit.out")
-collect=$(sed -nE 's/.* collect job ([0-9]+)$/\1/p' "$W/submit.out")
+L="$W/slurm-out/slurm/latest.json"  # the submission's jobs, as the grader records them
+expect_field "$L" tasks 4 "array of 4 tasks submitted"
+expect_field "$L" students 20 "for the 20 submissions"
+expect_field "$L" array_job '[0-9]+' "the array job's id recorded"
+expect_field "$L" collect_job '[0-9]+' "the collect job's id recorded"
+array=$(result_field "$L" array_job)
+collect=$(result_field "$L" collect_job)
 jobs_submitted+=("$array" "$collect")
 script=$(ls "$W"/slurm-out/slurm/*/array.sbatch | head -1)
 expect_in "$script" "^#SBATCH --array=0-3$" "script: one task per slice"
@@ -49,17 +53,19 @@ scancel "${array}_1"
 scontrol release "$array" >/dev/null 2>&1
 # While a task grades, the output folder is theirs: a local batch is refused, naming them.
 for _ in $(seq 1 600); do
-  grep -qs "to grade with" "$W"/slurm-out/slurm/*/task-0.log && break
+  grep -qs "to grade with" "$W"/slurm-out/slurm/*/task-0.log && break  # text: task 0 started (its progress log)
   sleep 0.1
 done
 run_grade intruder batch "${common[@]}" --work-dir "$W/work-intruder" --out "$W/slurm-out" --only s001
 expect_rc intruder 2
+# text: a refused batch writes no report, only this error
 expect_in "$W/intruder.err" "held by the tasks of Slurm submission" "a local batch on a Slurm submission's folder is refused"
 # An array task of another submission (what its sbatch script runs) is refused too.
 mkdir -p "$W/slurm-out/slurm/other-submission" && echo s001 >"$W/slurm-out/slurm/other-submission/ids.txt"
 run_grade other_task batch "${common[@]}" --work-dir "$W/work-other" --out "$W/slurm-out" \
   --id-list "$W/slurm-out/slurm/other-submission/ids.txt" --slice 0/1
 expect_rc other_task 2
+# text: a refused task writes no report, only this error
 expect_in "$W/other_task.err" "held by the tasks of Slurm submission" "another submission's task is refused"
 rm -rf "$W/slurm-out/slurm/other-submission"
 if slurm_wait_job "$collect" 400; then pass "collect job ran after the array"; else fail "collect job still queued"; squeue >&2; fi
@@ -68,17 +74,20 @@ G="$W/slurm-out/gradebook.csv"
 pending=$(grep -c ',pending,' "$G")
 [ "$pending" = 5 ] && pass "the failed task's 5 students are pending rows" || fail "pending rows: $pending, expected 5"
 [ "$(awk 'NR > 1' "$G" | wc -l)" = 21 ] && pass "no missing row while a task failed" || fail "row count"
+# text: a task's progress exists only in its log
 for log in "$W"/slurm-out/slurm/*/task-0.log; do expect_in "$log" "grade: batch: \[5/5\]" "task 0 graded its slice"; done
 
 # --- the same command again: only the pending students ---------------------------------
 run_grade resubmit batch "${common[@]}" --work-dir "$W/work-slurm" --out "$W/slurm-out" --slurm --per-task 5 --jobs 1
 expect_rc resubmit 0
-expect_in "$W/resubmit.out" "\(1 tasks, 5 submissions\)" "re-run submits only the 5 pending"
-collect2=$(sed -nE 's/.* collect job ([0-9]+)$/\1/p' "$W/resubmit.out")
-jobs_submitted+=("$(sed -nE 's/^submitted array job ([0-9]+).*/\1/p' "$W/resubmit.out")" "$collect2")
+expect_field "$L" tasks 1 "re-run submits one task"
+expect_field "$L" students 5 "for only the 5 pending"
+collect2=$(result_field "$L" collect_job)
+jobs_submitted+=("$(result_field "$L" array_job)" "$collect2")
 slurm_wait_job "$collect2" 400 && pass "second collect job ran" || fail "second collect job still queued"
 
-expect_in "$(ls "$W"/slurm-out/slurm/*/collect.sbatch | head -1)" "--slurm-submission" "the collect job shares its submission's lock"
+collect_script=$(ls "$W"/slurm-out/slurm/*/collect.sbatch | head -1)
+expect_in "$collect_script" "--slurm-submission" "the collect job shares its submission's lock"
 
 # Correctness points exactly equal (--no-perf: there are no timing-dependent points).
 if diff "$W/local/gradebook.csv" "$G" >"$W/compare.diff"; then
