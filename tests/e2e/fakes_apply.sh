@@ -13,6 +13,7 @@ while IFS= read -r patch; do
   fake=${fake%.patch}
   lab=$(grep -o 'lab0[0-9]' <<<"$fake" | head -1)
   if bash "$MAKE" "$lab" "$fake" "$W/$fake" 2>"$W/make.err"; then
+    # text: the patch file's first line (its intent) is the subject
     head -1 "$patch" | grep -q '^# ' || fail "$fake: the patch's first line is not its intent ('# ...')"
     changed=0
     for f in "$W/$fake"/*; do
@@ -43,12 +44,15 @@ PATCH
 bash "$T/tests/fakes/make_fake.sh" lab04 lab04/stale "$W/stale" >"$W/stale.out" 2>&1
 echo $? >"$W/stale.rc"
 expect_rc stale 1
+# text: make_fake.sh's error (no grading, no report) is what is checked
 expect_in "$W/stale.out" "fake 'lab04/stale': tests/fakes/lab04/stale.patch no longer applies" "a stale patch names the fake"
 # 3. Bad arguments are named.
 bash "$MAKE" lab04 lab04/no_such_fake "$W/none" >"$W/unknown.out" 2>&1; echo $? >"$W/unknown.rc"
 expect_rc unknown 2
+# text: make_fake.sh's usage error
 expect_in "$W/unknown.out" "unknown fake 'lab04/no_such_fake'" "an unknown fake is named"
 bash "$MAKE" lab99 reference "$W/none" >"$W/nolab.out" 2>&1; echo $? >"$W/nolab.rc"
 expect_rc nolab 2
+# text: make_fake.sh's usage error
 expect_in "$W/nolab.out" "unknown lab 'lab99'" "an unknown lab is named"
 finish
