@@ -15,18 +15,20 @@ if [ -z "$sanitizer" ]; then
 fi
 
 fake_submission lab05 lab05/no_bounds_check
-run_grade oob lab05 "$FAKE_DIR" --device gpu --no-perf --work-dir "$W/work"
+run_grade oob lab05 "$FAKE_DIR" --device gpu --no-perf --work-dir "$W/work" --json "$W/oob.json"
 expect_rc oob 1
-expect_in "$W/oob.out" "invalid memory (read|write) in kernel naive_no_bounds.* at matmul.cu:[0-9]+: out-of-bounds" \
+expect_message "$W/oob.json" "invalid memory (read|write) in kernel naive_no_bounds.* at matmul.cu:[0-9]+: out-of-bounds" \
   "no bounds check: memcheck's out-of-bounds access named with its line"
 
 fake_submission lab05 lab05/divergent_barrier
-run_grade div lab05 "$FAKE_DIR" --device gpu --no-perf --work-dir "$W/work"
+run_grade div lab05 "$FAKE_DIR" --device gpu --no-perf --work-dir "$W/work" --json "$W/div.json"
 expect_rc div 1
-expect_in "$W/div.out" "barrier in divergent code|did not finish cleanly|deadlock|hang" \
+expect_some_test "$W/div.json" status failed "a test of the divergent barrier fails on the GPU"
+expect_message "$W/div.json" "barrier in divergent code|did not finish cleanly|deadlock|hang" \
   "two barriers for one block: failed on the GPU as in the simulator"
 
-run_grade ref lab05 --reference --device gpu --no-perf --work-dir "$W/work"
+run_grade ref lab05 --reference --device gpu --no-perf --work-dir "$W/work" --json "$W/ref.json"
 expect_rc ref 0
-expect_not_in "$W/ref.out" "compute-sanitizer" "the reference is clean under every tool"
+expect_no_test "$W/ref.json" "failed|error" "the reference fails no test"
+expect_no_message "$W/ref.json" "compute-sanitizer" "the reference is clean under every tool"
 [ "$failures" = 0 ] || exit 1
