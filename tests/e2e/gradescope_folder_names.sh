@@ -45,7 +45,8 @@ got=$(cat "$W/standin.folder")
 0 $W/elsewhere" ] && pass "a newline in the folder name does not redirect the grading" ||
   fail "graded '$got' instead of the uploaded folder"
 [ "$(cat "$W/standin.level")" = auto ] && pass "the level from setup.sh is used" || fail "level $(cat "$W/standin.level")"
-expect_in "$AG/results/results.json" 'Graded in the sandbox: rlimits only \(level auto\)' "the student's result names the sandbox"
+expect_field "$AG/results/results.json" output 'Graded in the sandbox: rlimits only \(level auto\)\..*' \
+  "the student's result names the sandbox, first thing"
 
 # A plain upload in a folder is still found; PARLAB_SANDBOX still overrides.
 rm -rf "$AG/submission"/* && mkdir "$AG/submission/my lab" && touch "$AG/submission/my lab/file_stats.cpp"
