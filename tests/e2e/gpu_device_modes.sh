@@ -10,7 +10,10 @@ W="$E2E_WORK"
 
 run_grade none lab05 --device none --work-dir "$W/work" --json "$W/none.json"
 expect_rc none 3
-expect_in "$W/none.out" "not graded here: no GPU tests run" "--device none: tests reported as not graded here"
+all_tests=$(tests_where "$W/none.json" status '.*')
+[ -n "$all_tests" ] && [ "$(tests_where "$W/none.json" status not_graded)" = "$all_tests" ] &&
+  pass "--device none: tests reported as not graded here" ||
+  fail "--device none: not every test is not_graded: $(tests_where "$W/none.json" status '.*')"
 expect_field "$W/none.json" device.mode none "--device none: the JSON result records the mode"
 
 if nvidia-smi -L >/dev/null 2>&1; then
@@ -18,6 +21,7 @@ if nvidia-smi -L >/dev/null 2>&1; then
 else
   run_grade gpu lab05 --device gpu --work-dir "$W/work"
   expect_rc gpu 3
+  # text: an environment error, printed before any report exists
   expect_in "$W/gpu.err" "grade: error: --device gpu: no usable CUDA device" "--device gpu says why"
 fi
 
@@ -26,7 +30,7 @@ run_grade oob lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --js
 expect_rc oob 1
 expect_message "$W/oob.json" "invalid device memory access" "missing bounds check: named as such"
 expect_output "$W/oob.json" "naive_no_bounds" "the report names the student's kernel (the simulator's stderr)"
-expect_in "$W/oob.out" "Device: +simulator" "the device line says simulator"
+expect_field "$W/oob.json" device.mode sim "the result's device is the simulator"
 
 fake_submission lab05 lab05/divergent_barrier
 run_grade deadlock lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --wall-limit 60 \
@@ -50,6 +54,7 @@ run_grade cerr lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --j
 expect_rc cerr 1
 expect_field "$W/cerr.json" build.ok false "the compile error fails the build"
 # With nvcc installed, its compile check reports first (docs/simulation.md); without, g++.
-expect_in "$W/cerr.out" "compile_error/matmul.cu:8(:[0-9]+: error: .idx. was not declared|: error: identifier .idx. is undefined)" \
-  "sim build errors point at the student's .cu line"
+expect_field "$W/cerr.json" build.diagnostics.0.file '.*/compile_error/matmul\.cu' "sim build errors point at the student's .cu file"
+expect_field "$W/cerr.json" build.diagnostics.0.line 8 "... at its line"
+expect_field "$W/cerr.json" build.diagnostics.0.message '.{1,3}idx.{1,3} was not declared.*|identifier .idx. is undefined' "... with the error"
 finish
