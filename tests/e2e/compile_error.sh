@@ -4,11 +4,18 @@ source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 run_grade ce lab01 "$FAKES/compile_error" --work-dir "$W/work" --json "$W/r.json"
 expect_rc ce 1
-expect_in "$W/ce.out" "$FAKES/compile_error/file_stats.cpp:[0-9]+:[0-9]+: error" "error points at the student's file"
+expect_field "$W/r.json" build.diagnostics.0.file "$FAKES/compile_error/file_stats.cpp" "error points at the student's file"
+expect_field "$W/r.json" build.diagnostics.0.line "[1-9][0-9]*" "error names its line"
+expect_field "$W/r.json" build.diagnostics.0.severity error "the diagnostic is an error"
 expect_field "$W/r.json" score 0 "a build failure scores 0"
 expect_field "$W/r.json" build.ok false "the result records the failed build"
 expect_no_test "$W/r.json" "passed|partial" "no test passes without a build"
-expect_in "$W/ce.out" "not run: the build failed" "tests say why they did not run, once"
+[ -n "$(tests_where "$W/r.json" outcome '.*')" ] &&
+  [ "$(tests_where "$W/r.json" outcome not_run)" = "$(tests_where "$W/r.json" outcome '.*')" ] &&
+  pass "no test ran without a build" || fail "a test ran without a build: $(tests_where "$W/r.json" outcome '.*')"
+expect_message "$W/r.json" "not run: the submission did not compile" "tests say why they did not run"
+# text: the console folds the tests' "not run" into one line: its layout is the subject
 [ "$(grep -c 'the build failed' "$W/ce.out")" = 1 ] && pass "the build failure is said once" || fail "the build failure repeated per test"
+# text: the console's "Next:" line exists only as text
 expect_in "$W/ce.out" "^Next:  fix the build error in file_stats.cpp:[0-9]+" "the verdict says what to fix"
 finish

@@ -12,7 +12,7 @@ for lie in clock_interposer constructor_work timings_writer; do
   run_grade "$lie" lab01 "$sub" --work-dir "$W/work" --json "$W/$lie.json"
   # Correct but no faster than it really is: performance points lost, so exit 1.
   expect_rc "$lie" 1
-  expect_json "$W/$lie.json" name '"parallel speedup"'
+  expect_test "$W/$lie.json" "parallel speedup" kind performance "$lie: the speed test was graded"
   # Every output test passed (the lie is only about speed); no performance point.
   read -r correct_failed perf_points < <(python3 - "$W/$lie.json" <<'PY'
 import json, sys
@@ -26,7 +26,9 @@ print(sum(1 for t in r["tests"] if t["kind"] == "correctness" and t["name"] not 
 PY
 )
   [ "$correct_failed" = 0 ] && pass "$lie: correct" || fail "$lie: $correct_failed correctness tests failed"
-  expect_in "$W/$lie.out" "timing not trusted" "$lie: the report says the timing is not trusted"
+  expect_field "$W/$lie.json" "tests.parallel speedup.measurement.observed.timing_trusted" false \
+    "$lie: the speed test's timing is not trusted"
+  expect_message "$W/$lie.json" "timing not trusted" "$lie: the report says the timing is not trusted"
   case "$perf_points" in
     0|0.0) pass "$lie: no performance points" ;;
     *) fail "$lie: earned $perf_points performance points" ;;

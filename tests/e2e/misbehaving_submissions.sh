@@ -11,11 +11,11 @@ for kind in crash loop alloc flood; do
   [ -s "$W/$kind.xml" ] && pass "$kind: junit written" || fail "$kind: no junit report"
 done
 expect_some_test "$W/crash.json" outcome crashed "crash: a test's run ended crashed"
-expect_in "$W/crash.out" "SIGSEGV" "crash names the signal"
+expect_message "$W/crash.json" "SIGSEGV" "crash names the signal"
 expect_some_test "$W/loop.json" outcome timeout "loop: a test's run ended timeout"
-expect_in "$W/loop.out" "time limit" "timeout names the limit"
+expect_message "$W/loop.json" "time limit" "timeout names the limit"
 expect_some_test "$W/alloc.json" outcome memory_limit "alloc: a test's run ended memory_limit"
-expect_in "$W/alloc.out" "(out of memory|memory limit)" "memory overrun reported as such"
+expect_message "$W/alloc.json" "(out of memory|memory limit)" "memory overrun reported as such"
 expect_some_test "$W/flood.json" outcome output_limit "flood: a test's run ended output_limit"
-expect_in "$W/flood.out" "output limit" "output flood reported as such"
+expect_message "$W/flood.json" "output limit" "output flood reported as such"
 finish

@@ -33,6 +33,7 @@ chmod 555 "$W/rohome" "$W/rowork"
 # XDG_CACHE_HOME set: the work goes to $XDG_CACHE_HOME/parlab.
 run_as_student xdg "$W/rohome" "$W/xdg" lab01 --no-perf --json "$W/reports/xdg.json"
 expect_rc xdg 1
+# text: an internal error is the grader's own stderr, in no report field
 expect_not_in "$W/xdg.err" "internal" "no internal error for a non-root student"
 [ -d "$W/xdg/parlab/lab01" ] && pass "work dir is \$XDG_CACHE_HOME/parlab" || fail "no $W/xdg/parlab/lab01"
 expect_status "$W/reports/xdg.json" "single file" "failed" "the skeleton graded (a test failed, not an error)"
@@ -45,15 +46,18 @@ expect_rc home 1
 # A home the student cannot write (no XDG_CACHE_HOME): exit 3, the fix named.
 run_as_student rohome "$W/rohome" - lab01 --no-perf
 expect_rc rohome 3
+# text: an error printed before any report exists
 expect_in "$W/rohome.err" "^grade: error: work dir $W/rohome/.cache/parlab cannot be created .*--work-dir" "uncreatable work dir: exit 3 with the fix"
 
 # --work-dir naming a folder the student cannot write: exit 3, for grade and grade batch.
 run_as_student rowork "$W/home" - lab01 --no-perf --work-dir "$W/rowork"
 expect_rc rowork 3
+# text: an error printed before any report exists
 expect_in "$W/rowork.err" "^grade: error: work dir $W/rowork is not writable .*--work-dir" "unwritable --work-dir: exit 3 with the fix"
 mkdir -p "$W/class/alice" && cp "$PARLAB_SOURCE_DIR"/labs/lab01-multiprocessing/skeleton/* "$W/class/alice/"
 chmod -R a+rX "$W/class"
 run_as_student robatch "$W/home" - batch lab01 "$W/class" --out "$W/reports/out" --work-dir "$W/rowork" --no-perf
 expect_rc robatch 3
+# text: an error printed before any report exists
 expect_in "$W/robatch.err" "^grade: error: work dir $W/rowork is not writable" "batch: unwritable --work-dir: exit 3"
 finish

@@ -27,18 +27,20 @@ print(sum(tests[n]["points"] for n in sys.argv[2:]),
 PY
 }
 
-# Each parallel test failed, or was inconclusive with "machine busy" said.
-check_statuses() {  # RUN-NAME "STATUS STATUS"
-  local ok=1 s
-  for s in $2; do
-    case "$s" in
+# Each parallel test failed, or was inconclusive with "machine busy" said in its message.
+check_statuses() {  # RUN-NAME JSON TEST...
+  local run=$1 json=$2 ok=1 name status seen=""; shift 2
+  for name in "$@"; do
+    status=$(result_field "$json" tests "$name" status 2>&1)
+    seen="$seen $status"
+    case "$status" in
       failed) ;;
-      inconclusive) grep -q "machine busy" "$W/$1.out" || ok=0 ;;
+      inconclusive) [[ "$(result_field "$json" tests "$name" message)" == *"machine busy"* ]] || ok=0 ;;
       *) ok=0 ;;
     esac
   done
-  [ "$ok" = 1 ] && pass "$1: each parallel test failed or inconclusive-busy ($2)" ||
-    fail "$1: statuses $2"
+  [ "$ok" = 1 ] && pass "$run: each parallel test failed or inconclusive-busy ($seen )" ||
+    fail "$run: statuses$seen"
 }
 
 for kind in lab01_serial lab01_threads; do
@@ -48,15 +50,19 @@ for kind in lab01_serial lab01_threads; do
   read -r points statuses < <(points_of "$W/$kind.json" "parallel speedup" \
                                          "dynamic beats static on skewed sizes")
   [[ "$points" =~ ^0(\.0+)?$ ]] && pass "$kind: no parallel points" || fail "$kind: earned $points parallel points"
-  check_statuses "$kind" "$statuses"
-  expect_in "$W/$kind.out" "your run kept [0-9.]+ of $cores cores busy" "$kind: observed cores said"
+  check_statuses "$kind" "$W/$kind.json" "parallel speedup" "dynamic beats static on skewed sizes"
+  expect_test_says "$W/$kind.json" "parallel speedup" "your run kept [0-9.]+ of $cores cores busy" "$kind: observed cores said"
   if [[ "$statuses" == *failed* ]]; then
-    expect_in "$W/$kind.out" "not parallel: this test needs the work spread over at least 1.5 processes" \
+    expect_message "$W/$kind.json" "not parallel: this test needs the work spread over at least 1.5 processes" \
       "$kind: the rule said"
   fi
-  expect_json "$W/$kind.json" required_cores "1.5"
+  expect_field "$W/$kind.json" "tests.parallel speedup.measurement.observed.required_cores" "1.5" \
+    "$kind: the speed test requires 1.5 cores"
 done
-expect_in "$W/lab01_serial.out" "\(1 process, 1 thread\)" "serial: one process, one thread seen"
+expect_field "$W/lab01_serial.json" "tests.parallel speedup.measurement.observed.candidate_processes" 1 \
+  "serial: one process seen"
+expect_field "$W/lab01_serial.json" "tests.parallel speedup.measurement.observed.candidate_threads" 1 \
+  "serial: one thread seen"
 
 bash "$FAKES/make_submission.sh" lab01_burner "$W/lab01_burner"
 run_grade lab01_burner lab01 "$W/lab01_burner" --work-dir "$W/work" --json "$W/lab01_burner.json"
@@ -64,22 +70,26 @@ expect_rc lab01_burner 1
 read -r points statuses < <(points_of "$W/lab01_burner.json" "parallel speedup" \
                                        "dynamic beats static on skewed sizes")
 [[ "$points" =~ ^0(\.0+)?$ ]] && pass "burner: no parallel points" || fail "burner: earned $points parallel points"
-check_statuses lab01_burner "$statuses"
+check_statuses lab01_burner "$W/lab01_burner.json" "parallel speedup" "dynamic beats static on skewed sizes"
 read -r first_status _ <<<"$statuses"
 if [ "$first_status" = failed ]; then
-  expect_in "$W/lab01_burner.out" "not parallel: with 1 worker your own task 'parallel_dynamic' took [0-9.]+x as long as with $cores" \
+  expect_test_says "$W/lab01_burner.json" "parallel speedup" "not parallel: with 1 worker your own task 'parallel_dynamic' took [0-9.]+x as long as with $cores" \
     "burner: told its own 1-worker run is as fast"
 fi
-grep -q "machine busy" "$W/lab01_threads.out" ||
-  expect_in "$W/lab01_threads.out" "threads do not count: this lab asks for worker processes" \
+[[ "$(result_field "$W/lab01_threads.json" '*message')" == *"machine busy"* ]] ||
+  expect_message "$W/lab01_threads.json" "threads do not count: this lab asks for worker processes" \
   "threads: told the lab asks for processes"
 
 bash "$FAKES/make_submission.sh" lab02_single_thread "$W/lab02_single"
 run_grade lab02_single lab02 "$W/lab02_single" --device sim --work-dir "$W/work" --json "$W/lab02.json"
 read -r points statuses < <(points_of "$W/lab02.json" "parallel speedup" "grid search speedup")
 [[ "$points" =~ ^0(\.0+)?$ ]] && pass "lab02 single thread: no parallel points" || fail "lab02: earned $points"
-check_statuses lab02_single "$statuses"
-expect_in "$W/lab02_single.out" "spread over 1.0[0-9] threads \(1 process, 1 thread\)" \
-  "lab02: one thread seen"
-expect_in "$W/lab02_single.out" "(GPU vs the GPU reference +not.graded|tests: GPU vs .* +not graded )" "its GPU tests are not graded in sim (one folded row)"
+check_statuses lab02_single "$W/lab02.json" "parallel speedup" "grid search speedup"
+observed="tests.parallel speedup.measurement.observed"
+expect_field "$W/lab02.json" "$observed.work_spread" "1(\.0[0-9]*)?" "lab02: its work spread over one thread"
+expect_field "$W/lab02.json" "$observed.candidate_processes" 1 "lab02: one process seen"
+expect_field "$W/lab02.json" "$observed.candidate_threads" 1 "lab02: one thread seen"
+for gpu_test in "GPU vs the GPU reference" "GPU vs all CPU cores"; do
+  expect_test "$W/lab02.json" "$gpu_test" status not_graded "lab02: '$gpu_test' is not graded in sim"
+done
 finish

@@ -18,7 +18,6 @@ for attempt in 2 3; do
 done
 expect_rc_or_busy ref 0
 if [ "$(rc_of ref)" = 0 ]; then
-  expect_in "$W/ref.out" "Total: 100(\.0+)? / 100" "console total is 100 / 100"
   expect_score "$W/r.json" 100 100 "result.json: 100 / 100"
   expect_field "$W/results.json" score 100 "gradescope score 100"
 else
@@ -29,6 +28,10 @@ expect_in "$W/junit.xml" 'failures="0"' "junit has no failures"
 expect_in "$W/r.md" "parallel speedup" "markdown names the performance test"
 # The result model is canonical: re-rendering the JSON gives the same console report.
 "$GRADE" report "$W/r.json" --format console >"$W/rerender.out" 2>&1 || fail "grade report failed"
-total=$(grep -Eo 'Total: [0-9.]+ / 100' "$W/ref.out" | head -1)
-expect_in "$W/rerender.out" "$total" "grade report re-renders the result ($total)"
+# The console's own total line, as a string (it reads "60 / 60 graded here ..." when the
+# machine was busy, so no pattern of it is assumed).
+total=$(grep -E '^Total: ' "$W/ref.out" | tail -1)
+retotal=$(grep -E '^Total: ' "$W/rerender.out" | tail -1)
+[ -n "$total" ] && [ "$total" = "$retotal" ] && pass "grade report re-renders the result ($total)" ||
+  fail "grade report re-renders '$retotal', the grading said '$total'"
 finish

@@ -12,9 +12,10 @@ ROOT=0; [ "$(id -u)" = 0 ] && ROOT=1
 PARLAB_BWRAP=/nonexistent/bwrap run_grade require_missing lab01 "$FAKES/wrong" --no-perf \
   --work-dir "$W/work" --sandbox require
 expect_rc require_missing 3
+# text: refused before any report exists
 expect_in "$W/require_missing.err" "sandbox require" "require names the level"
-expect_in "$W/require_missing.err" "systempaths=unconfined" "require gives the Docker fix"
-expect_in "$W/require_missing.err" "Apptainer" "require gives the Apptainer fix"
+expect_in "$W/require_missing.err" "systempaths=unconfined" "require gives the Docker fix" # text: pre-report error
+expect_in "$W/require_missing.err" "Apptainer" "require gives the Apptainer fix" # text: pre-report error
 
 PARLAB_BWRAP=/nonexistent/bwrap run_grade gradescope_default lab01 "$FAKES/wrong" --no-perf \
   --work-dir "$W/work" --gradescope "$W/gs.json"
@@ -24,6 +25,7 @@ mkdir -p "$W/class/s1" && cp "$FAKES/wrong/file_stats.cpp" "$W/class/s1/"
 PARLAB_BWRAP=/nonexistent/bwrap run_grade batch_default batch lab01 "$W/class" --out "$W/batch-out" \
   --no-perf --work-dir "$W/work"
 expect_rc batch_default 3
+# text: batch refuses before any report exists
 expect_in "$W/batch_default.err" "systempaths=unconfined" "batch refuses up front, with the fix"
 
 run_grade bad_level lab01 "$FAKES/wrong" --sandbox sometimes
@@ -35,6 +37,7 @@ expect_rc auto_fallback 1
 expect_field "$W/fallback.json" host.sandbox "rlimits only" "the fallback sandbox is recorded"
 expect_field "$W/fallback.json" host.sandbox_level auto "the level asked for is recorded"
 expect_message "$W/fallback.json" "bubblewrap unavailable \\(.*nonexistent" "the fallback is noted with its reason"
+# text: the weaker sandbox must show where the student looks, not only in the report
 expect_in "$W/auto_fallback.out" "bubblewrap unavailable" "the fallback shows on the console"
 
 # --- item 3 and 2: nothing of the reference or of another grading is readable ---------
@@ -59,14 +62,14 @@ if [ "$ROOT" = 1 ]; then
     "the report names the uid pool"
   # --- item 2: two gradings at once, one holding its process limit -----------------
   mkdir -p "$W/victim" && cp -r "$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing/." "$W/victim/"
-  run_grade hog lab01 "$FAKES/hold_procs" --no-perf --wall-limit 8 --work-dir "$W/work" &
+  run_grade hog lab01 "$FAKES/hold_procs" --no-perf --wall-limit 8 --work-dir "$W/work" --json "$W/hog.json" &
   hog=$!
   sleep 1
   run_grade victim lab01 "$W/victim" --no-perf --work-dir "$W/work" --json "$W/victim.json"
   wait "$hog"
   expect_rc victim 0
   expect_rc hog 1
-  expect_in "$W/hog.out" "held [0-9]+ processes" "the hog held its process limit"
+  expect_message "$W/hog.json" "held [0-9]+ processes" "the hog held its process limit"
 
   # --- memory of the whole tree, disk quota ------------------------------------------
   if [[ "$(result_field "$W/peek_auto.json" host isolation)" == *"cgroup v"* ]]; then
