@@ -15,7 +15,7 @@ expect_rc ref 0
 expect_field "$W/ref.json" score 60 "reference gets every correctness point"
 expect_test "$W/ref.json" "sum: spikes (order of summation)" status passed "the spikes test passes"
 expect_field "$W/ref.json" device.mode sim "the kernels ran in the simulator"
-expect_in "$W/ref.out" "[Ss]imulat" "the console says the kernels ran in the simulator"
+expect_message "$W/ref.json" "simulation mode .*your CUDA code ran on the CPU in parlab's simulator" "the report says the kernels ran in the simulator"
 expect_no_test "$W/ref.json" failed "no failing test"
 
 # 2. The skeleton: compiles, runs, scores 0, and says why.

@@ -16,7 +16,8 @@ expect_rc ref 0
 expect_field "$W/ref.json" score 70 "reference gets every correctness point and the data-reuse check's 10"
 expect_field "$W/ref.json" graded_max_score 70 "70 graded here"
 expect_test "$W/ref.json" "tiled: 17 x 17 x 17 (tile + 1)" status passed "tile + 1 passes"
-expect_in "$W/ref.out" "simulation backend checks correctness, not speed" "perf skip says why"
+expect_test "$W/ref.json" "tiled vs cuBLAS" status not_graded "the timed performance tests are not graded in sim"
+expect_test_says "$W/ref.json" "tiled vs cuBLAS" "simulation backend checks correctness, not speed" "perf skip says why"
 expect_no_test "$W/ref.json" failed "no failing test"
 
 # 2. The skeleton: compiles, runs, scores 0, and says C was never written.
@@ -34,10 +35,11 @@ sed -e 's/for (int t = 0; t < K; t += kTile)/for (int t = 0; t + kTile <= K; t +
 if cmp -s "$REF/matmul.cu" "$SUB/matmul.cu"; then fail "the fake did not change the tiled loop"; fi
 run_grade partial lab05 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/partial.json"
 expect_rc partial 1
-expect_in "$W/partial.out" "tiled: 256 x 256 x 256 +passed" "a multiple of the tile passes"
-expect_in "$W/partial.out" "tiled: 17 x 17 x 17 \(tile \+ 1\) +failed" "tile + 1 fails"
-expect_in "$W/partial.out" "naive: primes 37 x 53 x 29 +passed" "the untouched naive kernel passes"
-expect_in "$W/partial.out" "Hint: if only the shapes that are not multiples of the tile fail, the loop over K" \
+T17="tiled: 17 x 17 x 17 (tile + 1)"
+expect_test "$W/partial.json" "tiled: 256 x 256 x 256" status passed "a multiple of the tile passes"
+expect_test "$W/partial.json" "$T17" status failed "tile + 1 fails"
+expect_test "$W/partial.json" "naive: primes 37 x 53 x 29" status passed "the untouched naive kernel passes"
+expect_test_says "$W/partial.json" "$T17" "Hint: if only the shapes that are not multiples of the tile fail, the loop over K" \
   "the dropped K tile is hinted"
 
 # 4. The grid rounded down: the last partial tile of C is never written; the message
@@ -49,9 +51,9 @@ sed -e 's|dim3((N + kTile - 1) / kTile, (M + kTile - 1) / kTile)|dim3(N / kTile,
 if cmp -s "$REF/matmul.cu" "$SUB/matmul.cu"; then fail "the fake did not change the grid"; fi
 run_grade floor lab05 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/floor.json"
 expect_rc floor 1
-expect_in "$W/floor.out" "tiled: 17 x 17 x 17 \(tile \+ 1\) +failed" "tile + 1 fails"
-expect_in "$W/floor.out" "c\[16\] \(row 0, col 16\)" "the first mismatch as (row, col)"
-expect_in "$W/floor.out" "only the partial last tile differs \(rows >= 16 or columns >= 16" "the partial tile named"
-expect_in "$W/floor.out" "Hint: the grid must cover all of C" "with the hint"
-expect_in "$W/floor.out" "tiled: 256 x 256 x 256 +passed" "a multiple of the tile passes"
+expect_test "$W/floor.json" "$T17" status failed "tile + 1 fails"
+expect_test_says "$W/floor.json" "$T17" "c\[16\] \(row 0, col 16\)" "the first mismatch as (row, col)"
+expect_test_says "$W/floor.json" "$T17" "only the partial last tile differs \(rows >= 16 or columns >= 16" "the partial tile named"
+expect_test_says "$W/floor.json" "$T17" "Hint: the grid must cover all of C" "with the hint"
+expect_test "$W/floor.json" "tiled: 256 x 256 x 256" status passed "a multiple of the tile passes"
 finish

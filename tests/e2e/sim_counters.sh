@@ -16,11 +16,6 @@ status_of() {  # JSON TEST_NAME
 for t in json.load(open(sys.argv[1]))["tests"]:
     if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
 }
-message_of() {  # JSON TEST_NAME
-  python3 -c 'import json,sys
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if t["name"] == sys.argv[2]: print(t["message"])' "$1" "$2"
-}
 expect_scored() {  # JSON TEST_NAME "STATUS POINTS MAX" WHAT
   local got; got=$(status_of "$1" "$2")
   if [ "$got" = "$3" ]; then pass "$4"; else fail "$4: '$2' is '$got', expected '$3'"; fi
@@ -36,10 +31,9 @@ LINE=$(( $(line_of "$UNC/kernels.cu" "x down a column") + 4 ))  # out[i] = alpha
 run_grade unc lab03 "$UNC" --device sim --work-dir "$W/work" --json "$W/unc.json"
 expect_rc unc 1
 expect_scored "$W/unc.json" "$SCALE" "failed 0.0 8.0" "uncoalesced: the coalescing check earns nothing"
-message_of "$W/unc.json" "$SCALE" >"$W/unc.msg"
-expect_in "$W/unc.msg" "global sectors over the fewest the same bytes need: 8.0 \(reference: 1.0\)" "the check's counter next to the reference's"
-expect_in "$W/unc.msg" "global sectors per request 32.0 \(reference: 4.0\)" "Nsight's sectors per request next to the reference's"
-expect_in "$W/unc.msg" "uncoalesced loads at kernels.cu:$LINE" "the line of the uncoalesced load"
+expect_test_says "$W/unc.json" "$SCALE" "global sectors over the fewest the same bytes need: 8.0 \(reference: 1.0\)" "the check's counter next to the reference's"
+expect_test_says "$W/unc.json" "$SCALE" "global sectors per request 32.0 \(reference: 4.0\)" "Nsight's sectors per request next to the reference's"
+expect_test_says "$W/unc.json" "$SCALE" "uncoalesced loads at kernels.cu:$LINE" "the line of the uncoalesced load"
 expect_score "$W/unc.json" 60 100 "correctness points kept"
 expect_field "$W/unc.json" graded_max_score 68 "68 graded here"
 
@@ -54,10 +48,9 @@ got=$(status_of "$W/untiled.json" "$REUSE")
 if [[ "$got" =~ ^(failed|partial)\ ([0-9.]+)\ 10\.0$ ]] && python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 3 else 1)" "${BASH_REMATCH[2]}"; then
   pass "untiled: the data-reuse check earns at most 3 of 10 ($got)"
 else fail "untiled: '$REUSE' is '$got', expected failed or partial with at most 3 of 10"; fi
-message_of "$W/untiled.json" "$REUSE" >"$W/untiled.msg"
 # The reference's figure depends on which blocks its run sampled (drawn from its seed).
-expect_in "$W/untiled.msg" "global loads per global store: [0-9]+\.[0-9] \(reference: [0-9]+\.[0-9]\)" "loads per element written next to the reference's"
-expect_in "$W/untiled.msg" "used 16 times from shared memory" "the hint"
+expect_test_says "$W/untiled.json" "$REUSE" "global loads per global store: [0-9]+\.[0-9] \(reference: [0-9]+\.[0-9]\)" "loads per element written next to the reference's"
+expect_test_says "$W/untiled.json" "$REUSE" "used 16 times from shared memory" "the hint"
 score=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['score'])" "$W/untiled.json")
 python3 -c "import sys; s=float(sys.argv[1]); sys.exit(0 if 60 <= s <= 63 else 1)" "$score" \
   && pass "correctness points kept ($score)" || fail "untiled: score $score, expected 60 to 63"
@@ -67,8 +60,7 @@ expect_field "$W/untiled.json" graded_max_score 70 "70 graded here"
 run_grade ref3 lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref3.json"
 expect_rc ref3 0
 expect_scored "$W/ref3.json" "$SCALE" "passed 8.0 8.0" "lab03 reference: the coalescing check's 8 points"
-message_of "$W/ref3.json" "$SCALE" >"$W/ref3.msg"
-expect_in "$W/ref3.msg" "1.0 \(reference: 1.0\)" "the reference against itself"
+expect_test_says "$W/ref3.json" "$SCALE" "1.0 \(reference: 1.0\)" "the reference against itself"
 expect_no_test "$W/ref3.json" failed "no lab03 reference test fails"
 # The derived formats count the check like any graded test.
 run_grade ref3_gs report "$W/ref3.json" --format gradescope -o "$W/ref3.gradescope.json"
@@ -92,9 +84,8 @@ expect_field "$W/ref5.json" graded_max_score 70 "lab05 reference: 70 graded here
 # 4. The correctness tests' hints are judged against the reference's counters on the
 #    same data: the uncoalesced fake's keep both figures; lab02's reference, whose
 #    strided one-time load and 2-way staging conflicts are its own, gets none.
-message_of "$W/unc.json" "matrix_scale, 509 x 33 (tall)" >"$W/unc_tall.msg"
-expect_in "$W/unc_tall.msg" "need [0-9]+ sectors per request; 4 is ideal" "a correctness test keeps the hint"
-expect_in "$W/unc_tall.msg" "\(this run: [0-9.]+ global sectors over the fewest needed \(reference on the same data: 1\.[0-9]\)\)" "with the reference's figure on the same data"
+expect_test_says "$W/unc.json" "matrix_scale, 509 x 33 (tall)" "need [0-9]+ sectors per request; 4 is ideal" "a correctness test keeps the hint"
+expect_test_says "$W/unc.json" "matrix_scale, 509 x 33 (tall)" "\(this run: [0-9.]+ global sectors over the fewest needed \(reference on the same data: 1\.[0-9]\)\)" "with the reference's figure on the same data"
 run_grade ref2 lab02 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref2.json"
 expect_rc ref2 0
 # The report's messages and notes (the program's raw stderr keeps the simulator's lines).

@@ -33,24 +33,37 @@ status_of() {  # JSON TEST_NAME
 for t in json.load(open(sys.argv[1]))["tests"]:
     if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
 }
+# expect_field_lacks REPORT DOTTED.KEY REGEX WHAT: the parsed field does not match REGEX
+# (the counterpart of lib.bash's expect_field; a field that is not there fails it too).
+expect_field_lacks() {
+  _rf_prefix "$1"
+  local keys got; IFS=. read -ra keys <<<"$2"
+  got=$(result_field "$1" "${keys[@]}" 2>&1) || { fail "$4: $got"; return; }
+  if [[ "$got" =~ $3 ]]; then fail "$4: $1 has /$3/ in $2: ${BASH_REMATCH[0]}"; else pass "$4"; fi
+}
 
 # 1. float4 + helper_cuda.h (lab03, performance included: the counter-graded check).
 run_grade f4 lab03 "$PATTERNS/lab03_float4_helper_cuda" --device sim --work-dir "$W/work" \
   --json "$W/f4.json"
-expect_in "$W/f4.out" "Total: 68(\.0+)? / 68(\.0+)? graded here" "float4 + helper_cuda.h: every point graded here"
+expect_field "$W/f4.json" score 68 "float4 + helper_cuda.h: every point graded here"
+expect_field "$W/f4.json" graded_max_score 68 "of 68 graded here"
 got=$(status_of "$W/f4.json" "matrix_scale bandwidth (2D grid)")
 if [ "$got" = "passed 8.0 8.0" ]; then pass "float4 matrix_scale: the coalescing check's 8 points"; else
   fail "float4 matrix_scale: the coalescing check is '$got'"; fi
-expect_not_in "$W/f4.json" "uncoalesced" "float4: no uncoalesced note"
-expect_not_in "$W/f4.json" "simulator found" "float4: no simulator finding at all"
-expect_not_in "$W/f4.json" "data race (on|between)" "byte stores into one word: no data race"
+# Neither the report's messages and notes nor the simulator's own output.
+for what in "uncoalesced:no uncoalesced note" "simulator found:no simulator finding at all" \
+  "data race (on|between):byte stores into one word: no data race"; do
+  expect_no_message "$W/f4.json" "${what%%:*}" "float4: ${what#*:}"
+  expect_no_output "$W/f4.json" "${what%%:*}" "float4: ${what#*:} (simulator output)"
+done
 
 # 2. A cooperative sum sized as the programming guide does.
 SUB=$(lab04_fake coop "$PATTERNS/lab04_cooperative_sum/sum_reduce.cu")
 run_grade coop lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" --json "$W/coop.json"
 expect_rc coop 0
-expect_in "$W/coop.out" "Total: 60(\.0+)? / (100|60 graded here)" "cooperative launch: full correctness marks"
-expect_not_in "$W/coop.json" "fault in a kernel|grid-wide sync" "cooperative launch: no grid-sync refusal"
+expect_field "$W/coop.json" score 60 "cooperative launch: full correctness marks"
+expect_no_message "$W/coop.json" "fault in a kernel|grid-wide sync" "cooperative launch: no grid-sync refusal"
+expect_no_output "$W/coop.json" "fault in a kernel|grid-wide sync" "cooperative launch: no grid-sync refusal (simulator output)"
 
 # 3. Warp-synchronous tile copies.
 mkdir -p "$W/warpsync"
@@ -58,15 +71,18 @@ cp "$PATTERNS/lab05_warp_sync_copy/matmul.cu" "$W/warpsync/"
 run_grade warpsync lab05 "$W/warpsync" --device sim --no-perf --work-dir "$W/work" \
   --json "$W/warpsync.json"
 expect_rc warpsync 0
-expect_in "$W/warpsync.out" "Total: 60(\.0+)? / (100|60 graded here)" "warp-synchronous copy: full correctness marks"
-expect_not_in "$W/warpsync.json" "deadlock" "warp-synchronous copy: no deadlock"
+expect_field "$W/warpsync.json" score 60 "warp-synchronous copy: full correctness marks"
+expect_no_message "$W/warpsync.json" "deadlock" "warp-synchronous copy: no deadlock"
+expect_no_output "$W/warpsync.json" "deadlock" "warp-synchronous copy: no deadlock (simulator output)"
 
 # 4. libcu++ is refused by name.
 mkdir -p "$W/libcupp"
 cp "$PATTERNS/lab05_libcupp_barrier/matmul.cu" "$W/libcupp/"
-run_grade libcupp lab05 "$W/libcupp" --device sim --no-perf --work-dir "$W/work"
-expect_in "$W/libcupp.out" "libcu\+\+ \(<cuda/barrier>\) is not supported by the simulator" "<cuda/barrier> is refused by name"
-expect_not_in "$W/libcupp.out" "No such file or directory" "no 'No such file' for a libcu++ header"
+run_grade libcupp lab05 "$W/libcupp" --device sim --no-perf --work-dir "$W/work" --json "$W/libcupp.json"
+expect_field "$W/libcupp.json" build.ok false "<cuda/barrier> fails the build"
+expect_field "$W/libcupp.json" build.diagnostics ".*libcu\+\+ \(<cuda/barrier>\) is not supported by the simulator.*" "<cuda/barrier> is refused by name"
+expect_field_lacks "$W/libcupp.json" build.diagnostics "No such file or directory" "no 'No such file' for a libcu++ header"
+expect_field_lacks "$W/libcupp.json" build.log "No such file or directory" "nor in the whole compiler output"
 
 # 5. Blocks folding their maxima into one word without an atomic: a race between blocks.
 SUB=$(lab04_fake blockrace "$PATTERNS/lab04_block_max_race/max_reduce.cu")
@@ -74,7 +90,7 @@ run_grade blockrace lab04 "$SUB" --device sim --no-perf --work-dir "$W/work" \
   --json "$W/blockrace.json"
 expect_rc blockrace 1
 expect_status "$W/blockrace.json" "max_block: prime size" failed "the race between blocks fails max_block"
-expect_in "$W/blockrace.json" "data race between blocks on global memory between max_reduce.cu:34 and max_reduce.cu:34" "the race names the line of the plain update"
+expect_test_says "$W/blockrace.json" "max_block: prime size" "data race between blocks on global memory between max_reduce.cu:34 and max_reduce.cu:34" "the race names the line of the plain update"
 expect_status "$W/blockrace.json" "max_atomic: all values negative" passed "max_atomic (atomicMax) passes"
 
 # 6. An asynchronous copy read before the synchronization that orders it.
@@ -87,7 +103,7 @@ expect_status "$W/async.json" "heat_step, 3 x 3" passed "the rest of the submiss
 ASYNC_CU="$FAKE_DIR/kernels.cu"  # made from the reference and the fake's patch
 COPY_LINE=$(line_of "$ASYNC_CU" 'PARLAB_CUDA_CHECK\(cudaMemcpyAsync')
 READ_LINE=$(line_of "$ASYNC_CU" 'std::max_element\(block_max')
-expect_in "$W/async.json" "host code read bytes \[0, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at kernels.cu:$READ_LINE before the cudaMemcpyAsync on the default stream issued at kernels.cu:$COPY_LINE completed: synchronise the stream" \
+expect_test_says "$W/async.json" "heat_solve, to a tolerance" "host code read bytes \[0, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at kernels.cu:$READ_LINE before the cudaMemcpyAsync on the default stream issued at kernels.cu:$COPY_LINE completed: synchronise the stream" \
   "the early read is a finding naming the read (kernels.cu:$READ_LINE) and the copy (kernels.cu:$COPY_LINE)"
 
 # 7. lab06: the last stream never synchronized; the reference: no finding.
@@ -99,11 +115,13 @@ expect_rc skipsync 1
 expect_status "$W/skipsync.json" "pipeline: 4 streams, 8 chunks, last chunk short" failed "the unsynchronized stream fails the pipeline"
 expect_status "$W/skipsync.json" "round trip, pinned buffers" passed "the round trips pass"
 D2H_LINE=$(grep -n 'cudaMemcpyAsync(host_out' "$W/skipsync/streams.cu" | head -1 | cut -d: -f1)
-expect_in "$W/skipsync.json" "host code read bytes \[[0-9]+, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at driver.cpp:[0-9]+ before the cudaMemcpyAsync on stream #[0-9]+ \(streams numbered in creation order\) issued at streams.cu:$D2H_LINE completed" \
+expect_test_says "$W/skipsync.json" "pipeline: 4 streams, 8 chunks, last chunk short" "host code read bytes \[[0-9]+, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at driver.cpp:[0-9]+ before the cudaMemcpyAsync on stream #[0-9]+ \(streams numbered in creation order\) issued at streams.cu:$D2H_LINE completed" \
   "the finding names the copy back (streams.cu:$D2H_LINE) and the driver's read"
 run_grade ref6 lab06 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref6.json"
 expect_rc ref6 0
-expect_in "$W/ref6.out" "Total: 60(\.0+)? / 60(\.0+)? graded here" "the lab06 reference: full correctness marks"
-expect_not_in "$W/ref6.json" "simulator found" "the lab06 reference: no simulator finding"
+expect_field "$W/ref6.json" score 60 "the lab06 reference: full correctness marks"
+expect_field "$W/ref6.json" graded_max_score 60 "of 60 graded here"
+expect_no_message "$W/ref6.json" "simulator found" "the lab06 reference: no simulator finding"
+expect_no_output "$W/ref6.json" "simulator found" "the lab06 reference: no simulator finding (simulator output)"
 
 finish

@@ -36,14 +36,15 @@ bash "$MAKE" unset_checks "$W/unset"
 run_grade unset lab04 "$W/unset" --device sim --no-perf --work-dir "$W/work" --json "$W/unset.json"
 expect_rc unset 1
 expect_status "$W/unset.json" "$HIST" failed "the racy histogram fails although its constructor unset the checks"
-expect_in "$W/unset.json" "data race on shared array .local." "the race check ran and named the array"
+expect_test_says "$W/unset.json" "$HIST" "data race on shared array .local." "the race check ran and named the array"
 
 # 2. A constructor that would run before the simulator's: the build is refused, saying why.
 bash "$MAKE" early_constructor "$W/early"
 run_grade early lab04 "$W/early" --device sim --no-perf --work-dir "$W/work" --json "$W/early.json"
 expect_rc early 1
-expect_in "$W/early.out" "code that runs before the simulator starts \(\.init_array\.00101" "the early constructor is named"
-expect_in "$W/early.out" "Total: 0(\.0+)? /" "no points"
+expect_field "$W/early.json" build.ok false "the early constructor fails the build"
+expect_field "$W/early.json" build.diagnostics.0.message ".*code that runs before the simulator starts \(\.init_array\.00101.*" "the early constructor is named"
+expect_field "$W/early.json" score 0 "no points"
 
 # 3. Safe only in the old reversed-order re-run (an atomic probe of the first block to
 #    start), right in the usual order: every run now has its own seeded order.
@@ -51,7 +52,7 @@ bash "$MAKE" order_probe "$W/probe"
 run_grade probe lab04 "$W/probe" --device sim --no-perf --work-dir "$W/work" --json "$W/probe.json"
 expect_rc probe 1
 expect_status "$W/probe.json" "$SUM" failed "the order-probing sum fails"
-expect_in "$W/probe.json" "sum\\[0\\]: expected" "with the first difference"
+expect_test_says "$W/probe.json" "$SUM" "sum\\[0\\]: expected" "with the first difference"
 
 # 4. Coalesced only when the counting variable is visible: it never is.
 bash "$MAKE" counting_by_environment "$W/envcount"
@@ -73,7 +74,7 @@ run_grade forged lab03 "$W/forged" --device sim --work-dir "$W/work" --json "$W/
 expect_rc forged 1
 expect_points "$W/forged.json" "$SCALE" "skipped 0.0 8.0" "the forged counters earn nothing on the coalescing check"
 expect_status "$W/forged.json" "matrix_scale, 509 x 33 (tall)" failed "a run whose counters were forged fails"
-expect_in "$W/forged.json" "report of this run was altered: line 1 of its counters file does not carry its seal" "saying the report was altered"
+expect_test_says "$W/forged.json" "matrix_scale, 509 x 33 (tall)" "report of this run was altered: line 1 of its counters file does not carry its seal" "saying the report was altered"
 
 # 8. The findings file removed at exit: the race stays found (the closing record comes
 #    after every exit handler of the submission, and the series it closes is gone).
@@ -81,21 +82,23 @@ bash "$MAKE" hidden_findings "$W/hidden"
 run_grade hidden lab04 "$W/hidden" --device sim --no-perf --work-dir "$W/work" --json "$W/hidden.json"
 expect_rc hidden 1
 expect_status "$W/hidden.json" "$HIST" failed "the racy histogram fails although it removed its findings"
-expect_in "$W/hidden.json" "findings file is out of sequence" "saying the findings were cut"
+expect_test_says "$W/hidden.json" "$HIST" "findings file is out of sequence" "saying the findings were cut"
 
 # 9. Calling the runtime's sealing function by name: the grader's copy keeps it private.
 bash "$MAKE" calls_the_sealer "$W/sealer"
 run_grade sealer lab04 "$W/sealer" --device sim --no-perf --work-dir "$W/work" --json "$W/sealer.json"
 expect_rc sealer 1
-expect_in "$W/sealer.json" "undefined reference to .parlab_sim::sealed::append" "the sealing function cannot be linked"
-expect_in "$W/sealer.out" "Total: 0(\.0+)? /" "no points"
+expect_field "$W/sealer.json" build.ok false "the call to the sealing function fails the build"
+expect_field "$W/sealer.json" build.log ".*undefined reference to .parlab_sim::sealed::append.*" "the sealing function cannot be linked"
+expect_field "$W/sealer.json" score 0 "no points"
 
 # 10. A memcpy of its own, which the runtime calls too: refused at build time, named.
 bash "$MAKE" replaces_memcpy "$W/memcpy"
 run_grade memcpy lab04 "$W/memcpy" --device sim --no-perf --work-dir "$W/work" --json "$W/memcpy.json"
 expect_rc memcpy 1
-expect_in "$W/memcpy.out" "defines memcpy, which the simulator runtime uses itself" "the replaced memcpy is named"
-expect_in "$W/memcpy.out" "Total: 0(\.0+)? /" "no points"
+expect_field "$W/memcpy.json" build.ok false "a memcpy of its own fails the build"
+expect_field "$W/memcpy.json" build.diagnostics.0.message ".*defines memcpy, which the simulator runtime uses itself.*" "the replaced memcpy is named"
+expect_field "$W/memcpy.json" score 0 "no points"
 
 # 6. The reference keeps every point it can earn here.
 run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
