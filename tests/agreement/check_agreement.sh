@@ -2,10 +2,15 @@
 # Grades every line of tests/agreement/verdicts.tsv on one device (--no-perf) and
 # prints each disagreement with the expected verdict. Usage:
 #   check_agreement.sh GRADE_BINARY DEVICE(sim|gpu) WORK_DIR [LAB_FILTER_REGEX]
+# AGREEMENT_JOBS=N grades N lines at a time; the lines print in table order. Default: in
+# sim the cores, as `grade batch --jobs` does (correctness only, so no timing suffers);
+# on a GPU one, since the gradings share one device and a fake may fill its memory.
 # Exit 0: all agree; 1: some disagree; 2: usage.
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 GRADE DEVICE WORK_DIR [LAB_REGEX]" >&2; exit 2; }
 GRADE=$1 DEVICE=$2 WORK=$3 FILTER=${4:-.}
+if [ "$DEVICE" = sim ]; then JOBS=${AGREEMENT_JOBS:-$(nproc)}; else JOBS=${AGREEMENT_JOBS:-1}; fi
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "AGREEMENT_JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TABLE="$ROOT/tests/agreement/verdicts.tsv"
 mkdir -p "$WORK"
@@ -30,36 +35,59 @@ else:
 PY
 }
 
-while IFS=$'\t' read -r lab submission expected why; do
-  case "$lab" in ''|'#'*) continue ;; esac
-  [[ "$lab" =~ $FILTER ]] || continue
-  name="${lab}_$(echo "$submission" | tr '/' '_')"
-  json="$WORK/$name.json"
-  rm -f "$json"
+# One line's grading: the fake made from the current reference, then graded; its verdict
+# is read afterwards, in table order. A fake that cannot be made leaves a .nofake mark.
+grade_line() {  # LAB SUBMISSION NAME
+  local lab=$1 submission=$2 name=$3 json="$WORK/$3.json"
+  rm -f "$json" "$WORK/$name.nofake"
   if [ "$submission" = reference ]; then
     "$GRADE" "$lab" --reference --device "$DEVICE" --no-perf --work-dir "$WORK/work" \
       --json "$json" >"$WORK/$name.out" 2>&1
-  else
-    sub="$WORK/$name"
-    rm -rf "$sub"
-    # The fake made from the current reference; one that cannot be made disagrees.
-    if ! bash "$ROOT/tests/fakes/make_fake.sh" "$lab" "$submission" "$sub" 2>"$WORK/$name.out"; then
-      echo "DISAGREE  $lab $submission: the fake could not be made (see $WORK/$name.out)"
-      sed 's/^/  | /' "$WORK/$name.out"
-      disagreements=$((disagreements + 1)) checked=$((checked + 1))
-      continue
-    fi
-    "$GRADE" "$lab" "$sub" --device "$DEVICE" --no-perf --work-dir "$WORK/work" \
-      --json "$json" >"$WORK/$name.out" 2>&1
+    return
   fi
-  got=$(verdict_of "$json")
+  local sub="$WORK/$name"
+  rm -rf "$sub"
+  if ! bash "$ROOT/tests/fakes/make_fake.sh" "$lab" "$submission" "$sub" 2>"$WORK/$name.out"; then
+    touch "$WORK/$name.nofake"
+    return
+  fi
+  "$GRADE" "$lab" "$sub" --device "$DEVICE" --no-perf --work-dir "$WORK/work" \
+    --json "$json" >"$WORK/$name.out" 2>&1
+}
+
+lines=()
+while IFS=$'\t' read -r lab submission expected why; do
+  case "$lab" in ''|'#'*) continue ;; esac
+  [[ "$lab" =~ $FILTER ]] || continue
+  lines+=("$lab"$'\t'"$submission"$'\t'"$expected"$'\t'"$why")
+done <"$TABLE"
+
+running=0
+for line in "${lines[@]}"; do
+  IFS=$'\t' read -r lab submission _ _ <<<"$line"
+  if [ "$running" -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
+  grade_line "$lab" "$submission" "${lab}_$(echo "$submission" | tr '/' '_')" &
+  running=$((running + 1))
+done
+wait
+
+for line in "${lines[@]}"; do
+  IFS=$'\t' read -r lab submission expected why <<<"$line"
+  name="${lab}_$(echo "$submission" | tr '/' '_')"
   checked=$((checked + 1))
+  if [ -e "$WORK/$name.nofake" ]; then
+    echo "DISAGREE  $lab $submission: the fake could not be made (see $WORK/$name.out)"
+    sed 's/^/  | /' "$WORK/$name.out"
+    disagreements=$((disagreements + 1))
+    continue
+  fi
+  got=$(verdict_of "$WORK/$name.json")
   if [ "$got" = "$expected" ]; then
     echo "agree     $lab $submission: $got"
   else
     echo "DISAGREE  $lab $submission: expected $expected ($why), $DEVICE gives $got (see $WORK/$name.out)"
     disagreements=$((disagreements + 1))
   fi
-done <"$TABLE"
-echo "$checked checked on $DEVICE, $disagreements disagreement(s)"
+done
+echo "$checked checked on $DEVICE with $JOBS at a time, $disagreements disagreement(s)"
 [ "$disagreements" -eq 0 ]

@@ -12,19 +12,6 @@ namespace fs = std::filesystem;
 
 namespace parlab::grader::batch::testing {
 
-ScratchDir::ScratchDir() {
-  static int counter = 0;
-  path_ = fs::temp_directory_path() /
-          ("parlab_batch_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  fs::remove_all(path_);
-  fs::create_directories(path_);
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 void write_archive(const fs::path& file, const std::string& format, const std::vector<ArchiveEntry>& entries) {
   archive* a = archive_write_new();
   if (format == "zip") {

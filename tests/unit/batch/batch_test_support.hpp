@@ -5,17 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "scratch_dir.hpp"
+
 namespace parlab::grader::batch::testing {
 
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using parlab::testing::ScratchDir;  // tests/unit/support/scratch_dir.hpp
 
 struct ArchiveEntry {
   enum class Type { file, dir, symlink, hardlink } type = Type::file;

@@ -6,14 +6,14 @@
 #include <chrono>
 #include <thread>
 
-#include "batch_test_support.hpp"
+#include "scratch_dir.hpp"
 #include "grading/measurement_lock.hpp"
 
 using namespace parlab::grader;
 using namespace std::chrono_literals;
 
 TEST_CASE("a measurement waits for running builds and excludes new ones") {
-  batch::testing::ScratchDir s;
+  parlab::testing::ScratchDir s;
   MeasurementLock builder(s.path(), std::nullopt);
   MeasurementLock measurer(s.path(), std::nullopt);
   MeasurementLock late_builder(s.path(), std::nullopt);
@@ -48,7 +48,7 @@ TEST_CASE("a measurement waits for running builds and excludes new ones") {
 }
 
 TEST_CASE("shared holders run together") {
-  batch::testing::ScratchDir s;
+  parlab::testing::ScratchDir s;
   MeasurementLock a(s.path(), std::nullopt);
   MeasurementLock b(s.path(), std::nullopt);
   a.share();
@@ -62,7 +62,7 @@ TEST_CASE("shared holders run together") {
 }
 
 TEST_CASE("GPU measurements lock their GPU, not other GPUs") {
-  batch::testing::ScratchDir s;
+  parlab::testing::ScratchDir s;
   MeasurementLock gpu0(s.path(), 0);
   MeasurementLock gpu1(s.path(), 1);
   MeasurementLock gpu0_again(s.path(), 0);

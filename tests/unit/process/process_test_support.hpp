@@ -13,6 +13,7 @@
 #include <string>
 
 #include "process/process_runner.hpp"
+#include "scratch_dir.hpp"
 #include "process/reach_bridge.hpp"
 #include "process/sandboxed_runner.hpp"
 
@@ -41,32 +42,7 @@ inline std::filesystem::path fake_child(const std::string& name) {
   return std::filesystem::path(PARLAB_FAKE_CHILDREN_DIR) / ("fake_" + name);
 }
 
-// A fresh directory under /tmp, removed again at the end of the test. Mode 0755
-// (not mkdtemp's 0700): after the privilege drop the child is uid 65534 and
-// must be able to reach its work dir below it.
-class ScratchDir {
- public:
-  ScratchDir() {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("parlab-process-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-    ::chmod(path_.c_str(), 0755);
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
+using parlab::testing::ScratchDir;  // tests/unit/support/scratch_dir.hpp
 
 // Runs fake_<name> in scratch/"work" with short limits; the fakes' directory is
 // the read-only view, as the grader does with a build directory.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "util/atomic_write.hpp"
+#include "scratch_dir.hpp"
 
 using namespace parlab::grader;
 using Catch::Matchers::Contains;
@@ -16,26 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory per test, removed afterwards.
-class ScratchDir {
- public:
-  ScratchDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("parlab_atomic_write_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using parlab::testing::ScratchDir;  // tests/unit/support/scratch_dir.hpp
 
 std::string read_all(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
