@@ -91,7 +91,9 @@ run_grade uncoalesced lab03 "$FAKE_DIR" --device sim --no-perf \
   --work-dir "$W/work" --json "$W/uncoalesced.json"
 expect_rc uncoalesced 0
 expect_message "$W/uncoalesced.json" "uncoalesced loads at kernels.cu:$LINE" "the hint names the load's line"
-expect_message "$W/uncoalesced.json" "need 32 sectors per request; 4 is ideal: consecutive threads should access consecutive addresses" "the hint says what is ideal and why"
+# The figures come from the blocks each run samples (an edge block of a 33-wide matrix
+# needs fewer sectors: 29, not 32, in one CI run): the sentence, not the numbers.
+expect_message "$W/uncoalesced.json" "need [0-9]+ sectors per request; [0-9]+ is ideal: consecutive threads should access consecutive addresses" "the hint says what is ideal and why"
 
 # 8. Shuffles reading lanes outside their mask (past the end in the last warp): the
 #    finding names the shuffle's line; the sum on a size that is not a multiple of 32
