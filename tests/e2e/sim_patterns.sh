@@ -107,14 +107,13 @@ expect_test_says "$W/async.json" "heat_solve, to a tolerance" "host code read by
   "the early read is a finding naming the read (kernels.cu:$READ_LINE) and the copy (kernels.cu:$COPY_LINE)"
 
 # 7. lab06: the last stream never synchronized; the reference: no finding.
-mkdir -p "$W/skipsync"
-cp "$PARLAB_SOURCE_DIR/tests/fakes/lab06/skips_last_sync/streams.cu" "$W/skipsync/"
-run_grade skipsync lab06 "$W/skipsync" --device sim --no-perf --work-dir "$W/work" \
+fake_submission lab06 lab06/skips_last_sync  # the reference plus the patch
+run_grade skipsync lab06 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" \
   --json "$W/skipsync.json"
 expect_rc skipsync 1
 expect_status "$W/skipsync.json" "pipeline: 4 streams, 8 chunks, last chunk short" failed "the unsynchronized stream fails the pipeline"
 expect_status "$W/skipsync.json" "round trip, pinned buffers" passed "the round trips pass"
-D2H_LINE=$(grep -n 'cudaMemcpyAsync(host_out' "$W/skipsync/streams.cu" | head -1 | cut -d: -f1)
+D2H_LINE=$(line_of "$FAKE_DIR/streams.cu" 'cudaMemcpyAsync\(host_out')
 expect_test_says "$W/skipsync.json" "pipeline: 4 streams, 8 chunks, last chunk short" "host code read bytes \[[0-9]+, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at driver.cpp:[0-9]+ before the cudaMemcpyAsync on stream #[0-9]+ \(streams numbered in creation order\) issued at streams.cu:$D2H_LINE completed" \
   "the finding names the copy back (streams.cu:$D2H_LINE) and the driver's read"
 run_grade ref6 lab06 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref6.json"
