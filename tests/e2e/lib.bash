@@ -89,6 +89,17 @@ expect_test_says() {  # REPORT TEST_NAME REGEX [WHAT]: the test's message contai
   if grep -Eq -- "$3" <<<"$got" || tr '\n' ' ' <<<"$got" | grep -Eq -- "$3"; then pass "${4:-$2 says /$3/}"; else
     fail "${4:-$2 says /$3/}: not in the message of '$2' in $1:"; sed 's/^/  | /' <<<"$got" | tail -20 >&2; fi
 }
+expect_scored() {  # REPORT TEST_NAME "STATUS POINTS MAX" [WHAT]: one test's verdict and points
+  _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
+  local want_status want_points want_max status points max
+  read -r want_status want_points want_max <<<"$3"
+  status=$(result_field "$1" tests "$2" status 2>&1) || { fail "${4:-$2}: $status"; return; }
+  points=$(result_field "$1" tests "$2" points 2>&1)
+  max=$(result_field "$1" tests "$2" max_points 2>&1)
+  if [ "$status" = "$want_status" ] && awk -v a="$points" -v b="$want_points" -v c="$max" -v d="$want_max" \
+       'BEGIN { exit !(a ~ /^[0-9.e+-]+$/ && c ~ /^[0-9.e+-]+$/ && a == b + 0 && c == d + 0) }'
+  then pass "${4:-$2: $3}"; else fail "${4:-$2}: '$2' is '$status $points $max' in $1, expected '$3'"; fi
+}
 expect_score() {  # REPORT SCORE MAX [WHAT]: score and max_score, as numbers
   _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
   local score max; score=$(result_field "$1" score 2>&1); max=$(result_field "$1" max_score 2>&1)

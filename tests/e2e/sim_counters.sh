@@ -12,16 +12,6 @@
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 
-status_of() {  # JSON TEST_NAME
-  python3 -c 'import json,sys
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
-}
-expect_scored() {  # JSON TEST_NAME "STATUS POINTS MAX" WHAT
-  local got; got=$(status_of "$1" "$2")
-  if [ "$got" = "$3" ]; then pass "$4"; else fail "$4: '$2' is '$got', expected '$3'"; fi
-}
-
 SCALE="matrix_scale bandwidth (2D grid)"
 REUSE="data reuse: tiled vs the reference naive kernel"
 

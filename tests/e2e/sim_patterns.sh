@@ -28,11 +28,6 @@ lab04_fake() {  # NAME FAKE_FILE
   reference_with lab04 "$W/$1" "$2"
   echo "$W/$1"
 }
-status_of() {  # JSON TEST_NAME
-  python3 -c 'import json,sys
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
-}
 # expect_field_lacks REPORT DOTTED.KEY REGEX WHAT: the parsed field does not match REGEX
 # (the counterpart of lib.bash's expect_field; a field that is not there fails it too).
 expect_field_lacks() {
@@ -47,9 +42,7 @@ run_grade f4 lab03 "$PATTERNS/lab03_float4_helper_cuda" --device sim --work-dir 
   --json "$W/f4.json"
 expect_field "$W/f4.json" score 68 "float4 + helper_cuda.h: every point graded here"
 expect_field "$W/f4.json" graded_max_score 68 "of 68 graded here"
-got=$(status_of "$W/f4.json" "matrix_scale bandwidth (2D grid)")
-if [ "$got" = "passed 8.0 8.0" ]; then pass "float4 matrix_scale: the coalescing check's 8 points"; else
-  fail "float4 matrix_scale: the coalescing check is '$got'"; fi
+expect_scored "$W/f4.json" "matrix_scale bandwidth (2D grid)" "passed 8 8" "float4 matrix_scale: the coalescing check's 8 points"
 # Neither the report's messages and notes nor the simulator's own output.
 for what in "uncoalesced:no uncoalesced note" "simulator found:no simulator finding at all" \
   "data race (on|between):byte stores into one word: no data race"; do

@@ -16,16 +16,6 @@ source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 MAKE="$PARLAB_SOURCE_DIR/tests/fakes/sim_trust/make_submission.sh"
 
-points_of() {  # JSON TEST_NAME
-  python3 -c 'import json,sys
-for t in json.load(open(sys.argv[1]))["tests"]:
-    if t["name"] == sys.argv[2]: print(t["status"], t["points"], t["max_points"])' "$1" "$2"
-}
-expect_points() {  # JSON TEST_NAME "STATUS POINTS MAX" WHAT
-  local got; got=$(points_of "$1" "$2")
-  if [ "$got" = "$3" ]; then pass "$4"; else fail "$4: '$2' is '$got', expected '$3'"; fi
-}
-
 HIST="histogram: prime size, 256 bins"
 SUM="sum: prime size, mixed signs"
 SCALE="matrix_scale bandwidth (2D grid)"
@@ -57,14 +47,14 @@ expect_test_says "$W/probe.json" "$SUM" "sum\\[0\\]: expected" "with the first d
 # 4. Coalesced only when the counting variable is visible: it never is.
 bash "$MAKE" counting_by_environment "$W/envcount"
 run_grade envcount lab03 "$W/envcount" --device sim --work-dir "$W/work" --json "$W/envcount.json"
-expect_points "$W/envcount.json" "$SCALE" "failed 0.0 8.0" "coalesced-when-counted earns nothing on the coalescing check"
+expect_scored "$W/envcount.json" "$SCALE" "failed 0.0 8.0" "coalesced-when-counted earns nothing on the coalescing check"
 expect_status "$W/envcount.json" "matrix_scale, 509 x 33 (tall)" passed "its answers are right"
 
 # 5. Coalesced only in the first two blocks: the sampled blocks are drawn from each
 #    run's seed.
 bash "$MAKE" counting_in_sampled_blocks "$W/sampled"
 run_grade sampled lab03 "$W/sampled" --device sim --work-dir "$W/work" --json "$W/sampled.json"
-expect_points "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0-and-1 earns nothing on the coalescing check"
+expect_scored "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0-and-1 earns nothing on the coalescing check"
 
 # 7. A forged counters file (every request's sectors set to the ideal, consistent with
 #    the rest of the line): its lines no longer carry their seal, so the runs it forged
@@ -72,7 +62,7 @@ expect_points "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0
 bash "$MAKE" forged_counters "$W/forged"
 run_grade forged lab03 "$W/forged" --device sim --work-dir "$W/work" --json "$W/forged.json"
 expect_rc forged 1
-expect_points "$W/forged.json" "$SCALE" "skipped 0.0 8.0" "the forged counters earn nothing on the coalescing check"
+expect_scored "$W/forged.json" "$SCALE" "skipped 0.0 8.0" "the forged counters earn nothing on the coalescing check"
 expect_status "$W/forged.json" "matrix_scale, 509 x 33 (tall)" failed "a run whose counters were forged fails"
 expect_test_says "$W/forged.json" "matrix_scale, 509 x 33 (tall)" "report of this run was altered: line 1 of its counters file does not carry its seal" "saying the report was altered"
 
@@ -103,5 +93,5 @@ expect_field "$W/memcpy.json" score 0 "no points"
 # 6. The reference keeps every point it can earn here.
 run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
 expect_rc_or_busy ref 0
-expect_points "$W/ref.json" "$SCALE" "passed 8.0 8.0" "the reference keeps the coalescing check"
+expect_scored "$W/ref.json" "$SCALE" "passed 8.0 8.0" "the reference keeps the coalescing check"
 finish
