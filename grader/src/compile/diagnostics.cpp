@@ -1,5 +1,6 @@
 #include "compile/diagnostics.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -22,6 +23,11 @@ std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
   static const std::regex line_re(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
   // file(line): severity: message       (nvcc's front end, for device code)
   static const std::regex nvcc_re(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning|note)(?: #\S+)?: (.*)$)");
+  // GNU ld, whose errors a student meets as often as the compiler's (a function declared
+  // but never written, or defined in two files): "[ld: ]file:line: undefined reference
+  // to `f'", or "file:(.text+0x1c): ..." where the object has no line table.
+  static const std::regex ld_re(
+      R"(^(?:\S*ld: )?(.+?):(?:(\d+)|\([^)]*\)): ((?:undefined reference to|multiple definition of) .*)$)");
   std::vector<Diagnostic> out;
   std::istringstream in(map_paths(log, staged_dir, submission_dir));
   std::string line;
@@ -39,10 +45,20 @@ std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
       d.line = std::stoi(m[2]);
       d.severity = m[3] == "catastrophic error" ? "error" : std::string(m[3]);
       d.message = m[4];
+    } else if (std::regex_match(line, m, ld_re)) {
+      d.file = m[1];
+      d.line = m[2].matched ? std::stoi(m[2]) : 0;
+      d.severity = "error";
+      d.message = m[3];
     } else {
       continue;
     }
-    out.push_back(std::move(d));
+    // The linker reports a missing function once per call site: said once is enough.
+    const bool repeated = std::any_of(out.begin(), out.end(), [&](const Diagnostic& e) {
+      return e.file == d.file && e.line == d.line && e.column == d.column &&
+             e.severity == d.severity && e.message == d.message;
+    });
+    if (!repeated) out.push_back(std::move(d));
   }
   return out;
 }

@@ -431,11 +431,26 @@ bool ran_any_test(const GradeResult& r) {
                      [](const TestResult& t) { return t.outcome != RunOutcome::not_run; });
 }
 
+// The linker's errors name a symbol, often from another file (the lab's driver calls
+// the function the student never wrote): the step is about the symbol, not that file.
+static std::string link_step(const std::string& message) {
+  static const std::string undefined = "undefined reference to ";
+  static const std::string twice = "multiple definition of ";
+  if (message.rfind(undefined, 0) == 0)
+    return "write the missing definition (" + untrusted_text::escape_line(message) + ")";
+  if (message.rfind(twice, 0) == 0)
+    return "keep one definition of " +
+           untrusted_text::escape_line(message.substr(twice.size(), message.find(';') - twice.size()));
+  return "";
+}
+
 // No "above" or "below": the console says it last, the HTML page first.
 std::string next_step(const GradeResult& r) {
   if (!r.build.ok) {
     for (const Diagnostic& d : r.build.diagnostics) {
       if (d.severity != "error") continue;
+      if (const std::string link = link_step(d.message); !link.empty())
+        return link + ", then run grade " + r.lab_id + " again";
       std::string where = std::filesystem::path(d.file).filename().string();
       if (d.line > 0) where += ":" + std::to_string(d.line);
       return "fix the build error in " + untrusted_text::escape_line(where) +

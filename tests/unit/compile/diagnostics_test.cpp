@@ -45,3 +45,29 @@ TEST_CASE("nvcc's device-code diagnostics are parsed too", "[build]") {
   CHECK(d[0].message == "identifier \"idx\" is undefined");
   CHECK(d[1].severity == "warning");
 }
+
+TEST_CASE("the linker's undefined and multiple definitions are diagnostics too", "[build]") {
+  std::string log =
+      "/usr/bin/ld: /w/build/src/histogram.cu.o: in function `write_line()':\n"
+      "/w/build/src/histogram.cu:57: undefined reference to `append(int)'\n"
+      "/usr/bin/ld: /w/build/src/main.o: in function `main':\n"
+      "file_stats.cpp:(.text.startup+0x3c): undefined reference to `count_words(char const*)'\n"
+      "/usr/bin/ld: /w/build/src/b.o: in function `helper()':\n"
+      "/w/build/src/b.cpp:4: multiple definition of `helper()'; /w/build/src/a.o:/w/build/src/a.cpp:9: first defined here\n"
+      "/usr/bin/ld: /w/build/src/main.o: in function `report':\n"
+      "file_stats.cpp:(.text+0x90): undefined reference to `count_words(char const*)'\n"
+      "collect2: error: ld returned 1 exit status\n";
+  auto d = parse_gcc_diagnostics(log, "/w/build/src", "/home/s/lab04");  // the second call: once
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].file == "/home/s/lab04/histogram.cu");
+  CHECK(d[0].line == 57);
+  CHECK(d[0].column == 0);
+  CHECK(d[0].severity == "error");
+  CHECK(d[0].message == "undefined reference to `append(int)'");
+  CHECK(d[1].file == "file_stats.cpp");  // no line table: the object's source name only
+  CHECK(d[1].line == 0);
+  CHECK(d[1].message == "undefined reference to `count_words(char const*)'");
+  CHECK(d[2].file == "/home/s/lab04/b.cpp");
+  CHECK(d[2].line == 4);
+  CHECK_THAT(d[2].message, Catch::StartsWith("multiple definition of `helper()'"));
+}

@@ -75,3 +75,22 @@ TEST_CASE("hidden tests only tell how the run ended", "[report][text]") {
   CHECK(d.facts[0] == "Run: ran past the wall-clock time limit and was stopped");
   CHECK(d.stderr_tail.empty());
 }
+
+TEST_CASE("a link error's next step names the symbol, not the file that called it", "[report][text]") {
+  GradeResult r;
+  r.lab_id = "lab01";
+  r.build.ok = false;
+  Diagnostic d;
+  d.file = "driver.cpp";  // the lab's driver calls what the student never wrote
+  d.severity = "error";
+  d.message = "undefined reference to `compute_file_stats(std::string const&)'";
+  r.build.diagnostics.push_back(d);
+  CHECK(next_step(r) == "write the missing definition (undefined reference to "
+                        "`compute_file_stats(std::string const&)'), then run grade lab01 again");
+  r.build.diagnostics[0].message = "multiple definition of `helper()'; a.o:a.cpp:9: first defined here";
+  CHECK(next_step(r) == "keep one definition of `helper()', then run grade lab01 again");
+  r.build.diagnostics[0].file = "/home/s/file_stats.cpp";
+  r.build.diagnostics[0].line = 12;
+  r.build.diagnostics[0].message = "expected ';' before 'return'";
+  CHECK(next_step(r) == "fix the build error in file_stats.cpp:12, then run grade lab01 again");
+}
