@@ -92,10 +92,6 @@ std::string note_key(const std::string& kind, const std::string& headline) {
   return headline.substr(0, headline.find(" at "));
 }
 
-}  // namespace
-
-namespace {
-
 // Reads a sealed report of one run; a problem with it is kept in `tampered` (the first).
 struct ReportReader {
   const std::filesystem::path& runs_root;
@@ -137,8 +133,8 @@ std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
   const bool judged = mine && reference != nullptr && reference->has_value();
   std::vector<SimFinding> kept;
   for (SimFinding& finding : findings) {
-    if (is_speed_finding(finding) && !judged) continue;
-    if (finding.kind == "memory_access" || finding.kind == "warp_divergence") {
+    if (is_speed_finding(finding)) {
+      if (!judged) continue;
       const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
       const HintJudgement j = finding.kind == "memory_access"
                                   ? judge_memory_hint(shared, *mine, **reference)
