@@ -5,6 +5,8 @@
 # AGREEMENT_JOBS=N grades N lines at a time; the lines print in table order. Default: in
 # sim the cores, as `grade batch --jobs` does (correctness only, so no timing suffers);
 # on a GPU one, since the gradings share one device and a fake may fill its memory.
+# A verdict written SIM|GPU (e.g. no_build|fail) is a difference the table expects and
+# docs/simulation.md explains: the part for DEVICE is the one checked.
 # Exit 0: all agree; 1: some disagree; 2: usage.
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 GRADE DEVICE WORK_DIR [LAB_REGEX]" >&2; exit 2; }
@@ -33,6 +35,14 @@ elif tests and all(t.get("status") == "passed" for t in tests):
 else:
     print("fail")
 PY
+}
+
+# The verdict a line expects on DEVICE: "V" on both, "SIM|GPU" by device.
+expected_on() {  # DEVICE VERDICT
+  case "$2" in
+    *'|'*) if [ "$1" = sim ]; then echo "${2%%|*}"; else echo "${2#*|}"; fi ;;
+    *) echo "$2" ;;
+  esac
 }
 
 # One line's grading: the fake made from the current reference, then graded; its verdict
@@ -82,6 +92,7 @@ for line in "${lines[@]}"; do
     continue
   fi
   got=$(verdict_of "$WORK/$name.json")
+  expected=$(expected_on "$DEVICE" "$expected")
   if [ "$got" = "$expected" ]; then
     echo "agree     $lab $submission: $got"
   else
