@@ -15,6 +15,9 @@
 #   - lab03 heat_solve reading block maxima copied with cudaMemcpyAsync into pinned
 #     memory without synchronizing: stale data, as on a GPU: the tolerance test fails,
 #     with a finding naming the line of the read and the copy's;
+#   - the same maxima written by the kernel into managed memory and read with no
+#     synchronization after the launch: the bytes from before the kernel, a finding naming
+#     the read and the kernel; with cudaDeviceSynchronize() first: full marks, no finding;
 #   - lab06 pipeline that does not synchronize its last stream (tests/fakes/lab06/
 #     skips_last_sync): the driver reads host_out as soon as the call returns: stale
 #     chunks, the pipeline tests fail with a finding naming the copy; the lab06 reference
@@ -98,6 +101,25 @@ COPY_LINE=$(line_of "$ASYNC_CU" 'PARLAB_CUDA_CHECK\(cudaMemcpyAsync')
 READ_LINE=$(line_of "$ASYNC_CU" 'std::max_element\(block_max')
 expect_test_says "$W/async.json" "heat_solve, to a tolerance" "host code read bytes \[0, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at kernels.cu:$READ_LINE before the cudaMemcpyAsync on the default stream issued at kernels.cu:$COPY_LINE completed: synchronise the stream" \
   "the early read is a finding naming the read (kernels.cu:$READ_LINE) and the copy (kernels.cu:$COPY_LINE)"
+
+# 6b. Managed memory that a kernel writes, read on the host with no synchronization
+#     after the launch: the host sees the bytes from before the kernel, as on a GPU.
+fake_submission lab03 sim_patterns/lab03_managed_flag_unsynced
+run_grade managed lab03 "$FAKE_DIR" --device sim --no-perf \
+  --work-dir "$W/work" --json "$W/managed.json"
+expect_rc managed 1
+expect_status "$W/managed.json" "heat_solve, to a tolerance" failed "the unsynchronized read of managed memory fails heat_solve"
+expect_status "$W/managed.json" "heat_step, 3 x 3" passed "the rest of the submission passes"
+READ_LINE=$(line_of "$FAKE_DIR/kernels.cu" 'std::max_element\(block_max')
+expect_test_says "$W/managed.json" "heat_solve, to a tolerance" "host code read bytes \[[0-9]+, [0-9]+\) of managed memory of [0-9]+ bytes \(cudaMallocManaged\) at kernels.cu:$READ_LINE that kernel heat_step_kernel[^ ]*, launched on the default stream before it, writes, with no synchronization in between" \
+  "the early read is a finding naming the read (kernels.cu:$READ_LINE) and the kernel"
+# ... and with cudaDeviceSynchronize() before the read: full marks, no finding.
+fake_submission lab03 sim_patterns/lab03_managed_flag_synced
+run_grade managedsync lab03 "$FAKE_DIR" --device sim --no-perf \
+  --work-dir "$W/work" --json "$W/managedsync.json"
+expect_rc managedsync 0
+expect_no_test "$W/managedsync.json" "failed|partial" "synchronized managed memory: every test passes"
+expect_no_message "$W/managedsync.json" "simulator found" "synchronized managed memory: no simulator finding"
 
 # 7. lab06: the last stream never synchronized; the reference: no finding.
 fake_submission lab06 lab06/skips_last_sync  # the reference plus the patch

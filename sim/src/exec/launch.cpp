@@ -15,6 +15,8 @@
 #include "parlab_sim/launch.hpp"
 #include "counters/access_counters.hpp"
 #include "race/race_check.hpp"
+#include "runtime/deferred_copies.hpp"
+#include "runtime/managed_kernel_writes.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -67,8 +69,10 @@ void run_launch(const LaunchRequest& request) {
   const RuntimeSettings& settings = runtime_settings();
   job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
   if (settings.seeded) choose_orders(job, settings);
+  complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
   if (g_access_hooks_enabled) race_check_begin_launch();
   WorkerPool::instance().run(job);
+  defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
   if (g_counters_enabled) report_launch_counters(request.kernel_name);
   if (job.is_aborted()) record_error(static_cast<cudaError_t>(job.abort_error.load()));
 }

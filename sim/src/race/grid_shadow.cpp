@@ -1,6 +1,7 @@
 #include "race/grid_shadow.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace parlab_sim::detail {
 
@@ -28,14 +29,21 @@ GridConflict GridShadow::write(std::uintptr_t address, std::size_t bytes, const 
     Shard& shard = shards_[(word >> 2) % kShards];
     std::lock_guard lock(shard.mutex);
     auto [it, inserted] = shard.words.try_emplace(word, here);
-    if (inserted) continue;
+    if (inserted) {
+      // Every store to the word passes here first, so under the lock it still holds its
+      // value from before the launch (the caller's own store comes after).
+      std::memcpy(&it->second.old_word, reinterpret_cast<const void*>(word), sizeof(std::uint32_t));
+      continue;
+    }
     GridWrite& before = it->second;
     const unsigned common = before.bytes & here.bytes;
     if (found.address == 0 && common != 0 && before.block != here.block &&
         before.generation == here.generation && (before.read_first || here.read_first)) {
       found = GridConflict{word + static_cast<std::uintptr_t>(__builtin_ctz(common)), before, here};
     }
+    const std::uint32_t old_word = before.old_word;
     before = here;
+    before.old_word = old_word;
   }
   return found;
 }

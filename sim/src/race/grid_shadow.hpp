@@ -24,6 +24,10 @@ struct GridWrite {
   std::uint32_t lane = 0;        // linear thread index in its block
   std::uint8_t bytes = 0;        // which bytes of the word: bit i is byte i
   bool read_first = false;       // its block had read the word before (read-modify-write)
+  // The word's value before the launch first wrote it (kept across later writes): a
+  // kernel's writes to managed memory reach the host only at a synchronization
+  // (runtime/managed_kernel_writes.hpp).
+  std::uint32_t old_word = 0;
 };
 
 struct GridConflict {
@@ -39,6 +43,15 @@ class GridShadow {
   // Records a plain write of [address, address + bytes) by `now` (its `bytes` field is
   // filled per word); returns the first conflict with another block's write.
   GridConflict write(std::uintptr_t address, std::size_t bytes, const GridWrite& now);
+  // Calls `visit(word_address, old_word)` for every word this launch wrote, under each
+  // shard's lock, in no particular order.
+  template <class Visit>
+  void for_each_word(Visit visit) {
+    for (Shard& shard : shards_) {
+      std::lock_guard lock(shard.mutex);
+      for (const auto& [word, write] : shard.words) visit(word, write.old_word);
+    }
+  }
 
  private:
   static constexpr unsigned kShards = 64;

@@ -130,6 +130,7 @@ cudaError_t cudaMemset(void* device_pointer, int value, std::size_t bytes) {
   if (device_pointer == nullptr || !parlab_sim::detail::device_range_ok(device_pointer, bytes)) {
     return parlab_sim::detail::record_error(cudaErrorInvalidValue);
   }
+  parlab_sim::detail::complete_copies_touching(device_pointer, bytes);
   std::memset(device_pointer, value, bytes);
   return cudaSuccess;
 }

@@ -27,9 +27,12 @@ struct PendingCopy {
   // Its destination pages are inaccessible (the simulator's pinned memory) until it
   // lands or its first early access is recorded.
   bool watched;
-  bool watchable;  // in the simulator's pinned memory: its pages may be protected
+  bool watchable;  // in the simulator's own mapping: its pages may be protected
   std::uintptr_t buffer_begin;
   std::size_t buffer_bytes;
+  // Not a copy but a kernel's writes to managed memory (runtime/managed_kernel_writes.hpp):
+  // the kernel's name.
+  const char* kernel = nullptr;
 };
 
 std::mutex g_mutex;
@@ -114,22 +117,16 @@ void complete_if(Done done) {
 // Findings of accesses not followed by any synchronization still get written.
 void report_at_exit() { report_early_accesses(); }
 
-}  // namespace
-
-bool copy_is_deferred(void* dst, const void* src, cudaMemcpyKind kind) {
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault) return false;
-  return is_device_memory(src) && is_page_locked_host(dst);
-}
-
-void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
-                        std::source_location site) {
+// Queues bytes that reach `dst` at a synchronization; their pages are watched where
+// they are the simulator's own pinned or managed mapping.
+void defer_bytes(cudaStream_t stream, void* dst, std::vector<std::byte> bytes, std::source_location site,
+                 const char* kernel) {
   static const bool ready = [] {
     void* frame[1];
     backtrace(frame, 1);  // loads the unwinder now, not first in the SIGSEGV handler
     return std::atexit(report_at_exit) == 0;
   }();
   (void)ready;
-  complete_copies_touching(dst, bytes);  // an earlier copy to the same bytes lands first
   MemoryRange range;
   find_range(dst, range);
   // Only the simulator's own mappings: a registered buffer shares its pages with
@@ -141,18 +138,41 @@ void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::si
 #else
   constexpr bool kCanWatch = false;
 #endif
-  const bool watched = kCanWatch && range.kind == MemoryKind::pinned_host && range.region_begin != 0 &&
-                       begin >= range.begin && bytes <= range.end - begin;
-  const auto* from = static_cast<const std::byte*>(src);
+  const bool own_mapping = range.kind == MemoryKind::pinned_host || range.kind == MemoryKind::managed;
+  const bool watched = kCanWatch && own_mapping && range.region_begin != 0 && begin >= range.begin &&
+                       bytes.size() <= range.end - begin;
   std::lock_guard lock(g_mutex);
   g_pending.push_back(PendingCopy{stream, is_blocking_stream(stream), stream_number(stream),
-                                  ++g_issued, static_cast<std::byte*>(dst),
-                                  std::vector<std::byte>(from, from + bytes), site, watched,
-                                  watched, range.begin, range.end - range.begin});
+                                  ++g_issued, static_cast<std::byte*>(dst), std::move(bytes), site,
+                                  watched, watched, range.begin, range.end - range.begin, kernel});
   if (watched) {
     const Pages pages = pages_of(g_pending.back());
     set_access(pages.begin, pages.end, PROT_NONE);
   }
+}
+
+}  // namespace
+
+bool copy_is_deferred(void* dst, const void* src, cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault) return false;
+  return is_device_memory(src) && is_page_locked_host(dst);
+}
+
+void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
+                        std::source_location site) {
+  complete_copies_touching(dst, bytes);  // an earlier copy to the same bytes lands first
+  complete_copies_touching(src, bytes);  // a kernel's pending writes to managed memory too
+  const auto* from = static_cast<const std::byte*>(src);
+  defer_bytes(stream, dst, std::vector<std::byte>(from, from + bytes), site, nullptr);
+}
+
+void defer_kernel_writes(cudaStream_t stream, void* dst, std::vector<std::byte> written,
+                         const char* kernel_name) {
+  defer_bytes(stream, dst, std::move(written), std::source_location{}, kernel_name);
+}
+
+void complete_kernel_writes() {
+  complete_if([](const PendingCopy& copy) { return copy.kernel != nullptr; });
 }
 
 void complete_stream_copies(cudaStream_t stream) {
@@ -207,6 +227,7 @@ PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const
     access.offset = begin - copy.buffer_begin;
     access.copy_bytes = copy.bytes.size();
     access.buffer_bytes = copy.buffer_bytes;
+    access.kernel_name = copy.kernel;
     record_early_access(access);
     copy.watched = false;  // one report per copy; later accesses see the stale bytes
     reprotect_locked(pages.begin, pages.end);

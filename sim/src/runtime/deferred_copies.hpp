@@ -1,5 +1,6 @@
 #pragma once
-// Asynchronous device-to-host copies completing as late as CUDA allows
+// Asynchronous device-to-host copies (and kernels' writes to managed memory) completing
+// as late as CUDA allows
 // (docs/simulation.md, "Streams and events"). A cudaMemcpyAsync from device memory into
 // page-locked host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister) returns on
 // a GPU before the bytes arrive; host code that reads them before a synchronization
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
+#include <vector>
 
 #include "parlab_sim/memory.hpp"
 #include "parlab_sim/streams_events.hpp"
@@ -31,6 +33,15 @@ bool copy_is_deferred(void* dst, const void* src, cudaMemcpyKind kind);
 // `site`: the cudaMemcpyAsync call, for the finding of an early access.
 void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
                         std::source_location site);
+
+// A kernel's writes to managed memory (runtime/managed_kernel_writes.hpp): `written`
+// holds what the kernel wrote at `dst`, the memory holds the bytes from before the
+// launch again; `written` lands like a copy on `stream`, and before any later device work.
+void defer_kernel_writes(cudaStream_t stream, void* dst, std::vector<std::byte> written,
+                         const char* kernel_name);
+// Device work after the kernels so far (a launch, a copy touching their bytes): every
+// kernel's pending writes land first.
+void complete_kernel_writes();
 
 // Synchronizations. A stream's copies issued so far; for the legacy default stream
 // (nullptr), those of every blocking stream (not cudaStreamNonBlocking ones).

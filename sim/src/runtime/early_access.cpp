@@ -62,8 +62,32 @@ std::string stream_name(unsigned number) {
                      : "stream #" + std::to_string(number) + " (streams numbered in creation order)";
 }
 
+// Host code touched managed memory that a kernel launched before it writes, with no
+// synchronization in between (runtime/managed_kernel_writes.hpp).
+void report_kernel_access(const EarlyAccess& access, const std::string& line) {
+  const char* verb = access.write ? "wrote" : "read";
+  const std::string kernel = access.kernel_name;
+  const std::string bytes = "bytes [" + std::to_string(access.offset) + ", " +
+                            std::to_string(access.offset + access.copy_bytes) + ") of managed memory of " +
+                            std::to_string(access.buffer_bytes) + " bytes (cudaMallocManaged)";
+  const std::string summary = std::string("host code ") + verb + " at " + line +
+                              " managed memory that kernel " + kernel + " writes, before the kernel completed";
+  const std::string message =
+      std::string("host code ") + verb + " " + bytes + " at " + line + " that kernel " + kernel +
+      ", launched on " + stream_name(access.stream_number) +
+      " before it, writes, with no synchronization in between: a launch returns before its "
+      "kernel runs, so call cudaDeviceSynchronize() (or synchronise the kernel's stream) before "
+      "the host " + (access.write ? "writes" : "reads") + " what the kernel writes (" +
+      (access.write ? "on a GPU the kernel's bytes may land over yours or yours over the kernel's; "
+                      "the simulator kept the kernel's"
+                    : "a GPU gives the bytes from before the kernel, and so did the simulator") +
+      ")";
+  report_finding(kFindingUnsynchronizedAccess, line + "|kernel " + kernel + "|" + verb, summary, message);
+}
+
 void report(const EarlyAccess& access) {
   const std::string line = access_line(access);
+  if (access.kernel_name != nullptr) return report_kernel_access(access, line);
   const std::string copy = std::string(source_display_name(access.copy_file)) + ":" +
                            std::to_string(access.copy_line);
   const char* verb = access.write ? "wrote" : "read";

@@ -22,6 +22,7 @@ struct EarlyAccess {
   std::uintptr_t offset = 0;             // of the copy's destination in its buffer
   std::size_t copy_bytes = 0;
   std::size_t buffer_bytes = 0;
+  const char* kernel_name = nullptr;     // not a copy: a kernel's writes to managed memory
 };
 
 // Signal-safe. Dropped when too many are waiting to be reported.
