@@ -5,10 +5,12 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <string_view>
@@ -60,6 +62,29 @@ bool can_mount() {
   return false;
 }
 
+// Whether a child can apply a bridge of `blocked` to `entry` here: tried once in a forked
+// child, in a mount namespace of its own, so nothing changes for anyone else. Some roots
+// refuse it although the grader may mount, e.g. a chroot whose root is not a mount point
+// (making "/" private fails there with EINVAL). Returns why not, or nullopt.
+std::optional<std::string> bridge_refused(const std::string& blocked, const std::string& entry) {
+  ReachPlan probe;
+  probe.bridge_count = 1;
+  probe.bridges[0].blocked = blocked.c_str();
+  probe.bridges[0].entries[0] = entry.c_str();
+  probe.bridges[0].entry_count = 1;
+  const pid_t child = ::fork();
+  if (child < 0) return std::string("fork failed: ") + std::strerror(errno);
+  if (child == 0) ::_exit(apply_reach_plan(probe) ? 0 : (errno > 0 && errno < 256 ? errno : 255));
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
+  const std::string cause =
+      WIFEXITED(status) && WEXITSTATUS(status) != 255 ? std::strerror(WEXITSTATUS(status)) : "unknown error";
+  return "a view of " + blocked + " could not be made here (" + cause +
+         "; on a chroot whose root is not a mount point, for example), so children cannot pass it";
+}
+
 std::size_t depth(const char* path) {
   const std::string_view text(path);
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '/'));
@@ -75,6 +100,7 @@ std::optional<std::string> add_reach_bridge(const fs::path& blocked, const fs::p
   ReachPlan& plan = registry().plan;
   const std::string blocked_text = blocked.lexically_normal().string();
   const std::string entry_text = entry.lexically_normal().string();
+  if (auto why_not = bridge_refused(blocked_text, entry_text)) return why_not;
   ReachBridge* bridge = nullptr;
   for (int i = 0; i < plan.bridge_count; ++i)
     if (blocked_text == plan.bridges[i].blocked) bridge = &plan.bridges[i];

@@ -26,31 +26,6 @@ namespace fs = std::filesystem;
 // Deeper trees are left (and reported): the recursion must not exhaust the stack.
 constexpr int kMaxDepth = 256;
 
-// From each process's status (its /proc folder shows root as the owner of a process
-// that made itself non-dumpable).
-std::vector<pid_t> processes_of(uid_t uid) {
-  std::vector<pid_t> pids;
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return pids;
-  const std::string wanted = std::to_string(uid);
-  while (dirent* entry = ::readdir(proc)) {
-    char* end = nullptr;
-    long pid = std::strtol(entry->d_name, &end, 10);
-    if (pid <= 0 || *end != '\0') continue;
-    std::ifstream status(std::string("/proc/") + entry->d_name + "/status");
-    for (std::string line; std::getline(status, line);) {
-      if (line.rfind("Uid:", 0) != 0) continue;
-      std::istringstream ids(line.substr(4));
-      std::string real, effective, saved;
-      ids >> real >> effective >> saved;
-      if (real == wanted || effective == wanted || saved == wanted) pids.push_back(static_cast<pid_t>(pid));
-      break;
-    }
-  }
-  ::closedir(proc);
-  return pids;
-}
-
 // Names in the folder `dir` refers to (the descriptor stays open).
 std::vector<std::string> names_in(int dir) {
   std::vector<std::string> names;
@@ -114,6 +89,31 @@ int remove_ipc_listed_in(const char* file, uid_t uid, Remove remove) {
 }
 
 }  // namespace
+
+// From each process's status (its /proc folder shows root as the owner of a process
+// that made itself non-dumpable).
+std::vector<pid_t> processes_of(uid_t uid) {
+  std::vector<pid_t> pids;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return pids;
+  const std::string wanted = std::to_string(uid);
+  while (dirent* entry = ::readdir(proc)) {
+    char* end = nullptr;
+    long pid = std::strtol(entry->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    std::ifstream status(std::string("/proc/") + entry->d_name + "/status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("Uid:", 0) != 0) continue;
+      std::istringstream ids(line.substr(4));
+      std::string real, effective, saved;
+      ids >> real >> effective >> saved;
+      if (real == wanted || effective == wanted || saved == wanted) pids.push_back(static_cast<pid_t>(pid));
+      break;
+    }
+  }
+  ::closedir(proc);
+  return pids;
+}
 
 std::vector<fs::path> shared_scratch_folders() { return {"/dev/shm", "/tmp", "/var/tmp", "/dev/mqueue"}; }
 

@@ -22,6 +22,9 @@ struct LeftoverSweep {
   std::vector<std::string> problems;  // what could not be removed, for a log
 };
 
+// The processes (in this pid namespace) whose real, effective or saved uid is `uid`.
+std::vector<pid_t> processes_of(uid_t uid);
+
 // The folders every user may write to, where a run's files would stay.
 std::vector<std::filesystem::path> shared_scratch_folders();
 

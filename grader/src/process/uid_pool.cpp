@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "process/uid_leftovers.hpp"
+
 namespace parlab::grader::process {
 namespace {
 
@@ -94,7 +96,13 @@ std::optional<UidLease> try_lease_uid(const UidPoolConfig& pool) {
     if (!fd.valid())
       throw std::runtime_error("cannot open the uid lock " + file.string() + ": " +
                                std::strerror(errno));
-    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) return UidLease(uid, std::move(fd));
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) {
+      // Free in this lock folder, but running processes: another grader that keeps its
+      // locks elsewhere (in a chroot, or with another PARLAB_UID_POOL_DIR) uses it, and
+      // the leftover sweep of either would kill the other's runs. Not ours to take.
+      if (!processes_of(uid).empty()) continue;
+      return UidLease(uid, std::move(fd));
+    }
     if (errno != EWOULDBLOCK)
       throw std::runtime_error("cannot lock " + file.string() + ": " + std::strerror(errno));
   }

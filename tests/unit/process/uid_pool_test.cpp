@@ -1,11 +1,14 @@
 // The uid pool: each lease a different uid, released with its lock.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "process/uid_pool.hpp"
@@ -81,6 +84,36 @@ TEST_CASE("A lease held by another process is skipped", "[process][uid_pool]") {
   CHECK(lease_uid(pool).uid() == pool.first);
   ::close(ready[0]);
   ::close(ready[1]);
+}
+
+TEST_CASE("A uid free in the lock folder but running processes is skipped",
+          "[process][uid_pool]") {
+  // Another grader that keeps its locks elsewhere (a chroot: its own /run) uses it.
+  if (::geteuid() != 0) {
+    WARN("skipped: not root: no other uid to run a process as");
+    return;
+  }
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 2);
+  const pid_t other = ::fork();
+  REQUIRE(other >= 0);
+  if (other == 0) {
+    if (::setresgid(pool.first, pool.first, pool.first) != 0 || ::setresuid(pool.first, pool.first, pool.first) != 0)
+      _exit(1);
+    ::pause();
+    _exit(0);
+  }
+  bool switched = false;  // the child has taken the uid
+  for (int i = 0; i < 200 && !switched; ++i) {
+    struct stat info {};
+    switched = ::stat(("/proc/" + std::to_string(other)).c_str(), &info) == 0 && info.st_uid == pool.first;
+    if (!switched) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  REQUIRE(switched);
+  CHECK(lease_uid(pool).uid() == pool.first + 1);
+  ::kill(other, SIGKILL);
+  ::waitpid(other, nullptr, 0);
+  CHECK(lease_uid(pool).uid() == pool.first);
 }
 
 TEST_CASE("A lock folder others can write is refused", "[process][uid_pool]") {
