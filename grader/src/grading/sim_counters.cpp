@@ -196,8 +196,7 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
 }
 
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
-  // The simulator's rule (sim/src/exec/sampled_blocks.hpp, kCountEveryBlockThreads).
-  std::string line = "counters (every block of a launch up to 131072 threads, two drawn from the run's seed past that):";
+  std::string line = "sampled counters (two blocks of each launch, drawn from the run's seed):";
   const char* sep = " ";
   for (const SimCounter counter : {SimCounter::global_sectors_per_request,
                                    SimCounter::global_loads_per_store,

@@ -83,7 +83,7 @@ HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
 // the same data: 0%").
 HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference);
 
-// One line with every counter of both runs, for the message: "counters (...): global
+// One line with every counter of both runs, for the message: "sampled counters: global
 // sectors per request 32.0 (reference: 4.0), ...".
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference);
 

@@ -130,8 +130,7 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   auto reference = mine;
   reference.global_sectors = 64;
   CHECK(counters_side_by_side(mine, reference) ==
-        "counters (every block of a launch up to 131072 threads, two drawn from the run's seed past that): "
-        "global sectors per request 18.0 "
+        "sampled counters (two blocks of each launch, drawn from the run's seed): global sectors per request 18.0 "
         "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
         "bank-conflict ways per request 8.0 (reference: 8.0)");
 }
