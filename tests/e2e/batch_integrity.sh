@@ -46,8 +46,8 @@ expect_field "$S/s1/status.json" graded.grader_hash '[0-9a-f]+' "the record name
 printf 'folder,id,name\nanna,s2,Anna\nben,s1,Ben\ncleo,s3,Cleo\n' >"$W/roster.csv"
 run_grade swap batch "${common[@]}"
 expect_rc swap 0
-# text: how many a run grades is batch progress on stderr only
-expect_in "$W/swap.err" "; 2 to grade" "a roster swap re-grades the two students"
+expect_field "$W/out/summary.json" last_run.to_grade 2 "a roster swap re-grades the two students"
+expect_field "$W/out/summary.json" last_run.regraded_after_change 2 "both because something changed"
 expect_field "$S/s1/status.json" regraded_because "its entry is now 'ben' \(was 'anna'\).*" "the record says why"
 [ "$(total_of s1)" = "$s2" ] && [ "$(total_of s2)" = "$s1" ] && pass "points follow the submissions" ||
   fail "after the swap: s1=$(total_of s1) s2=$(total_of s2), expected $s2 and $s1"
@@ -57,13 +57,11 @@ expect_in "$W/out/summary.md" "Re-graded because something changed" "the summary
 rm -rf "$C/ben" && cp -r "$REFERENCE" "$C/ben"
 run_grade resub batch "${common[@]}"
 expect_rc resub 0
-# text: batch progress on stderr only
-expect_in "$W/resub.err" "; 1 to grade" "a resubmission re-grades only that student"
+expect_field "$W/out/summary.json" last_run.to_grade 1 "a resubmission re-grades only that student"
 expect_field "$S/s1/status.json" regraded_because "the submission changed.*" "the record names the resubmission"
 [ "$(total_of s1)" = 60 ] && pass "the resubmission's grade is in the gradebook" || fail "s1=$(total_of s1)"
 run_grade same batch "${common[@]}"
-# text: batch progress on stderr only
-expect_in "$W/same.err" "; 0 to grade" "nothing changed: nothing graded"
+expect_field "$W/out/summary.json" last_run.to_grade 0 "nothing changed: nothing graded"
 
 # --- unreadable results and killed writers' temp files -------------------------------
 echo "{ broken" >"$W/out/students/s3/result.json"
@@ -92,8 +90,9 @@ done_before=$(records_with_token "$token")
 [ "$done_before" -lt 8 ] && pass "killed part way ($done_before of 8 re-graded)" || fail "regrade finished before the kill"
 run_grade after batch "${common[@]}"
 expect_rc after 0
-# text: batch progress on stderr only
-expect_in "$W/after.err" "; $((8 - done_before)) to grade" "the next run grades the rest of the regrade"
+expect_field "$W/out/summary.json" last_run.to_grade "$((8 - done_before))" "the next run grades the rest of the regrade"
+expect_field "$W/out/summary.json" last_run.resumed_regrade true "it resumed the --regrade, did not start one"
+expect_field "$W/out/summary.json" last_run.regraded_after_change 0 "a regrade is no change of the submissions"
 # text: a resumed --regrade is logged only (no change of the submission: not in its record)
 expect_in "$W/after.err" "the --regrade under way has not graded it yet" "and says why"
 [ "$(records_with_token "$token")" = 8 ] &&
@@ -118,9 +117,11 @@ expect_in "$G" '^Zoë,s4,zoë.zip,graded,.*,60,100,' "a UTF-8 zip from Python's 
 PARLAB_TEST_BATCH_INFRA_FAIL="s2:4:1" run_grade infra1 batch "${common[@]}" --only s2
 expect_rc infra1 0
 expect_field "$S/s2/status.json" attempts 2 "an internal error once: retried and graded"
+expect_field "$W/out/summary.json" last_run.retried '\[\{"attempts": 2, "id": "s2"\}\]' "the run records the retry"
 expect_in "$G" '^Anna,s2,anna,graded,.*,60,100,' "full marks after the retry"
 PARLAB_TEST_BATCH_INFRA_FAIL="s2:4:9" run_grade infra2 batch "${common[@]}" --only s2
 expect_rc infra2 1
+expect_field "$W/out/summary.json" last_run.errors 1 "the run records its grader error"
 expect_in "$G" '^Anna,s2,anna,error,.*simulated infrastructure failure.*3 attempts' "failing every attempt: an error row, not the student's"
 expect_not_in "$G" '^Anna,s2,anna,(build_failed|graded)' "no points lost to the grader's failure"
 # Exit 3 on every attempt: the machine is broken; the batch stops, nobody is blamed.
@@ -129,8 +130,7 @@ expect_rc infra_env 3
 expect_in "$G" '^Anna,s2,anna,error,.*status 3' "an environment failure is an error row too"
 run_grade infra3 batch "${common[@]}"
 expect_rc infra3 0
-# text: batch progress on stderr only
-expect_in "$W/infra3.err" "; 1 to grade" "the next run retries the error row"
+expect_field "$W/out/summary.json" last_run.to_grade 1 "the next run retries the error row"
 expect_in "$G" '^Anna,s2,anna,graded,.*,60,100,' "and grades it"
 
 # --- --no-perf summary does not claim performance tests failed ----------------------

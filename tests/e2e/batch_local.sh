@@ -52,13 +52,13 @@ expect_field "$W/out/reference-check.json" reference_mode true "reference checke
 cp "$G" "$W/first.csv"
 run_grade rerun batch "${common[@]}" --out "$W/out"
 expect_rc rerun 0
-# text: how many a run grades is batch progress on stderr only
-expect_in "$W/rerun.err" "; 0 to grade" "re-run skips finished students"
+expect_field "$W/out/summary.json" last_run.to_grade 0 "re-run skips finished students"
+expect_field "$W/out/summary.json" last_run.submissions 20 "and says how many it found"
 diff -q "$W/first.csv" "$G" >/dev/null && pass "re-run: same gradebook" || fail "re-run changed the gradebook"
 run_grade only batch "${common[@]}" --out "$W/out" --only skel_a
 expect_rc only 0
-# text: batch progress on stderr only
-expect_in "$W/only.err" "; 1 to grade" "--only regrades one student"
+expect_field "$W/out/summary.json" last_run.to_grade 1 "--only regrades one student"
+expect_field "$W/out/summary.json" last_run.only '\["skel_a"\]' "the run names its --only id"
 rm "$G"
 run_grade collect batch --collect "$W/out"
 expect_rc collect 0
@@ -83,8 +83,9 @@ done_before=$(ls "$W"/out2/students/*/status.json 2>/dev/null | wc -l)
 [ "$done_before" -lt 20 ] && pass "killed part way ($done_before finished)" || fail "batch finished before the kill"
 run_grade resume batch "${common[@]}" --out "$W/out2" --jobs 2
 expect_rc resume 0
-# text: batch progress on stderr only
-expect_in "$W/resume.err" "; $((20 - done_before)) to grade" "resume grades only the rest"
+expect_field "$W/out2/summary.json" last_run.to_grade "$((20 - done_before))" "resume grades only the rest"
+expect_field "$W/out2/summary.json" last_run.jobs 2 "with the jobs asked for"
+expect_field "$W/out2/summary.json" last_run.regrade false "a resume, not a --regrade"
 diff "$W/first.csv" "$W/out2/gradebook.csv" >"$W/kill.diff" && pass "after kill -9 + resume: same gradebook, no duplicate or missing row" ||
   { fail "gradebook after kill -9 differs"; sed 's/^/  | /' "$W/kill.diff" >&2; }
 

@@ -77,9 +77,10 @@ result_field() {  # REPORT KEY...: one field (result_field.py says why when ther
   if [ -n "${_RF[$_RF_AT$key]+x}" ]; then printf '%s\n' "${_RF[$_RF_AT$key]}"
   else python3 "$PARLAB_SOURCE_DIR/tests/e2e/result_field.py" "$report" "$@"; fi
 }
-expect_test() {  # REPORT TEST_NAME FIELD VALUE-REGEX [WHAT]: the whole value matches
+expect_test() {  # REPORT TEST_NAME FIELD VALUE-REGEX [WHAT]: the whole value matches (FIELD may be dotted: measurement.counter.value)
   _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
-  local got; got=$(result_field "$1" tests "$2" "$3" 2>&1)
+  local got keys; IFS=. read -ra keys <<<"$3"
+  got=$(result_field "$1" tests "$2" "${keys[@]}" 2>&1)
   if [[ "$got" =~ ^($4)$ ]]; then pass "${5:-$2: $3 is $got}"; else
     fail "${5:-$2: $3}: '$2' has $3 = '$got' in $1, expected /$4/"; fi
 }

@@ -22,7 +22,14 @@ LINE=$(( $(line_of "$UNC/kernels.cu" "x down a column") + 4 ))  # out[i] = alpha
 run_grade unc lab03 "$UNC" --device sim --work-dir "$W/work" --json "$W/unc.json"
 expect_rc unc 1
 expect_scored "$W/unc.json" "$SCALE" "failed 0.0 8.0" "uncoalesced: the coalescing check earns nothing"
-expect_test_says "$W/unc.json" "$SCALE" "global sectors over the fewest the same bytes need: 8.0 \(reference: 1.0\)" "the check's counter next to the reference's"
+# The check's figures, parsed (measurement.counter, docs/result-schema.md).
+expect_test "$W/unc.json" "$SCALE" measurement.counter.counter global_sectors_over_ideal "the check names its counter"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.value "8" "8 sectors for each one the bytes need"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.reference "1" "the reference's: 1, coalesced"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.ratio "8" "8x the reference's"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.full_at "1.5" "full points at 1.5x the reference's"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.zero_at "4" "none at 4x"
+expect_test "$W/unc.json" "$SCALE" measurement.median_ratio "0" "a counter, not a speed ratio"
 expect_test_says "$W/unc.json" "$SCALE" "global sectors per request 32.0 \(reference: 4.0\)" "Nsight's sectors per request next to the reference's"
 expect_test_says "$W/unc.json" "$SCALE" "uncoalesced loads at kernels.cu:$LINE" "the line of the uncoalesced load"
 expect_score "$W/unc.json" 60 100 "correctness points kept"
@@ -37,7 +44,11 @@ expect_rc untiled 1
 # of 10 on 20 x 24, where the reference's edge blocks reuse less).
 expect_test "$W/untiled.json" "$REUSE" status failed "untiled: the data-reuse check failed"
 expect_test "$W/untiled.json" "$REUSE" points 0 "untiled: none of its 10 points"
-expect_test_says "$W/untiled.json" "$REUSE" "global loads per global store: 2062\.0 \(reference: 128\.9\)" "loads per element written next to the reference's, the same every grading"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.counter global_loads_per_store "the check names its counter"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.value "2062" "2k = 2062 loads per element written, the same every grading"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.reference "128\.875" "the reference's tile: 2k / 16"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.ratio "16" "16x the reference's"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.zero_at "8" "none at 8x"
 expect_test_says "$W/untiled.json" "$REUSE" "used 16 times from shared memory" "the hint"
 expect_score "$W/untiled.json" 60 100 "correctness points kept, nothing for data reuse"
 expect_field "$W/untiled.json" graded_max_score 70 "70 graded here"
@@ -46,7 +57,7 @@ expect_field "$W/untiled.json" graded_max_score 70 "70 graded here"
 run_grade ref3 lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref3.json"
 expect_rc ref3 0
 expect_scored "$W/ref3.json" "$SCALE" "passed 8.0 8.0" "lab03 reference: the coalescing check's 8 points"
-expect_test_says "$W/ref3.json" "$SCALE" "1.0 \(reference: 1.0\)" "the reference against itself"
+expect_test "$W/ref3.json" "$SCALE" measurement.counter.ratio "1" "the reference against itself"
 expect_no_test "$W/ref3.json" failed "no lab03 reference test fails"
 # The derived formats count the check like any graded test.
 run_grade ref3_gs report "$W/ref3.json" --format gradescope -o "$W/ref3.gradescope.json"
@@ -66,6 +77,7 @@ expect_rc ref5 0
 expect_scored "$W/ref5.json" "$REUSE" "passed 10.0 10.0" "lab05 reference: the data-reuse check's 10 points"
 expect_field "$W/ref5.json" score 70 "lab05 reference: 70 points"
 expect_field "$W/ref5.json" graded_max_score 70 "lab05 reference: 70 graded here"
+expect_test "$W/ref5.json" "$REUSE" measurement.counter.value "128\.875" "the reference's own figure, parsed"
 
 # 4. The correctness tests' hints are judged against the reference's counters on the
 #    same data: the uncoalesced fake's keep both figures; lab02's reference, whose

@@ -19,6 +19,8 @@ struct BatchOptions {
   std::filesystem::path work_root;                   // resolved (default BUILD/grade-work)
   std::optional<std::filesystem::path> toolchain;    // passed on to every `grade` child
   int jobs = 1;
+  int jobs_asked = 1;                                // --jobs as given (or the cores)
+  std::string jobs_lowered_because;                  // why `jobs` is fewer (the uid pool); empty if not
   bool regrade = false;
   std::vector<std::string> only;                     // grade just these ids (always regraded)
   bool performance = true;

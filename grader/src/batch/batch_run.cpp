@@ -13,11 +13,13 @@
 #include "batch/collect.hpp"
 #include "batch/regrade_marker.hpp"
 #include "batch/roster.hpp"
+#include "batch/run_facts.hpp"
 #include "core/errors.hpp"
 #include "compile/content_hash.hpp"
 #include "process/unique_fd.hpp"
 #include "result/result_json.hpp"
 #include "util/atomic_write.hpp"
+#include "util/clock_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -147,6 +149,8 @@ fs::path batch_work_dir(const BatchOptions& o) {
 }
 
 int run_batch(const BatchOptions& o) {
+  BatchRunFacts facts;
+  facts.started_at = now_iso8601();
   const BatchLab b = load_batch_lab(o);
   const BatchLayout layout{o.out_dir};
   const ClassList list = list_class(o);
@@ -172,6 +176,17 @@ int run_batch(const BatchOptions& o) {
             << (list.gradescope_export ? " (Gradescope export)" : "") << "\n";
   for (const std::string& f : list.ignored) std::cerr << "grade: batch: ignored (not a submission): " << f << "\n";
 
+  facts.submissions = static_cast<int>(list.students.size());
+  facts.to_grade = static_cast<int>(todo.size());
+  facts.only = o.only;
+  facts.regraded_after_change = static_cast<int>(
+      std::count_if(todo.begin(), todo.end(), [](const Student& s) { return !s.regrade_reason.empty(); }));
+  facts.jobs = o.jobs;
+  facts.jobs_asked = o.jobs_asked;
+  facts.jobs_lowered_because = o.jobs_lowered_because;
+  facts.regrade = o.regrade;
+  facts.resumed_regrade = !token.empty() && !o.regrade;
+
   ScheduleOutcome outcome;
   if (!todo.empty()) {
     std::cerr << "grade: batch: checking the reference solution first ...\n";
@@ -181,6 +196,12 @@ int run_batch(const BatchOptions& o) {
     outcome = grade_all(todo, o.jobs, grader, progress);
     progress.done();
   }
+  facts.graded = outcome.finished;
+  facts.errors = outcome.errors;
+  facts.stopped = outcome.environment_broken;
+  facts.retried = outcome.retried;
+  // A Slurm task is a slice of a run: its facts are in its own log.
+  if (!o.is_slurm_task()) write_run_facts(o.out_dir, facts);
   if (outcome.environment_broken) {
     if (!o.is_slurm_task()) collect_batch(layout);  // the gradebook shows the error rows
     throw EnvironmentError("stopped: the grader reports a problem with this machine, not with the "

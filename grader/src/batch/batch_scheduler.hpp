@@ -7,6 +7,7 @@
 
 #include "batch/class_list.hpp"
 #include "batch/progress_reporter.hpp"
+#include "batch/run_facts.hpp"
 #include "batch/student_grader.hpp"
 
 namespace parlab::grader::batch {
@@ -16,6 +17,7 @@ struct ScheduleOutcome {
   int errors = 0;                    // grader-side failures (retried next run)
   bool environment_broken = false;   // a child reported an environment error: stopped early
   std::string environment_reason;
+  std::vector<RetriedGrading> retried;  // gradings that took more than one attempt
 };
 
 ScheduleOutcome grade_all(const std::vector<Student>& students, int jobs, const StudentGrader& grader,

@@ -86,7 +86,7 @@ json test_summary(const ManifestTest& t, const std::vector<StudentRecord>& recor
       }
       ++attempted;
       if (tr.status == TestStatus::passed) ++passed;
-      if (tr.measurement && tr.measurement->timing_trusted) {
+      if (tr.measurement && tr.measurement->timing_trusted && !tr.measurement->counter) {
         speedups.push_back(tr.measurement->median_ratio);
         by_speed.emplace_back(tr.measurement->median_ratio, r.student.id);
       }

@@ -5,6 +5,7 @@
 #include "batch/class_summary.hpp"
 #include "batch/gradebook.hpp"
 #include "batch/regrade_marker.hpp"
+#include "batch/run_facts.hpp"
 #include "util/atomic_write.hpp"
 
 namespace parlab::grader::batch {
@@ -56,6 +57,9 @@ CollectCounts collect_batch(const BatchLayout& layout) {
     if (all_done && c.regrade_left == 0) finish_regrade(layout);
   }
   nlohmann::json summary = class_summary(m, records);
+  // The last grading run's own facts (batch/run_facts.hpp); null before any.
+  const std::optional<nlohmann::json> last_run = read_run_facts(layout.out);
+  summary["last_run"] = last_run ? *last_run : nlohmann::json(nullptr);
   write_file_atomically(layout.gradebook(), gradebook_csv(m, records));
   write_file_atomically(layout.summary_json(), summary.dump(2) + "\n");
   write_file_atomically(layout.summary_markdown(), class_summary_markdown(summary));

@@ -79,14 +79,16 @@ void parse_slice(const std::string& text, batch::BatchOptions& o) {
 
 // As root each grading leases two uids of the sandbox's pool (its own and its
 // reference's): more jobs than half the pool would wait on each other. Said, not silent.
-int jobs_within_uid_pool(int jobs) {
+// Also kept in summary.json's last_run (batch/run_facts.hpp).
+int jobs_within_uid_pool(int jobs, std::string& why) {
   if (::geteuid() != 0) return jobs;
   const process::UidPoolConfig pool = process::uid_pool_config_from_environment();
   const int most = std::max(1, static_cast<int>(pool.count / 2));
   if (jobs <= most) return jobs;
-  std::cerr << "grade: batch: --jobs " << jobs << " lowered to " << most << ": each grading leases 2 of the "
-            << pool.count << " sandbox uids (" << pool.first << "-" << pool.first + pool.count - 1
-            << "; PARLAB_UID_POOL for more)\n";
+  why = "each grading leases 2 of the " + std::to_string(pool.count) + " sandbox uids (" +
+        std::to_string(pool.first) + "-" + std::to_string(pool.first + pool.count - 1) +
+        "; PARLAB_UID_POOL for more)";
+  std::cerr << "grade: batch: --jobs " << jobs << " lowered to " << most << ": " << why << "\n";
   return most;
 }
 
@@ -119,7 +121,8 @@ batch::BatchOptions batch_options_from(const po::variables_map& vm) {
                     : default_work_root(load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path()).build_dir);
   o.jobs = vm.count("jobs") ? vm["jobs"].as<int>() : available_cores();
   if (o.jobs < 1) throw UsageError("--jobs must be at least 1");
-  o.jobs = jobs_within_uid_pool(o.jobs);
+  o.jobs_asked = o.jobs;
+  o.jobs = jobs_within_uid_pool(o.jobs, o.jobs_lowered_because);
   o.regrade = vm.count("regrade") > 0;
   if (vm.count("only")) o.only = vm["only"].as<std::vector<std::string>>();
   o.performance = vm.count("no-perf") == 0;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "score/scoring.hpp"
 
@@ -148,6 +149,18 @@ void score_sim_check(const SimCheckSpec& check, double candidate, double referen
                    figure(check.zero_at * reference) + " or more";
   if (result.status != TestStatus::passed && !check.hint.empty())
     result.message += "\n" + check.hint;
+  // The same figures for a reader of result.json (docs/result-schema.md, "Counter").
+  Measurement m;
+  m.baseline = "reference";
+  m.candidate = "submission";
+  m.counter = CounterMeasurement{.counter = to_string(check.counter),
+                                 .what = counter_label(check.counter),
+                                 .value = candidate,
+                                 .reference = reference,
+                                 .ratio = reference > 0 ? candidate / reference : 0,
+                                 .full_at = check.full_at,
+                                 .zero_at = check.zero_at};
+  result.measurement = std::move(m);
 }
 
 HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,

@@ -40,6 +40,14 @@ void append_facts_for_mismatch(const Mismatch& m, std::vector<std::string>& fact
 }
 
 void append_facts_for_measurement(const Measurement& m, std::vector<std::string>& facts) {
+  if (m.counter) {  // a sim-mode counter check: no timing to show
+    const CounterMeasurement& c = *m.counter;
+    facts.push_back("Simulator counter: " + c.what + " " + format_number(c.value, 4) +
+                    ", the reference's " + format_number(c.reference, 4) + " on the same data (" +
+                    format_number(c.ratio, 3) + "x); full credit at " + format_number(c.full_at, 3) +
+                    "x or less, none at " + format_number(c.zero_at, 3) + "x or more");
+    return;
+  }
   std::string speedup = "Speedup: " + format_ratio(m) + " (median of " +
                         std::to_string(m.ratios.size()) + " pairs";
   if (m.warmup_pairs > 0) {
@@ -123,6 +131,7 @@ std::string format_value(double value) { return format_number(value); }
 std::string format_seconds(double seconds) { return sprintf_string("%.4g s", seconds); }
 
 std::string format_ratio(const Measurement& m) {
+  if (m.counter) return counter_against_band(*m.counter);
   const double percent = m.spread * 100;
   // Below 1% a whole-number spread would read as a perfect "±0%".
   const std::string spread = percent < 1 ? sprintf_string("%.1f", percent)
@@ -387,7 +396,13 @@ std::string rerun_command(const GradeResult& r) {
   return command + " --seed " + std::to_string(r.fresh_seed);
 }
 
+std::string counter_against_band(const CounterMeasurement& c) {
+  return format_number(c.value, 4) + " (" + format_number(c.ratio, 3) + "x the reference's; full at " +
+         format_number(c.full_at, 3) + "x, none at " + format_number(c.zero_at, 3) + "x)";
+}
+
 std::string ratio_against_band(const Measurement& m) {
+  if (m.counter) return counter_against_band(*m.counter);
   return format_number(m.median_ratio, 3) + "x (none at " + format_number(m.zero_at, 3) +
          "x, full at " + format_number(m.full_at, 3) + "x)";
 }
@@ -405,7 +420,8 @@ std::string short_reason(const GradeResult& r, const TestResult& t) {
     }
     case TestStatus::passed:
     case TestStatus::partial:
-      if (t.measurement && t.measurement->median_ratio > 0) return ratio_against_band(*t.measurement);
+      if (t.measurement && (t.measurement->median_ratio > 0 || t.measurement->counter))
+        return ratio_against_band(*t.measurement);
       return t.status == TestStatus::passed ? "" : first_line_fitted(message, 200);
     case TestStatus::failed:
     case TestStatus::skipped:
@@ -418,7 +434,8 @@ std::string short_reason(const GradeResult& r, const TestResult& t) {
                std::to_string(t.mismatch->index) + "]: expected " + values.first + ", got " +
                values.second;
       }
-      if (t.measurement && t.measurement->median_ratio > 0 && t.measurement->timing_trusted) {
+      if (t.measurement && ((t.measurement->median_ratio > 0 && t.measurement->timing_trusted) ||
+                            t.measurement->counter)) {
         return ratio_against_band(*t.measurement);
       }
       return first_line_fitted(message, 200);
@@ -466,6 +483,11 @@ std::string next_step(const GradeResult& r) {
     }
   }
   for (const TestResult& t : r.tests) {
+    if (t.status == TestStatus::partial && t.measurement && t.measurement->counter) {
+      const CounterMeasurement& c = *t.measurement->counter;
+      return "lower " + c.what + " in " + display_name(t) + ": " + format_number(c.ratio, 3) +
+             "x the reference's now, full credit at " + format_number(c.full_at, 3) + "x";
+    }
     if (t.status == TestStatus::partial && t.measurement) {
       return "speed up " + display_name(t) + ": " + format_number(t.measurement->median_ratio, 3) +
              "x now, full credit at " + format_number(t.measurement->full_at, 3) + "x";

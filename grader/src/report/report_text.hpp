@@ -35,6 +35,8 @@ bool ran_any_test(const GradeResult& r);
 std::string rerun_command(const GradeResult& r);
 // A measured test's row text: "1.42x (none at 1.1x, full at 2x)".
 std::string ratio_against_band(const Measurement& m);
+// A counter check's figure against its band: "2062 (16x the reference's; full at 2x, none at 8x)".
+std::string counter_against_band(const CounterMeasurement& c);
 // What to do next, in one line: the first thing that costs points ("fix the build
 // error in kernels.cu", "fix X first", "speed up Y: 1.2x now, full credit at 2x").
 std::string next_step(const GradeResult& r);

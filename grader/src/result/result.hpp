@@ -87,7 +87,21 @@ struct Mismatch {
   std::uint64_t compared = 0;    // how many elements were compared
 };
 
-// A side-by-side performance measurement (DESIGN invariant 2).
+// A sim-mode counter check's figures (docs/simulation.md, "Scored counter checks"): one
+// simulator counter measured on the submission and on the reference, same task and data.
+// Lower is better; the thresholds are multiples of the reference's figure.
+struct CounterMeasurement {
+  std::string counter;     // lab.toml's [tests.sim] counter, e.g. "global_loads_per_store"
+  std::string what;        // the same in words, e.g. "global loads per global store"
+  double value = 0;        // the submission's figure
+  double reference = 0;    // the reference's, on the same data
+  double ratio = 0;        // value / reference (0: the reference's figure is 0)
+  double full_at = 0;      // ratio at or below which the test earns full points
+  double zero_at = 0;      // ratio at or above which it earns none
+};
+
+// A side-by-side performance measurement (DESIGN invariant 2). A counter check's has
+// `counter` set and no timing (its timing fields stay 0).
 struct Measurement {
   std::string baseline;          // e.g. "reference:serial"
   std::string candidate;         // e.g. "submission:parallel_dynamic"
@@ -129,6 +143,7 @@ struct Measurement {
   // What disturbed the measurement (other processes' CPU time, steal, the baseline slower
   // than its quiet time); empty when the machine was quiet enough.
   std::string interference;
+  std::optional<CounterMeasurement> counter;  // sim mode's counter checks only
 };
 
 // A part of a GPU task timed apart from the kernels (e.g. "host_to_device"): median

@@ -49,9 +49,20 @@ json measurement_fields(const Measurement& m) {
           {"noisy", m.noisy}};
 }
 
+json counter_to_json(const CounterMeasurement& c) {
+  return {{"counter", c.counter},
+          {"what", c.what},
+          {"value", number_to_json(c.value)},
+          {"reference", number_to_json(c.reference)},
+          {"ratio", number_to_json(c.ratio)},
+          {"full_at", number_to_json(c.full_at)},
+          {"zero_at", number_to_json(c.zero_at)}};
+}
+
 // What the grader observed itself; absent when nothing was observed (older results).
 json measurement_to_json(const Measurement& m) {
   json out = measurement_fields(m);
+  if (m.counter) out["counter"] = counter_to_json(*m.counter);  // a timed measurement has none
   // Known without the grader's own observation too (written before the early return).
   out["ratio_interval"] = {number_to_json(m.ratio_low), number_to_json(m.ratio_high)};
   out["serial_speedup"] = number_to_json(m.serial_speedup);
@@ -247,6 +258,18 @@ Mismatch mismatch_from(const FieldReader& f) {
   return m;
 }
 
+CounterMeasurement counter_from(const FieldReader& f) {
+  CounterMeasurement c;
+  c.counter = f.string("counter");
+  c.what = f.string("what");
+  c.value = f.number("value");
+  c.reference = f.number("reference");
+  c.ratio = f.number("ratio");
+  c.full_at = f.number("full_at");
+  c.zero_at = f.number("zero_at");
+  return c;
+}
+
 Measurement measurement_from(const FieldReader& f) {
   Measurement m;
   m.baseline = f.string("baseline");
@@ -285,6 +308,7 @@ Measurement measurement_from(const FieldReader& f) {
   }
   if (f.has_value("serial_speedup")) m.serial_speedup = f.number("serial_speedup");
   if (f.has_value("interference")) m.interference = f.string("interference");
+  if (f.has_value("counter")) m.counter = counter_from(f.object("counter"));  // absent before it existed
   return m;
 }
 

@@ -100,6 +100,31 @@ TEST_CASE("lower is better: full marks up to full_at x the reference, none from 
   CHECK(better.status == TestStatus::passed);
 }
 
+TEST_CASE("a check's figures are a structured measurement too", "[sim_counters]") {
+  TestResult untiled = test_worth(10);
+  score_sim_check(check(SimCounter::global_loads_per_store, 2.0, 8.0), 2062.0, 128.9, untiled);
+  REQUIRE(untiled.measurement);
+  REQUIRE(untiled.measurement->counter);
+  const CounterMeasurement& c = *untiled.measurement->counter;
+  CHECK(c.counter == "global_loads_per_store");
+  CHECK(c.what == "global loads per global store");
+  CHECK(c.value == 2062.0);
+  CHECK(c.reference == 128.9);
+  CHECK(c.ratio == Approx(2062.0 / 128.9));
+  CHECK(c.full_at == 2.0);
+  CHECK(c.zero_at == 8.0);
+  // No timing: a counter check is not a speed ratio.
+  CHECK(untiled.measurement->median_ratio == 0);
+  CHECK(untiled.measurement->ratios.empty());
+
+  // A reference that counted 0 (no shared request: 1-way, but a 0 denominator is
+  // possible for another counter) gives no ratio rather than infinity.
+  TestResult zero = test_worth(8);
+  score_sim_check(check(SimCounter::global_sectors_per_request, 1.5, 4.0), 0.0, 0.0, zero);
+  REQUIRE(zero.measurement);
+  CHECK(zero.measurement->counter->ratio == 0);
+}
+
 TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   auto mine = *parse_sim_counters(kLine);
   auto reference = mine;

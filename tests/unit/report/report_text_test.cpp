@@ -94,3 +94,34 @@ TEST_CASE("a link error's next step names the symbol, not the file that called i
   r.build.diagnostics[0].message = "expected ';' before 'return'";
   CHECK(next_step(r) == "fix the build error in file_stats.cpp:12, then run grade lab01 again");
 }
+
+TEST_CASE("a counter check shows its figure against its band, not a speed ratio", "[report][text]") {
+  GradeResult r;
+  r.lab_id = "lab05";
+  r.build.ok = true;
+  TestResult t;
+  t.name = "data reuse";
+  t.kind = TestKind::performance;
+  t.status = TestStatus::partial;
+  t.outcome = RunOutcome::ok;
+  t.points = 4;
+  t.max_points = 10;
+  Measurement m;
+  m.counter = CounterMeasurement{.counter = "global_loads_per_store",
+                                 .what = "global loads per global store",
+                                 .value = 515.5,
+                                 .reference = 128.9,
+                                 .ratio = 4.0,
+                                 .full_at = 2.0,
+                                 .zero_at = 8.0};
+  t.measurement = m;
+  r.tests.push_back(t);
+  CHECK(short_reason(r, t) == "515.5 (4x the reference's; full at 2x, none at 8x)");
+  CHECK(format_ratio(m) == short_reason(r, t));
+  CHECK(next_step(r) == "lower global loads per global store in data reuse: 4x the reference's now, "
+                        "full credit at 2x");
+  const TestDetails details = test_details(t, false);
+  REQUIRE(details.facts.size() == 1);
+  CHECK(details.facts[0] == "Simulator counter: global loads per global store 515.5, the reference's "
+                            "128.9 on the same data (4x); full credit at 2x or less, none at 8x or more");
+}

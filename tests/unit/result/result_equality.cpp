@@ -43,6 +43,16 @@ void check_same(const Measurement& a, const Measurement& b) {
   CHECK(same_number(a.ratio_high, b.ratio_high));
   CHECK(same_number(a.serial_speedup, b.serial_speedup));
   CHECK(a.interference == b.interference);
+  REQUIRE(a.counter.has_value() == b.counter.has_value());
+  if (a.counter) {
+    CHECK(a.counter->counter == b.counter->counter);
+    CHECK(a.counter->what == b.counter->what);
+    CHECK(same_number(a.counter->value, b.counter->value));
+    CHECK(same_number(a.counter->reference, b.counter->reference));
+    CHECK(same_number(a.counter->ratio, b.counter->ratio));
+    CHECK(same_number(a.counter->full_at, b.counter->full_at));
+    CHECK(same_number(a.counter->zero_at, b.counter->zero_at));
+  }
 }
 
 void check_same(const TestResult& a, const TestResult& b) {

@@ -73,6 +73,42 @@ TEST_CASE("JSON carries the format name, version and every field", "[result][jso
   CHECK(j.at("tests").at(0).size() == 14);
 }
 
+TEST_CASE("a counter check's measurement round-trips and is written only when set", "[result][json]") {
+  GradeResult r = sample_grade_result();
+  const nlohmann::json before = to_json(r);
+  CHECK_FALSE(before.at("tests").at(1).at("measurement").contains("counter"));
+  Measurement m;
+  m.baseline = "reference";
+  m.candidate = "submission";
+  m.counter = CounterMeasurement{.counter = "global_loads_per_store",
+                                 .what = "global loads per global store",
+                                 .value = 2062.0,
+                                 .reference = 128.9,
+                                 .ratio = 2062.0 / 128.9,
+                                 .full_at = 2.0,
+                                 .zero_at = 8.0};
+  r.tests[1].measurement = m;
+  const nlohmann::json j = to_json(r);
+  const nlohmann::json& counter = j.at("tests").at(1).at("measurement").at("counter");
+  CHECK(counter.size() == 7);
+  CHECK(counter.at("counter") == "global_loads_per_store");
+  CHECK(counter.at("value") == 2062.0);
+  CHECK(counter.at("reference") == 128.9);
+  CHECK(counter.at("full_at") == 2.0);
+  CHECK(counter.at("zero_at") == 8.0);
+  const GradeResult back = grade_result_from_json_text(result_json_text(r));
+  check_same(r, back);
+  REQUIRE(back.tests[1].measurement->counter);
+  CHECK(back.tests[1].measurement->counter->ratio == 2062.0 / 128.9);
+
+  nlohmann::json bad = j;
+  bad["tests"][1]["measurement"]["counter"].erase("reference");
+  CHECK_THAT(error_of(bad), Contains("tests[1].measurement.counter.reference"));
+  bad = j;
+  bad["tests"][1]["measurement"]["counter"]["value"] = "many";
+  CHECK_THAT(error_of(bad), Contains("tests[1].measurement.counter.value"));
+}
+
 TEST_CASE("absent and null optionals both read as empty", "[result][json]") {
   nlohmann::json j = to_json(sample_grade_result());
   j["tests"][2].erase("mismatch");
