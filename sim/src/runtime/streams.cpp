@@ -81,9 +81,4 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  if (!is_valid_stream(stream) || event == nullptr) {
-    return record_error(cudaErrorInvalidResourceHandle);
-  }
-  return flags == 0 ? cudaSuccess : record_error(cudaErrorInvalidValue);
-}
+// cudaStreamWaitEvent is in events.cpp (it reads the event's stream and position).
