@@ -203,10 +203,22 @@ thread_group tiled_partition(const Parent&, unsigned size) {
   return detail::dynamic_tile(size);
 }
 
+namespace detail {
+// The lanes of the calling warp that reach coalesced_threads() together: a lane waits
+// there until every other live lane of its warp waits somewhere (this call, another
+// collective, the block barrier) or has exited; those here form the group, as the
+// lanes that took a branch together do on a GPU (exec/warp_state, try_coalesce).
+inline unsigned coalesced_lanes() {
+  using parlab_sim::detail::WarpOp;
+  return static_cast<unsigned>(
+      parlab_sim::detail::warp_collective({WarpOp::coalesce, 0xffffffffu, 0, 0, 32, false}));
+}
+}  // namespace detail
+
 // The lanes of the warp that are running this code together.
 class coalesced_group : public thread_group {
  public:
-  coalesced_group() : thread_group(kind::lanes, 0, __activemask()), mask_(__activemask()) {}
+  coalesced_group() : coalesced_group(detail::coalesced_lanes()) {}
   unsigned lane_in_warp() const { return parlab_sim::detail::linear_thread_rank() % 32; }
   void sync() const { __syncwarp(mask_); }
   unsigned long long thread_rank() const {
@@ -226,6 +238,7 @@ class coalesced_group : public thread_group {
   int all(int predicate) const { return __all_sync(mask_, predicate); }
 
  private:
+  explicit coalesced_group(unsigned mask) : thread_group(kind::lanes, 0, mask), mask_(mask) {}
   unsigned mask_;
 };
 
