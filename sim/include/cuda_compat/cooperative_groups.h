@@ -6,6 +6,8 @@
 // the simulated __syncthreads / __syncwarp / __shfl_*_sync, so the simulator's checks
 // (divergent barriers, inactive lanes, races) apply and name the student's line.
 #include <bit>
+#include <cstdio>
+#include <cstdlib>
 #include <source_location>
 
 #include "parlab_sim/runtime.hpp"
@@ -22,13 +24,64 @@ inline unsigned block_thread_count() { return blockDim.x * blockDim.y * blockDim
 
 namespace cooperative_groups {
 
+// Any group, as `thread_group g = ...` keeps it (a copy of the base): the block, a
+// tile of a warp (tiled_partition(parent, n) and the templated tiles), the coalesced
+// lanes or the grid. sync / thread_rank / size answer for that group.
 class thread_group {
  public:
-  virtual ~thread_group() = default;
+  void sync(std::source_location site = std::source_location::current()) const {
+    switch (kind_) {
+      case kind::block: __syncthreads(site); return;
+      case kind::grid: parlab_sim::detail::grid_sync(site); return;
+      case kind::tile:
+      case kind::lanes: __syncwarp(lanes_mask()); return;
+    }
+  }
+  unsigned long long thread_rank() const {
+    const unsigned rank = parlab_sim::detail::linear_thread_rank();
+    switch (kind_) {
+      case kind::block: return rank;
+      case kind::grid: return grid_block_rank() * parlab_sim::detail::block_thread_count() + rank;
+      case kind::tile: return rank % 32 % tile_;
+      case kind::lanes: return static_cast<unsigned>(std::popcount(mask_ & ((1u << (rank % 32)) - 1u)));
+    }
+    return 0;
+  }
+  unsigned long long size() const {
+    switch (kind_) {
+      case kind::block: return parlab_sim::detail::block_thread_count();
+      case kind::grid:
+        return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z *
+               parlab_sim::detail::block_thread_count();
+      case kind::tile: return tile_;
+      case kind::lanes: return static_cast<unsigned>(std::popcount(mask_));
+    }
+    return 0;
+  }
+  unsigned long long num_threads() const { return size(); }
+
+ protected:
+  enum class kind { block, grid, tile, lanes };
+  explicit thread_group(kind k, unsigned tile = 0, unsigned mask = 0) : kind_(k), tile_(tile), mask_(mask) {}
+  static unsigned long long grid_block_rank() {
+    return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + gridDim.y * blockIdx.z);
+  }
+  // The lanes of this thread's tile (or the coalesced lanes) in its warp.
+  unsigned lanes_mask() const {
+    if (kind_ == kind::lanes) return mask_;
+    const unsigned base = (parlab_sim::detail::linear_thread_rank() % 32) & ~(tile_ - 1);
+    return tile_ == 32 ? 0xffffffffu : ((1u << tile_) - 1u) << base;
+  }
+
+ private:
+  kind kind_;
+  unsigned tile_;
+  unsigned mask_;
 };
 
 class thread_block : public thread_group {
  public:
+  thread_block() : thread_group(kind::block) {}
   void sync(std::source_location site = std::source_location::current()) const { __syncthreads(site); }
   unsigned long long thread_rank() const { return parlab_sim::detail::linear_thread_rank(); }
   unsigned long long size() const { return parlab_sim::detail::block_thread_count(); }
@@ -43,6 +96,7 @@ inline thread_block this_thread_block() { return thread_block(); }
 
 class grid_group : public thread_group {
  public:
+  grid_group() : thread_group(kind::grid) {}
   void sync(std::source_location site = std::source_location::current()) const {
     parlab_sim::detail::grid_sync(site);
   }
@@ -57,17 +111,27 @@ class grid_group : public thread_group {
   }
   unsigned long long num_threads() const { return size(); }
   dim3 group_dim() const { return gridDim; }
+  dim3 dim_blocks() const { return gridDim; }
+  dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  unsigned long long block_rank() const { return grid_block_rank(); }
+  unsigned long long num_blocks() const {
+    return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+  }
 };
 
 inline grid_group this_grid() { return grid_group(); }
 
 // Size consecutive threads (in linear order) of one warp; Size a power of two <= 32.
-template <unsigned Size>
+// The parent type (thread_block_tile<32, thread_block>) changes nothing here.
+template <unsigned Size, class ParentT = void>
 class thread_block_tile : public thread_group {
   static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
                 "tiled_partition<N>: N must be a power of two up to 32");
 
  public:
+  thread_block_tile() : thread_group(kind::tile, Size) {}
+  template <class OtherParent>
+  thread_block_tile(const thread_block_tile<Size, OtherParent>&) : thread_block_tile() {}
   unsigned lane_in_warp() const { return parlab_sim::detail::linear_thread_rank() % 32; }
   unsigned mask() const {
     const unsigned base = lane_in_warp() & ~(Size - 1);
@@ -113,14 +177,48 @@ class thread_block_tile : public thread_group {
 };
 
 template <unsigned Size, class Parent>
-thread_block_tile<Size> tiled_partition(const Parent&) {
-  return thread_block_tile<Size>();
+thread_block_tile<Size, Parent> tiled_partition(const Parent&) {
+  return thread_block_tile<Size, Parent>();
 }
+
+namespace detail {
+// The dynamic tiled_partition's size check: a power of two up to 32, as CUDA requires.
+class dynamic_tile : public thread_group {
+ public:
+  explicit dynamic_tile(unsigned size) : thread_group(kind::tile, size) {
+    if (size == 0 || size > 32 || (size & (size - 1)) != 0) {
+      std::fprintf(stderr,
+                   "parlab sim: tiled_partition(parent, %u): the size must be a power of two up "
+                   "to 32\n",
+                   size);
+      std::abort();
+    }
+  }
+};
+}  // namespace detail
+
+// tiled_partition(parent, n): tiles of n consecutive threads of a warp, as a thread_group.
+template <class Parent>
+thread_group tiled_partition(const Parent&, unsigned size) {
+  return detail::dynamic_tile(size);
+}
+
+namespace detail {
+// The lanes of the calling warp that reach coalesced_threads() together: a lane waits
+// there until every other live lane of its warp waits somewhere (this call, another
+// collective, the block barrier) or has exited; those here form the group, as the
+// lanes that took a branch together do on a GPU (exec/warp_state, try_coalesce).
+inline unsigned coalesced_lanes() {
+  using parlab_sim::detail::WarpOp;
+  return static_cast<unsigned>(
+      parlab_sim::detail::warp_collective({WarpOp::coalesce, 0xffffffffu, 0, 0, 32, false}));
+}
+}  // namespace detail
 
 // The lanes of the warp that are running this code together.
 class coalesced_group : public thread_group {
  public:
-  coalesced_group() : mask_(__activemask()) {}
+  coalesced_group() : coalesced_group(detail::coalesced_lanes()) {}
   unsigned lane_in_warp() const { return parlab_sim::detail::linear_thread_rank() % 32; }
   void sync() const { __syncwarp(mask_); }
   unsigned long long thread_rank() const {
@@ -140,6 +238,7 @@ class coalesced_group : public thread_group {
   int all(int predicate) const { return __all_sync(mask_, predicate); }
 
  private:
+  explicit coalesced_group(unsigned mask) : thread_group(kind::lanes, 0, mask), mask_(mask) {}
   unsigned mask_;
 };
 

@@ -29,6 +29,7 @@
 #include "parlab_sim/source_names.hpp"
 #include "parlab_sim/launch.hpp"
 #include "parlab_sim/runtime_extras.hpp"
+#include "parlab_sim/runtime_hints.hpp"
 #include "parlab_sim/exit_codes.hpp"
 
 #define CUDART_VERSION 12000

@@ -22,6 +22,14 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+// A host function run after the stream's earlier work (its pending copies back land
+// first), on the calling thread before the call returns (a GPU runs it later, on a
+// thread of the driver).
+typedef void (*cudaHostFn_t)(void* user_data);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* user_data);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* user_data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* user_data, unsigned int flags);
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);

@@ -30,6 +30,7 @@ enum class WarpOp : std::uint8_t {
   reduce_and,
   reduce_or,
   reduce_xor,
+  coalesce,  // cooperative_groups::coalesced_threads(): the lanes here together
 };
 
 struct WarpRequest {

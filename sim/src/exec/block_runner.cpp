@@ -427,6 +427,14 @@ std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& reques
   if ((request.mask & lane_bit(lane)) == 0) report_warp_misuse(warp_index, &self, request, {});
   WarpState& warp = warps_[warp_index];
   warp.arrive(lane, request);
+  if (warp.coalescing() != 0) {  // this lane now waits elsewhere: that may form the group
+    const WarpCompletion formed = warp.try_coalesce(lanes_at_block_barrier(warp_index));
+    if (formed.group != 0) wake_group(warp_index, formed.group, &self);
+  }
+  if (request.op == WarpOp::coalesce) {
+    if ((warp.arrived() & lane_bit(lane)) != 0) suspend(self, LaneState::at_warp);
+    return warp.result(lane);
+  }
   const WarpCompletion done = warp.try_complete(request.mask, lanes_at_block_barrier(warp_index));
   if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
   if (done.group != 0) {
@@ -449,7 +457,11 @@ void BlockRunner::wake_group(unsigned warp, unsigned group, const Lane* self) {
 
 void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
   WarpState& warp = warps_[warp_index];
-  unsigned pending = warp.arrived();
+  if (warp.coalescing() != 0) {
+    const WarpCompletion formed = warp.try_coalesce(lanes_at_block_barrier(warp_index));
+    if (formed.group != 0) wake_group(warp_index, formed.group, self);
+  }
+  unsigned pending = warp.arrived() & ~warp.coalescing();
   while (pending != 0) {
     const WarpRequest& waiting = warp.request(static_cast<unsigned>(std::countr_zero(pending)));
     const unsigned mask = waiting.mask;

@@ -41,19 +41,28 @@ const char* warp_op_name(WarpOp op) {
     case WarpOp::reduce_and: return "__reduce_and_sync";
     case WarpOp::reduce_or: return "__reduce_or_sync";
     case WarpOp::reduce_xor: return "__reduce_xor_sync";
+    case WarpOp::coalesce: return "coalesced_threads()";
   }
   return "warp collective";
 }
 
 void WarpState::reset(unsigned present) {
   arrived_ = 0;
+  coalescing_ = 0;
   exited_ = ~present;
 }
 
 void WarpState::arrive(unsigned lane, const WarpRequest& request) {
-  if (arrived_ == 0) {
+  if (request.op == WarpOp::coalesce) {  // no mask of its own to compare
+    requests_[lane] = request;
+    arrived_ |= lane_bit(lane);
+    coalescing_ |= lane_bit(lane);
+    return;
+  }
+  const unsigned others = arrived_ & ~coalescing_;
+  if (others == 0) {
     masks_differ_ = false;
-  } else if (requests_[static_cast<unsigned>(std::countr_zero(arrived_))].mask != request.mask) {
+  } else if (requests_[static_cast<unsigned>(std::countr_zero(others))].mask != request.mask) {
     masks_differ_ = true;
   }
   requests_[lane] = request;
@@ -63,14 +72,29 @@ void WarpState::arrive(unsigned lane, const WarpRequest& request) {
 void WarpState::mark_exited(unsigned lane) {
   exited_ |= lane_bit(lane);
   arrived_ &= ~lane_bit(lane);
+  coalescing_ &= ~lane_bit(lane);
+}
+
+WarpCompletion WarpState::try_coalesce(unsigned at_block_barrier) {
+  if (coalescing_ == 0) return {};
+  const unsigned running = ~exited_ & ~arrived_ & ~at_block_barrier;
+  if (running != 0) return {};
+  const unsigned group = coalescing_;
+  for (unsigned g = group; g != 0; g &= g - 1) results_[static_cast<unsigned>(std::countr_zero(g))] = group;
+  arrived_ &= ~group;
+  coalescing_ = 0;
+  return {group, {}, 0};
 }
 
 WarpCompletion WarpState::try_complete(unsigned mask, unsigned at_block_barrier) {
-  const unsigned waiting = arrived_ & mask;
+  // Lanes in coalesced_threads() are not at this collective yet: they count as absent
+  // from it until try_coalesce lets them go on.
+  const unsigned arrived = arrived_ & ~coalescing_;
+  const unsigned waiting = arrived & mask;
   const bool warp_sync = waiting != 0 &&
                          requests_[static_cast<unsigned>(std::countr_zero(waiting))].op == WarpOp::sync;
   const unsigned needed = mask & ~exited_ & ~(warp_sync ? at_block_barrier : 0u);
-  if (needed == 0 || (arrived_ & needed) != needed) return {};
+  if (needed == 0 || (arrived & needed) != needed) return {};
   const unsigned first = static_cast<unsigned>(std::countr_zero(needed));
   const WarpRequest& reference = requests_[first];
   for (unsigned group = needed; group != 0; group &= group - 1) {

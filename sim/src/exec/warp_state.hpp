@@ -34,6 +34,12 @@ class WarpState {
   // barrier do not hold back the lanes still syncing in it (a GPU runs it through).
   // Shuffles and votes need every lane's value: they still wait.
   WarpCompletion try_complete(unsigned mask, unsigned at_block_barrier = 0);
+  // coalesced_threads(): the lanes waiting in it form the group once every other live
+  // lane of the warp waits elsewhere (another collective, the block barrier): the lanes
+  // that took the branch together, as a GPU's active mask names them. Each gets the
+  // group's mask as its result.
+  WarpCompletion try_coalesce(unsigned at_block_barrier);
+  unsigned coalescing() const { return coalescing_; }
 
   std::uint64_t result(unsigned lane) const { return results_[lane]; }
   const WarpRequest& request(unsigned lane) const { return requests_[lane]; }
@@ -49,6 +55,7 @@ class WarpState {
   std::uint64_t shuffle_result(unsigned lane, unsigned group, bool& read_absent) const;
 
   unsigned arrived_ = 0;
+  unsigned coalescing_ = 0;  // arrived lanes waiting in coalesced_threads()
   unsigned exited_ = 0;
   bool masks_differ_ = false;  // exited lanes and lanes that do not exist
   unsigned absent_reads_ = 0;

@@ -35,12 +35,58 @@ struct PendingCopy {
   const char* kernel = nullptr;
 };
 
+// cudaStreamWaitEvent: `waiter`'s later work waits for `source`'s copies numbered up to
+// `issued` (those before the event). `at`: g_issued when the wait was made, so an event
+// recorded on the waiter before the wait does not include it.
+struct StreamWait {
+  cudaStream_t waiter;
+  cudaStream_t source;
+  std::uint64_t issued;
+  std::uint64_t at;
+};
+
+// A stream's copies up to `issued` (the legacy default stream: every blocking stream's).
+struct OrderedBound {
+  cudaStream_t stream;
+  std::uint64_t issued;
+};
+
 std::mutex g_mutex;
 std::vector<PendingCopy> g_pending;
+std::vector<StreamWait> g_waits;
 std::uint64_t g_issued = 0;
 
 bool is_legacy_default(cudaStream_t stream) {
   return stream == nullptr || stream == cudaStreamLegacy;
+}
+
+cudaStream_t normalized(cudaStream_t stream) { return is_legacy_default(stream) ? nullptr : stream; }
+
+// What synchronizing `stream` up to `issued` orders: its own copies and, through the
+// event waits it made before that point, those of the streams it waited for (and theirs).
+// g_mutex held.
+std::vector<OrderedBound> ordered_before_locked(cudaStream_t stream, std::uint64_t issued) {
+  std::vector<OrderedBound> bounds{{normalized(stream), issued}};
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    for (const StreamWait& wait : g_waits) {
+      if (wait.waiter != bounds[i].stream || wait.at > bounds[i].issued) continue;
+      auto known = std::find_if(bounds.begin(), bounds.end(), [&](const OrderedBound& b) {
+        return b.stream == wait.source;
+      });
+      if (known == bounds.end()) {
+        bounds.push_back({wait.source, wait.issued});
+      } else if (known->issued < wait.issued) {
+        known->issued = wait.issued;  // visited again below with the wider bound
+        bounds.push_back({wait.source, wait.issued});
+      }
+    }
+  }
+  return bounds;
+}
+
+bool covers(const OrderedBound& bound, const PendingCopy& copy) {
+  if (copy.number > bound.issued) return false;
+  return bound.stream == nullptr ? copy.blocking : copy.stream == bound.stream;
 }
 
 bool find_range(const void* pointer, MemoryRange& range) {
@@ -109,6 +155,7 @@ void complete_if(Done done) {
       }
     }
     g_pending.swap(kept);
+    if (g_pending.empty()) g_waits.clear();  // later copies are numbered after every wait
     for (const Pages& pages : opened) reprotect_locked(pages.begin, pages.end);
   }
   report_early_accesses();
@@ -176,10 +223,7 @@ void complete_kernel_writes() {
 }
 
 void complete_stream_copies(cudaStream_t stream) {
-  if (is_legacy_default(stream)) {
-    return complete_if([](const PendingCopy& copy) { return copy.blocking; });
-  }
-  complete_if([&](const PendingCopy& copy) { return copy.stream == stream; });
+  complete_stream_copies_before(stream, UINT64_MAX);
 }
 
 void complete_all_copies() {
@@ -192,10 +236,23 @@ std::uint64_t copies_issued() {
 }
 
 void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued) {
-  const bool blocking_streams = is_legacy_default(stream);
+  std::vector<OrderedBound> bounds;
+  {
+    std::lock_guard lock(g_mutex);
+    bounds = ordered_before_locked(stream, issued);
+  }
   complete_if([&](const PendingCopy& copy) {
-    return copy.number <= issued && (blocking_streams ? copy.blocking : copy.stream == stream);
+    return std::any_of(bounds.begin(), bounds.end(),
+                       [&](const OrderedBound& bound) { return covers(bound, copy); });
   });
+}
+
+void wait_for_stream(cudaStream_t waiter, cudaStream_t source, std::uint64_t issued) {
+  std::lock_guard lock(g_mutex);
+  const bool pending = std::any_of(g_pending.begin(), g_pending.end(), [&](const PendingCopy& copy) {
+    return copy.number <= issued && covers({normalized(source), issued}, copy);
+  });
+  if (pending) g_waits.push_back({normalized(waiter), normalized(source), issued, g_issued});
 }
 
 void complete_copies_touching(const void* pointer, std::size_t bytes) {

@@ -52,6 +52,10 @@ void complete_all_copies();
 // copies issued before it.
 std::uint64_t copies_issued();
 void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued);
+// cudaStreamWaitEvent(waiter, event recorded on `source` when `issued` copies had been
+// issued): synchronizing `waiter` after this (the stream, or an event recorded on it
+// later) also lands those copies of `source`, as a GPU's dependency orders them.
+void wait_for_stream(cudaStream_t waiter, cudaStream_t source, std::uint64_t issued);
 // Stream order for later copies: completes every pending copy whose destination
 // overlaps [pointer, pointer + bytes) (a copy reading or overwriting those host bytes
 // comes after it).

@@ -66,6 +66,19 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
 
 cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
 
+// The stream's later work waits for the event: synchronizing the stream then also lands
+// the copies the event's stream issued before it (a fork/join of streams through events).
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  CUevent_st state;
+  if (!parlab_sim::detail::is_valid_stream(stream) || event == nullptr ||
+      !events().with(event, [&](CUevent_st& e) { state = e; })) {
+    return record_error(cudaErrorInvalidResourceHandle);
+  }
+  if (flags != 0) return record_error(cudaErrorInvalidValue);
+  if (state.recorded) parlab_sim::detail::wait_for_stream(stream, state.stream, state.copies_before);
+  return cudaSuccess;
+}
+
 cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
   if (milliseconds == nullptr) return record_error(cudaErrorInvalidValue);
   CUevent_st first;

@@ -81,9 +81,21 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  if (!is_valid_stream(stream) || event == nullptr) {
-    return record_error(cudaErrorInvalidResourceHandle);
-  }
-  return flags == 0 ? cudaSuccess : record_error(cudaErrorInvalidValue);
+// cudaStreamWaitEvent is in events.cpp (it reads the event's stream and position).
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* user_data) {
+  if (!is_valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (function == nullptr) return record_error(cudaErrorInvalidValue);
+  parlab_sim::detail::complete_stream_copies(stream);  // it may read what they bring back
+  function(user_data);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* user_data, unsigned int flags) {
+  if (!is_valid_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  if (callback == nullptr || flags != 0) return record_error(cudaErrorInvalidValue);
+  parlab_sim::detail::complete_stream_copies(stream);
+  callback(stream, cudaSuccess, user_data);
+  return cudaSuccess;
 }

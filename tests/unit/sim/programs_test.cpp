@@ -63,3 +63,13 @@ TEST_CASE("this_grid().sync() across blocks: every block runs at once and waits 
   CHECK(left.exit_code != 0);
   CHECK_THAT(left.output, Contains("a block finished while others wait at a grid-wide sync"));
 }
+
+TEST_CASE("the CUDA that public code calls: groups passed as thread_group, tile scans, "
+          "function attributes, stream-ordered allocation, prefetch and advice, flags "
+          "and limits, a stream joined through an event", "[sim][programs]") {
+  const auto outcome = sim_test::run_program("sim_fixture_public_code_api");
+  INFO(outcome.output);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.output, Contains("PASS"));
+  CHECK_THAT(outcome.output, !Contains("FAIL:"));
+}

@@ -12,8 +12,8 @@ template <class T> struct bit_or { T operator()(T a, T b) const { return a | b; 
 template <class T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
 
 // Every lane of the tile gets the reduction of all its lanes' values (a butterfly).
-template <unsigned Size, class T, class Op>
-T reduce(const thread_block_tile<Size>& tile, T value, Op op) {
+template <unsigned Size, class Parent, class T, class Op>
+T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
   for (unsigned offset = Size / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));
   return value;
 }
