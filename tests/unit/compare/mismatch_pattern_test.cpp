@@ -170,3 +170,37 @@ TEST_CASE("a NaN from shared memory never loaded is its own kind, not 'unwritten
   for (double& v : n.values) v = kNaN;
   CHECK(classify_mismatches(want, n, tolerant(), false, 0).kinds.front() == "nan");
 }
+
+TEST_CASE("a later output never written is said before a count computed from it", "[compare]") {
+  ComparatorSpec spec = tolerant();
+  spec.outputs["grid"].hints = {{"unwritten", "write every grid point"}, {"any", "generic"}};
+  spec.outputs["iterations"].hints = {{"too_small", "count every step"}};
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  // The count is wrong because the grid is poison: the grid's cause is the one named.
+  const CompareOutcome out = compare_outputs(
+      {array("iterations", {300}), array("grid", {1, 2, 3})},
+      {array("iterations", {20}), array("grid", {1, poison, poison})}, spec);
+  REQUIRE_FALSE(out.ok);
+  REQUIRE(out.mismatch);
+  CHECK(out.mismatch->array == "grid");
+  CHECK_THAT(out.message, Contains("Hint: write every grid point"));
+  CHECK_THAT(out.message, !Contains("count every step"));
+  CHECK_THAT(out.message, Contains("('iterations' differs too)"));
+  // Both wrong without poison: the lab's order, the first array, and the other named.
+  const CompareOutcome order = compare_outputs(
+      {array("iterations", {300}), array("grid", {1, 2, 3})},
+      {array("iterations", {20}), array("grid", {1, 2, 4})}, spec);
+  CHECK(order.mismatch->array == "iterations");
+  CHECK_THAT(order.message, Contains("Hint: count every step"));
+  CHECK_THAT(order.message, Contains("('grid' differs too)"));
+}
+
+TEST_CASE("'not implemented yet?' is followed by its hint without a stray period", "[compare]") {
+  ComparatorSpec spec = tolerant();
+  spec.outputs["grid"].hints = {{"unwritten", "write the boundary too"}};
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  const CompareOutcome out =
+      compare_outputs({array("grid", {1, 2})}, {array("grid", {poison, poison})}, spec);
+  CHECK_THAT(out.message, Contains("not implemented yet? Hint: write the boundary too"));
+  CHECK_THAT(out.message, !Contains("?."));
+}
