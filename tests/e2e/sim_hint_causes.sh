@@ -18,7 +18,8 @@
 #   - lab04 a histogram that zeroes and flushes only bin threadIdx.x: bins past 256 named;
 #   - lab04 a sum on n / 256 blocks: a few elements missing is not "off by rounding only";
 #   - lab05 the naive kernel with x and y swapped: the hint names the swap;
-#   - lab06 a round trip copying n bytes: "a size in bytes", not the chunk offsets.
+#   - lab06 a round trip copying n bytes: "a size in bytes", not the chunk offsets;
+#   - lab06 a copy back naming cudaMemcpyHostToDevice: the CUDA error at streams.cu:LINE.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
@@ -99,4 +100,8 @@ T="round trip, pageable buffers"
 expect_test_says "$W/bytes.json" "$T" "a copy of n bytes where n elements were meant.*Hint: cudaMemcpy and cudaMemcpyAsync take a size in bytes" \
   "lab06 round trip: n bytes for n floats named"
 expect_test_not_says "$W/bytes.json" "$T" "chunk offsets" "lab06 round trip: no chunk-offset hint"
+
+grade_patch direction lab06 lab06/roundtrip_direction_swapped
+expect_test_says "$W/direction.json" "round trip, pageable buffers" "cudaErrorInvalidValue.*cudaMemcpyHostToDevice\\) at streams\\.cu:[0-9]+$" \
+  "lab06 a swapped copy direction: the error names the call at streams.cu:LINE, not the grader's staging path"
 finish
