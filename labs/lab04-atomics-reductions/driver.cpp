@@ -110,6 +110,26 @@ void run_sum(TaskContext& ctx) {
   ctx.out().write("sum", std::span<const float>(got));
 }
 
+// When every bin below some multiple of 32 is right and only bins from there on are
+// wrong, the block handled only its first blockDim.x bins: that names the cause.
+std::string wrong_from_bin(const std::vector<std::int32_t>& keys, const std::vector<int>& got) {
+  std::vector<std::int64_t> want(got.size(), 0);
+  for (std::int32_t k : keys) {
+    if (k >= 0 && static_cast<std::size_t>(k) < want.size()) ++want[static_cast<std::size_t>(k)];
+  }
+  std::size_t first_wrong = 0;
+  while (first_wrong < got.size() && got[first_wrong] == want[first_wrong]) ++first_wrong;
+  const std::size_t from = first_wrong - first_wrong % 32;  // a block size is a multiple of 32
+  if (from < 32 || first_wrong >= got.size()) return "";
+  for (std::size_t b = from; b < got.size(); ++b) {
+    if (want[b] > 0 && got[b] == want[b]) return "";  // some bin past it right: another cause
+  }
+  return "Every bin below " + std::to_string(from) + " is right, no bin with keys from " +
+         std::to_string(from) + " on is: with more bins than threads per block, each "
+         "thread must zero and flush several bins (a loop with stride blockDim.x), not only bin "
+         "threadIdx.x.";
+}
+
 void run_histogram(TaskContext& ctx) {
   const Shape shape = read_shape(ctx);
   const auto keys = read_input<std::int32_t>(ctx, "keys", shape.n);
@@ -132,11 +152,24 @@ void run_histogram(TaskContext& ctx) {
   if (total != shape.n) {
     std::string why = "histogram: the counts add up to " + std::to_string(total) + ", but there are " +
                       std::to_string(shape.n) + " keys. ";
-    if (total < shape.n) {
+    // A bin below 0 or above n cannot come from counting: garbage was added in (the
+    // total of such bins may even wrap below n, which would read as lost counts).
+    const auto impossible = std::find_if(got.begin(), got.end(), [&](int c) { return c < 0 || c > shape.n; });
+    if (impossible != got.end()) {
+      why += "Bin " + std::to_string(impossible - got.begin()) + " holds " + std::to_string(*impossible) +
+             ", which no count of " + std::to_string(shape.n) + " keys can reach: garbage was "
+             "added in. Shared bins start with garbage: zero them and __syncthreads() before "
+             "counting (with more bins than threads, a loop with stride blockDim.x); and zero the "
+             "global bins before the call's atomics add to them.";
+    } else if (const std::string tail = wrong_from_bin(keys, got); !tail.empty()) {
+      why += tail;
+    } else if (total < shape.n) {
       why += "Counts were lost: a plain ++ (not atomicAdd) on a shared or global bin, a "
              "missing __syncthreads() between zeroing, counting and flushing the shared "
-             "copy, or elements never visited (the tail of the array), or bins never "
-             "zeroed (each arrives as -1).";
+             "copy, elements never visited (the tail of the array), bins never zeroed "
+             "(each arrives as -1), or shared bins never flushed (with more bins than "
+             "threads, each thread zeroes and flushes several: a loop with stride "
+             "blockDim.x).";
     } else {
       why += "Too many counts: elements counted twice (overlapping index ranges), a "
              "block's shared copy added to bins more than once, or shared bins never "

@@ -34,6 +34,8 @@ fake_submission lab04 lab04/histogram_not_zeroed
 run_grade zero lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/zero.json"
 expect_rc zero 1
 expect_test "$W/zero.json" "histogram: prime size, 256 bins" status failed "unzeroed shared counters fail"
+expect_test_says "$W/zero.json" "histogram: prime size, 256 bins" "holds .*garbage was added in.*zero them and __syncthreads\(\)" \
+  "unzeroed counters: garbage named (their int total wraps below n: not 'counts lost')"
 expect_test "$W/zero.json" "max_block: prime size" status passed "the untouched kernels pass"
 
 # 3. A leak: points kept, the cudaMalloc line named.

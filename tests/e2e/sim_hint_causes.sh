@@ -10,6 +10,16 @@
 #   - lab03 heat_solve without its final copy: a step behind, not "off by rounding";
 #   - lab05 tile loads without the zero padding: NaN from shared memory, not
 #     "never written" with the grid-coverage hint.
+# And realistic student bugs (tests/fakes/labNN/*.patch, tests/agreement/verdicts.tsv):
+#   - lab03 matrix_scale with x and y swapped: the hint names the swap, not only rounding;
+#   - lab03 heat_step without its boundary: heat_solve's poisoned grid is said before the
+#     step count computed from it (no step-count hint), and "not implemented yet?" runs
+#     into its hint without a stray period;
+#   - lab04 a histogram that zeroes and flushes only bin threadIdx.x: bins past 256 named;
+#   - lab04 a sum on n / 256 blocks: a few elements missing is not "off by rounding only";
+#   - lab05 the naive kernel with x and y swapped: the hint names the swap;
+#   - lab06 a round trip copying n bytes: "a size in bytes", not the chunk offsets;
+#   - lab06 a copy back naming cudaMemcpyHostToDevice: the CUDA error at streams.cu:LINE.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
@@ -51,4 +61,47 @@ T="tiled: 1 x 1 x 1"
 expect_test_says "$W/pad.json" "$T" "NaN computed from shared memory never stored to" "lab05: NaN from an unpadded tile is said so"
 expect_test_says "$W/pad.json" "$T" "Hint: a tile element was read from shared memory but never stored" "lab05: with the zero-padding hint"
 expect_test_not_says "$W/pad.json" "$T" "never written|the grid must cover" "lab05: not 'never written', no grid-coverage hint"
+
+# grade_patch NAME LAB FAKE: a tests/fakes/ patch on the reference, graded like the above.
+grade_patch() {
+  fake_submission "$2" "$3"
+  run_grade "$1" "$2" "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/$1.json"
+  expect_rc "$1" 1
+}
+
+grade_patch swap3 lab03 lab03/scale_row_col_swapped
+T="matrix_scale, 9 x 31 (block +1 rows, -1 columns)"
+expect_test_says "$W/swap3.json" "$T" "never written.*Hint: .*x and y not swapped" "lab03 x/y swapped: the hint names the swap"
+
+grade_patch boundary lab03 lab03/boundary_not_copied
+T="heat_solve, to a tolerance"
+expect_test_says "$W/boundary.json" "$T" "^grid\\[.*never written.*Hint: out still holds its poison.*boundary included.*'iterations' differs too" \
+  "lab03 heat_solve: the poisoned grid said first, the wrong step count named after it"
+expect_test_not_says "$W/boundary.json" "$T" "count every step" "lab03 heat_solve: no step-count hint for a count computed from poison"
+expect_test_says "$W/boundary.json" "heat_step, one row (boundary only)" "never written.*not implemented yet\\? Hint: every grid point, boundary included" \
+  "lab03 heat_step: the boundary hint, after the question mark without a period"
+
+grade_patch flush lab04 lab04/histogram_flush_no_stride
+expect_test_says "$W/flush.json" "histogram: 300 bins (more bins than threads)" "Every bin below 256 is right.*a loop with stride blockDim.x" \
+  "lab04 histogram: bins past blockDim never flushed, named"
+expect_status "$W/flush.json" "histogram: prime size, 256 bins" passed "lab04 histogram: 256 bins pass"
+
+grade_patch sumfloor lab04 lab04/sum_grid_not_rounded_up
+T="sum: prime size, mixed signs"
+expect_test_says "$W/sumfloor.json" "$T" "Hint: close, but past a tolerance.*elements skipped" "lab04 sum: a missing partial block is looked for first"
+expect_test_not_says "$W/sumfloor.json" "$T" "off by rounding only" "lab04 sum: not 'off by rounding only'"
+
+grade_patch swap5 lab05 lab05/naive_row_col_swapped
+expect_test_says "$W/swap5.json" "naive: primes 37 x 53 x 29" "Hint: every element of C must be written once.*x and y not swapped" \
+  "lab05 naive x/y swapped: the hint names the swap"
+
+grade_patch bytes lab06 lab06/roundtrip_copies_n_bytes
+T="round trip, pageable buffers"
+expect_test_says "$W/bytes.json" "$T" "a copy of n bytes where n elements were meant.*Hint: cudaMemcpy and cudaMemcpyAsync take a size in bytes" \
+  "lab06 round trip: n bytes for n floats named"
+expect_test_not_says "$W/bytes.json" "$T" "chunk offsets" "lab06 round trip: no chunk-offset hint"
+
+grade_patch direction lab06 lab06/roundtrip_direction_swapped
+expect_test_says "$W/direction.json" "round trip, pageable buffers" "cudaErrorInvalidValue.*cudaMemcpyHostToDevice\\) at streams\\.cu:[0-9]+$" \
+  "lab06 a swapped copy direction: the error names the call at streams.cu:LINE, not the grader's staging path"
 finish

@@ -86,12 +86,92 @@ std::string describe_tolerance(const ComparatorSpec& spec, bool exact) {
   return buf;
 }
 
+namespace {
+
+// One array's comparison: the message and pattern of its first mismatch, or none.
+struct ArrayMismatch {
+  CompareOutcome outcome;
+  MismatchPattern pattern;
+};
+
+std::optional<ArrayMismatch> compare_array(const harness::NamedArray& e, const harness::NamedArray& g,
+                                           const ComparatorSpec& spec, const OutputFeedback& feedback,
+                                           bool nothing_computed) {
+  bool exact = std::find(spec.exact_arrays.begin(), spec.exact_arrays.end(), e.name) !=
+               spec.exact_arrays.end();
+  std::uint64_t bad = 0;
+  std::optional<Mismatch> first;
+  NumberPair first_integers;  // the exact values, when integers were compared
+  // Integers compared exactly are compared as integers (doubles lose them above 2^53).
+  const bool exact_integers = (exact || spec.kind == ComparatorSpec::Kind::exact) &&
+                              e.integers.size() == e.values.size() &&
+                              g.integers.size() == g.values.size();
+  for (std::size_t i = 0; i < e.values.size(); ++i) {
+    if (exact_integers ? e.integers[i] == g.integers[i]
+                       : values_match(e.values[i], g.values[i], spec, e.dtype, exact))
+      continue;
+    if (!first) {
+      Mismatch m;
+      m.array = e.name;
+      m.index = i;
+      if (i < e.labels.size()) m.label = e.labels[i];
+      // A matrix without element labels still says where: (row, col).
+      if (m.label.empty() && feedback.columns > 0 &&
+          e.values.size() % static_cast<std::size_t>(feedback.columns) == 0) {
+        m.label = row_col_text(i, feedback.columns);
+      }
+      m.expected = e.values[i];
+      m.got = g.values[i];
+      if (exact_integers) {
+        first_integers = {std::to_string(e.integers[i]), std::to_string(g.integers[i])};
+      }
+      m.tolerance = describe_tolerance(spec, exact);
+      first = m;
+    }
+    ++bad;
+  }
+  if (!first) return std::nullopt;
+  first->mismatches = bad;
+  first->compared = e.values.size();
+  ArrayMismatch out;
+  std::string where = first->array + "[" + std::to_string(first->index) + "]";
+  if (!first->label.empty()) where += " (" + first->label + ")";
+  // Digits enough to tell the two apart, NaN spelled one way (util/number_format).
+  const NumberPair values = first_integers.first.empty()
+                                ? format_number_pair(first->expected, first->got)
+                                : first_integers;
+  out.outcome.message = where + ": expected " + values.first + ", got " + values.second + " (" +
+                        first->tolerance + "); " + std::to_string(bad) + " of " +
+                        std::to_string(e.values.size()) + " elements differ";
+  out.pattern = classify_mismatches(e, g, spec, exact, feedback.columns, nothing_computed);
+  if (!out.pattern.detail.empty()) {
+    std::string detail = out.pattern.detail;
+    detail[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(detail[0])));
+    out.outcome.message += ". " + detail;
+  }
+  std::string hint = hint_text(out.pattern, feedback);
+  if (!hint.empty() && out.outcome.message.back() == '?') hint.erase(0, 1);  // "yet? Hint:"
+  out.outcome.message += hint;
+  out.outcome.mismatch = first;
+  return out;
+}
+
+// Elements never written or NaN are the more basic fault: a count computed from them
+// (lab03's steps) is wrong as a consequence, so its hint would name the wrong cause.
+bool poisoned_values(const MismatchPattern& p) {
+  return !p.kinds.empty() && (p.kinds.front() == "unwritten" || p.kinds.front() == "unloaded_shared" ||
+                              p.kinds.front() == "nan");
+}
+
+}  // namespace
+
 CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
                                const std::vector<harness::NamedArray>& got,
                                const ComparatorSpec& spec) {
   CompareOutcome out;
   // A skeleton writes none of its outputs, or only zeros.
   const bool nothing_computed = !got.empty() && std::all_of(got.begin(), got.end(), output_untouched);
+  std::vector<ArrayMismatch> wrong;
   for (const auto& e : expected) {
     const harness::NamedArray* g = find(got, e.name);
     const OutputFeedback& feedback = feedback_for(spec, e.name);
@@ -106,64 +186,26 @@ CompareOutcome compare_outputs(const std::vector<harness::NamedArray>& expected,
                     hint_text({{"size", "any"}, ""}, feedback);
       return out;
     }
-    bool exact = std::find(spec.exact_arrays.begin(), spec.exact_arrays.end(), e.name) !=
-                 spec.exact_arrays.end();
-    std::uint64_t bad = 0;
-    std::optional<Mismatch> first;
-    NumberPair first_integers;  // the exact values, when integers were compared
-    // Integers compared exactly are compared as integers (doubles lose them above 2^53).
-    const bool exact_integers = (exact || spec.kind == ComparatorSpec::Kind::exact) &&
-                                e.integers.size() == e.values.size() &&
-                                g->integers.size() == g->values.size();
-    for (std::size_t i = 0; i < e.values.size(); ++i) {
-      if (exact_integers ? e.integers[i] == g->integers[i]
-                         : values_match(e.values[i], g->values[i], spec, e.dtype, exact))
-        continue;
-      if (!first) {
-        Mismatch m;
-        m.array = e.name;
-        m.index = i;
-        if (i < e.labels.size()) m.label = e.labels[i];
-        // A matrix without element labels still says where: (row, col).
-        if (m.label.empty() && feedback.columns > 0 &&
-            e.values.size() % static_cast<std::size_t>(feedback.columns) == 0) {
-          m.label = row_col_text(i, feedback.columns);
-        }
-        m.expected = e.values[i];
-        m.got = g->values[i];
-        if (exact_integers) {
-          first_integers = {std::to_string(e.integers[i]), std::to_string(g->integers[i])};
-        }
-        m.tolerance = describe_tolerance(spec, exact);
-        first = m;
-      }
-      ++bad;
-    }
-    if (first) {
-      first->mismatches = bad;
-      first->compared = e.values.size();
-      std::string where = first->array + "[" + std::to_string(first->index) + "]";
-      if (!first->label.empty()) where += " (" + first->label + ")";
-      // Digits enough to tell the two apart, NaN spelled one way (util/number_format).
-      const NumberPair values = first_integers.first.empty()
-                                    ? format_number_pair(first->expected, first->got)
-                                    : first_integers;
-      out.message = where + ": expected " + values.first + ", got " + values.second + " (" +
-                    first->tolerance + "); " +
-                    std::to_string(bad) + " of " + std::to_string(e.values.size()) +
-                    " elements differ";
-      const MismatchPattern pattern = classify_mismatches(e, *g, spec, exact, feedback.columns, nothing_computed);
-      if (!pattern.detail.empty()) {
-        std::string detail = pattern.detail;
-        detail[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(detail[0])));
-        out.message += ". " + detail;
-      }
-      out.message += hint_text(pattern, feedback);
-      out.mismatch = first;
-      return out;
-    }
+    if (auto m = compare_array(e, *g, spec, feedback, nothing_computed)) wrong.push_back(std::move(*m));
   }
-  out.ok = true;
+  if (wrong.empty()) {
+    out.ok = true;
+    return out;
+  }
+  // The first array in the lab's order, unless a later one holds the poison or NaN
+  // (a skeleton's outputs all do: its first one is said, with no cause).
+  auto chosen = wrong.begin();
+  if (!nothing_computed) {
+    chosen = std::find_if(wrong.begin(), wrong.end(),
+                          [](const ArrayMismatch& m) { return poisoned_values(m.pattern); });
+    if (chosen == wrong.end()) chosen = wrong.begin();
+  }
+  out = chosen->outcome;
+  if (nothing_computed) return out;
+  for (const ArrayMismatch& other : wrong) {
+    if (&other == &*chosen) continue;
+    out.message += " ('" + other.outcome.mismatch->array + "' differs too)";
+  }
   return out;
 }
 

@@ -136,6 +136,26 @@ std::string unwritten_detail(const Facts& f, std::size_t count, std::int64_t col
   return detail;
 }
 
+// A copy of n bytes where n elements were meant leaves exactly the elements from
+// n / size on wrong: the first of them partly copied (any value), the rest poison.
+std::string bytes_as_count_detail(const Facts& f, const harness::NamedArray& g) {
+  const std::size_t count = g.values.size(), size = harness::dtype_size(g.dtype);
+  const std::size_t first_wrong = count / size;
+  if (count < 16 || first_wrong == 0 || f.bad.front() != first_wrong ||
+      f.bad.size() != count - first_wrong) {
+    return "";
+  }
+  const bool rest_poison = std::all_of(f.bad.begin() + 1, f.bad.end(), [&](std::uint64_t i) {
+    return is_poison(g.values[i], g.dtype);
+  });
+  if (!rest_poison) return "";
+  const std::string k = std::to_string(first_wrong);
+  return "elements 0.." + std::to_string(first_wrong - 1) + " are right and every one from " + k +
+         " = n / " + std::to_string(size) + " on differs (never written from " +
+         std::to_string(first_wrong + 1) + " on): a copy of n bytes where n elements were meant? "
+         "(a copy's size is in bytes: n * sizeof(element))";
+}
+
 std::string unloaded_shared_detail(const Facts& f) {
   const std::string which = f.from_shared == f.bad.size()
                                 ? "all " + std::to_string(f.bad.size()) + " differing elements are"
@@ -167,13 +187,20 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
       p.detail = "all " + n + " elements were never written (outputs are poisoned with NaN "
                  "before the call, -1 for integers, and these still hold it): not implemented yet?";
     } else {
-      p.detail = "every element is 0: not implemented yet?";
+      // Zeros are also what a loop that never ran leaves (lab05's K loop stopping
+      // before a K smaller than its tile): said beside the skeleton's reading.
+      p.detail = "every element is 0: not implemented yet? Or a loop that never ran (nothing "
+                 "was ever added)";
     }
     return p;
   }
+  if (std::string d = bytes_as_count_detail(f, g); !d.empty()) {
+    p.kinds.push_back("bytes_as_count");
+    p.detail = d;
+  }
   if (f.all_poison) {
     p.kinds.push_back("unwritten");
-    p.detail = unwritten_detail(f, e.values.size(), matrix ? columns : 0);
+    if (p.detail.empty()) p.detail = unwritten_detail(f, e.values.size(), matrix ? columns : 0);
   }
   if (f.from_shared > 0) {
     p.kinds.push_back("unloaded_shared");

@@ -28,6 +28,9 @@ std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
   // to `f'", or "file:(.text+0x1c): ..." where the object has no line table.
   static const std::regex ld_re(
       R"(^(?:\S*ld: )?(.+?):(?:(\d+)|\([^)]*\)): ((?:undefined reference to|multiple definition of) .*)$)");
+  // nvcc's front end on an error it finds at the end of the file (a missing "}"), with
+  // no file named: the note after it names the file.
+  static const std::regex nvcc_end_re(R"(^At end of source: (catastrophic error|error|warning)(?: #\S+)?: (.*)$)");
   std::vector<Diagnostic> out;
   std::istringstream in(map_paths(log, staged_dir, submission_dir));
   std::string line;
@@ -45,6 +48,9 @@ std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
       d.line = std::stoi(m[2]);
       d.severity = m[3] == "catastrophic error" ? "error" : std::string(m[3]);
       d.message = m[4];
+    } else if (std::regex_match(line, m, nvcc_end_re)) {
+      d.severity = m[1] == "catastrophic error" ? "error" : std::string(m[1]);
+      d.message = "at the end of the file: " + std::string(m[2]);
     } else if (std::regex_match(line, m, ld_re)) {
       d.file = m[1];
       d.line = m[2].matched ? std::stoi(m[2]) : 0;
@@ -59,6 +65,12 @@ std::vector<Diagnostic> parse_gcc_diagnostics(const std::string& log,
              e.severity == d.severity && e.message == d.message;
     });
     if (!repeated) out.push_back(std::move(d));
+  }
+  // A diagnostic without a file takes the next one's (else the one before it).
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!out[i].file.empty()) continue;
+    for (std::size_t j = i + 1; j < out.size() && out[i].file.empty(); ++j) out[i].file = out[j].file;
+    for (std::size_t j = i; j-- > 0 && out[i].file.empty();) out[i].file = out[j].file;
   }
   return out;
 }

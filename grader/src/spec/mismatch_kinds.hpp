@@ -9,6 +9,9 @@ namespace parlab::grader {
 // The kinds, most specific first (a hint is looked up in this order, "any" last):
 //   missing    the array is not in the output
 //   size       it has the wrong number of elements
+//   bytes_as_count  exactly the elements from n / sizeof(element) on differ, the ones
+//              after the first of them still poisoned: a copy of n bytes where n
+//              elements were meant (cudaMemcpy's size is in bytes)
 //   unwritten  every mismatch still holds the poison (all bits set: never written);
 //              the detail gives the range when they form one block
 //   unloaded_shared  some mismatch is a NaN carrying the simulator's shared-memory

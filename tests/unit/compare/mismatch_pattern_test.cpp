@@ -114,7 +114,7 @@ TEST_CASE("outputs all zero or never written say 'not implemented yet?', not a c
       {array("rows", {3, 4}), array("grid", {1, 2})},
       {array("rows", {0, 0}), array("grid", {poison, poison})}, spec);
   REQUIRE_FALSE(skeleton.ok);
-  CHECK_THAT(skeleton.message, Contains("Every element is 0: not implemented yet?"));
+  CHECK_THAT(skeleton.message, Contains("Every element is 0: not implemented yet? Or a loop that never ran"));
   CHECK_THAT(skeleton.message, !Contains("Hint"));
   const CompareOutcome unwritten = compare_outputs(
       {array("grid", {1, 2}), array("rows", {3, 4})},
@@ -169,4 +169,69 @@ TEST_CASE("a NaN from shared memory never loaded is its own kind, not 'unwritten
   NamedArray n = got;
   for (double& v : n.values) v = kNaN;
   CHECK(classify_mismatches(want, n, tolerant(), false, 0).kinds.front() == "nan");
+}
+
+TEST_CASE("a later output never written is said before a count computed from it", "[compare]") {
+  ComparatorSpec spec = tolerant();
+  spec.outputs["grid"].hints = {{"unwritten", "write every grid point"}, {"any", "generic"}};
+  spec.outputs["iterations"].hints = {{"too_small", "count every step"}};
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  // The count is wrong because the grid is poison: the grid's cause is the one named.
+  const CompareOutcome out = compare_outputs(
+      {array("iterations", {300}), array("grid", {1, 2, 3})},
+      {array("iterations", {20}), array("grid", {1, poison, poison})}, spec);
+  REQUIRE_FALSE(out.ok);
+  REQUIRE(out.mismatch);
+  CHECK(out.mismatch->array == "grid");
+  CHECK_THAT(out.message, Contains("Hint: write every grid point"));
+  CHECK_THAT(out.message, !Contains("count every step"));
+  CHECK_THAT(out.message, Contains("('iterations' differs too)"));
+  // Both wrong without poison: the lab's order, the first array, and the other named.
+  const CompareOutcome order = compare_outputs(
+      {array("iterations", {300}), array("grid", {1, 2, 3})},
+      {array("iterations", {20}), array("grid", {1, 2, 4})}, spec);
+  CHECK(order.mismatch->array == "iterations");
+  CHECK_THAT(order.message, Contains("Hint: count every step"));
+  CHECK_THAT(order.message, Contains("('grid' differs too)"));
+}
+
+TEST_CASE("'not implemented yet?' is followed by its hint without a stray period", "[compare]") {
+  ComparatorSpec spec = tolerant();
+  spec.outputs["grid"].hints = {{"unwritten", "write the boundary too"}};
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  const CompareOutcome out =
+      compare_outputs({array("grid", {1, 2})}, {array("grid", {poison, poison})}, spec);
+  CHECK_THAT(out.message, Contains("not implemented yet? Hint: write the boundary too"));
+  CHECK_THAT(out.message, !Contains("?."));
+}
+
+TEST_CASE("n bytes copied where n floats were meant is 'bytes_as_count'", "[compare]") {
+  const double poison = std::bit_cast<double>(~std::uint64_t{0});
+  auto f32 = [](std::vector<double> v) {
+    NamedArray a = array("y", std::move(v));
+    a.dtype = DType::f32;
+    return a;
+  };
+  std::vector<double> want(103);
+  for (std::size_t i = 0; i < want.size(); ++i) want[i] = 1.0 + static_cast<double>(i);
+  // 103 bytes: floats 0..24 whole, float 25 three bytes of it (any value), the rest poison.
+  std::vector<double> got = want;
+  got[25] = -std::numeric_limits<double>::infinity();
+  for (std::size_t i = 26; i < got.size(); ++i) got[i] = poison;
+  const MismatchPattern p = classify_mismatches(f32(want), f32(got), tolerant(), false, 0);
+  REQUIRE_FALSE(p.kinds.empty());
+  CHECK(p.kinds.front() == "bytes_as_count");
+  CHECK_THAT(p.detail, Contains("every one from 25 = n / 4 on differs"));
+  // n a multiple of 4: all poison, still this kind first, then 'unwritten'.
+  std::vector<double> want100(want.begin(), want.begin() + 100), got100 = want100;
+  for (std::size_t i = 25; i < 100; ++i) got100[i] = poison;
+  const MismatchPattern q = classify_mismatches(f32(want100), f32(got100), tolerant(), false, 0);
+  CHECK(q.kinds.front() == "bytes_as_count");
+  CHECK(has(q, "unwritten"));
+  // The same tail from another index, or a computed value past it: not this kind.
+  std::vector<double> got30 = want100;
+  for (std::size_t i = 30; i < 100; ++i) got30[i] = poison;
+  CHECK_FALSE(has(classify_mismatches(f32(want100), f32(got30), tolerant(), false, 0), "bytes_as_count"));
+  got100[60] = 7.0;
+  CHECK_FALSE(has(classify_mismatches(f32(want100), f32(got100), tolerant(), false, 0), "bytes_as_count"));
 }

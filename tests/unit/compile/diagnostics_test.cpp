@@ -71,3 +71,17 @@ TEST_CASE("the linker's undefined and multiple definitions are diagnostics too",
   CHECK(d[2].line == 4);
   CHECK_THAT(d[2].message, Catch::StartsWith("multiple definition of `helper()'"));
 }
+
+TEST_CASE("nvcc's error at the end of the file is a diagnostic, with the file of its note", "[build]") {
+  const std::string log =
+      "At end of source: error: expected a \"}\"\n"
+      "/w/build/sim/src/matmul.cu(6): note #3196-D: to match this \"{\"\n"
+      "  namespace {\n"
+      "1 error detected in the compilation of \"/w/build/sim/src/matmul.cu\".\n";
+  auto d = parse_gcc_diagnostics(log, "/w/build/sim/src", "/home/s/lab05");
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].severity == "error");
+  CHECK(d[0].message == "at the end of the file: expected a \"}\"");
+  CHECK(d[0].file == "/home/s/lab05/matmul.cu");
+  CHECK(d[1].severity == "note");
+}
