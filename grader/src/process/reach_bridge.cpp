@@ -100,6 +100,10 @@ std::optional<std::string> add_reach_bridge(const fs::path& blocked, const fs::p
   ReachPlan& plan = registry().plan;
   const std::string blocked_text = blocked.lexically_normal().string();
   const std::string entry_text = entry.lexically_normal().string();
+  for (int i = 0; i < plan.bridge_count; ++i)  // registered before: tried then
+    if (blocked_text == plan.bridges[i].blocked)
+      for (int e = 0; e < plan.bridges[i].entry_count; ++e)
+        if (entry_text == plan.bridges[i].entries[e]) return std::nullopt;
   if (auto why_not = bridge_refused(blocked_text, entry_text)) return why_not;
   ReachBridge* bridge = nullptr;
   for (int i = 0; i < plan.bridge_count; ++i)
@@ -114,8 +118,6 @@ std::optional<std::string> add_reach_bridge(const fs::path& blocked, const fs::p
     for (int i = 0; i < plan.bridge_count; ++i)
       if (blocked_text == plan.bridges[i].blocked) bridge = &plan.bridges[i];
   }
-  for (int i = 0; i < bridge->entry_count; ++i)
-    if (entry_text == bridge->entries[i]) return std::nullopt;
   if (bridge->entry_count == ReachBridge::kMaxEntries) return "too many entries of " + blocked_text;
   bridge->entries[bridge->entry_count++] = keep(entry_text);
   return std::nullopt;
