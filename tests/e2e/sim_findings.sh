@@ -130,8 +130,8 @@ run_grade divergent lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work
 expect_rc divergent 0
 expect_field "$W/divergent.json" score 60 "divergence keeps its points"
 expect_message "$W/divergent.json" "all outputs match \(simulator: warp divergence in kernel sum_block_kernel at sum_reduce.cu:$LINE\)" "the hint names the branch's line"
-expect_message "$W/divergent.json" "the code blocks a warp ran were run by only some of its threads \(sum_reduce.cu:$LINE" "the hint says what diverges"
-expect_message "$W/divergent.json" "\(this run: [0-9]+% of the code blocks a warp ran were run by only some of its threads; the reference on the same data: [0-9]+%\)" "the hint shows both runs' figures"
+expect_message "$W/divergent.json" "of the work its warps ran \(code weighted by length and runs\) was run by only some of their threads \(sum_reduce.cu:$LINE" "the hint says what diverges"
+expect_message "$W/divergent.json" "\(this run: [0-9]+% of the work its warps ran was run by only some of their threads; the reference on the same data: [0-9]+%\)" "the hint shows both runs' figures"
 expect_no_message "$W/divergent.json" "simulator: warp divergence in kernel (max|histogram)" "the untouched kernels diverge as the reference's do: no hint"
 
 # 11. The reference has no findings, and its answers do not depend on the order.

@@ -80,17 +80,22 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
     totals.global_ideal_sectors += *ideal;
     totals.shared_requests += *shared;
     totals.shared_conflict_ways += *ways;
-    // Divergence: all four or none (a line from a build without the coverage hook).
+    // Divergence: all six or none (a line from a build without the coverage hook).
     const auto warps = count_field(object, "warps");
     const auto divergent_warps = count_field(object, "divergent_warps");
     const auto warp_blocks = count_field(object, "warp_blocks");
     const auto divergent_blocks = count_field(object, "divergent_warp_blocks");
-    if (warps && divergent_warps && warp_blocks && divergent_blocks &&
-        *divergent_blocks <= *warp_blocks && *divergent_warps <= *warps) {
+    const auto code_bytes = count_field(object, "code_bytes");
+    const auto divergent_bytes = count_field(object, "divergent_code_bytes");
+    if (warps && divergent_warps && warp_blocks && divergent_blocks && code_bytes &&
+        divergent_bytes && *divergent_blocks <= *warp_blocks && *divergent_warps <= *warps &&
+        *divergent_bytes <= *code_bytes) {
       totals.warps += *warps;
       totals.divergent_warps += *divergent_warps;
       totals.warp_blocks += *warp_blocks;
       totals.divergent_warp_blocks += *divergent_blocks;
+      totals.code_bytes += *code_bytes;
+      totals.divergent_code_bytes += *divergent_bytes;
     }
   }
   if (totals.launches == 0) return std::nullopt;
@@ -116,8 +121,8 @@ std::optional<double> counter_value(const CounterTotals& t, SimCounter counter) 
 }
 
 std::optional<double> warp_divergence_share(const CounterTotals& t) {
-  if (t.warp_blocks == 0) return std::nullopt;
-  return static_cast<double>(t.divergent_warp_blocks) / static_cast<double>(t.warp_blocks);
+  if (t.code_bytes == 0) return std::nullopt;
+  return static_cast<double>(t.divergent_code_bytes) / static_cast<double>(t.code_bytes);
 }
 
 std::string counter_label(SimCounter counter) {
@@ -190,7 +195,7 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
   // textbook's interleaved reduction measures 14% beside the reference tree's 4%.
   j.keep = *value >= 2.0 * *theirs && *value - *theirs >= 0.05;
   j.comparison = "this run: " + percent(*value) +
-                 " of the code blocks a warp ran were run by only some of its threads; the "
+                 " of the work its warps ran was run by only some of their threads; the "
                  "reference on the same data: " + percent(*theirs);
   return j;
 }
@@ -212,7 +217,7 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
   const auto theirs = warp_divergence_share(reference);
   if (mine || theirs) {
     line += sep + std::string("warp divergence ") + (mine ? percent(*mine) : "-") +
-            " of a warp's code blocks (reference: " + (theirs ? percent(*theirs) : "-") + ")";
+            " of a warp's work (reference: " + (theirs ? percent(*theirs) : "-") + ")";
   }
   return line;
 }

@@ -37,6 +37,8 @@ struct CounterTotals {
   std::uint64_t divergent_warps = 0;
   std::uint64_t warp_blocks = 0;            // (sampled warp, code block) pairs run
   std::uint64_t divergent_warp_blocks = 0;  // run by only some lanes, or unevenly
+  std::uint64_t code_bytes = 0;             // the work: code block length x warp runs
+  std::uint64_t divergent_code_bytes = 0;   // of it, run by only some lanes
 };
 
 // Why totals cannot come from the simulator (every request touches at least one sector,
@@ -52,8 +54,9 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text);
 // global request). A run with no shared request has 1-way conflicts.
 std::optional<double> counter_value(const CounterTotals& totals, SimCounter counter);
 
-// Warp divergence (not a scored counter): the share of the code blocks a sampled warp
-// ran that only some of its lanes ran, 0 to 1; nothing without code blocks counted.
+// Warp divergence (not a scored counter): the share of the work of the sampled warps
+// (code block length x runs) that only some of a warp's lanes ran, 0 to 1; nothing
+// without code counted.
 std::optional<double> warp_divergence_share(const CounterTotals& totals);
 
 // "global sectors per request", ...
@@ -77,10 +80,10 @@ struct HintJudgement {
 HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
                                 const CounterTotals& reference);
 
-// A warp-divergence hint judged the same way: its share of divergent code blocks over the
-// whole run must be at least twice the reference's and 5 points above it ("this run: 50%
-// of the code blocks a warp ran were run by only some of its threads; the reference on
-// the same data: 0%").
+// A warp-divergence hint judged the same way: its share of divergent work over the whole
+// run must be at least twice the reference's and 5 points above it ("this run: 50% of
+// the work its warps ran was run by only some of their threads; the reference on the
+// same data: 0%").
 HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference);
 
 // One line with every counter of both runs, for the message: "sampled counters: global

@@ -181,7 +181,7 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
                 "\"shared_requests\": %llu, \"shared_conflict_ways\": %llu, "
                 "\"warps\": %llu, \"divergent_warps\": %llu, \"warp_blocks\": %llu, "
                 "\"divergent_warp_blocks\": %llu, \"warp_block_runs\": %llu, "
-                "\"divergent_runs\": %llu}\n",
+                "\"divergent_runs\": %llu, \"code_bytes\": %llu, \"divergent_code_bytes\": %llu}\n",
                 static_cast<unsigned long long>(s.threads),
                 static_cast<unsigned long long>(s.global_loads),
                 static_cast<unsigned long long>(s.global_stores),
@@ -195,7 +195,9 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
                 static_cast<unsigned long long>(d.warp_blocks),
                 static_cast<unsigned long long>(d.divergent_warp_blocks),
                 static_cast<unsigned long long>(d.warp_block_runs),
-                static_cast<unsigned long long>(d.divergent_runs));
+                static_cast<unsigned long long>(d.divergent_runs),
+                static_cast<unsigned long long>(d.code_bytes),
+                static_cast<unsigned long long>(d.divergent_code_bytes));
   return "{\"kernel\": \"" + name + "\", " + numbers;
 }
 

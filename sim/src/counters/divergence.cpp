@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "counters/code_block_length.hpp"
 #include "exec/execution_state.hpp"
 #include "race/source_lines.hpp"
 #include "report/diagnostics.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 constexpr std::size_t kInitialSlots = 256;
 constexpr std::size_t kMaxSlots = std::size_t{1} << 16;  // 9 MiB: far more code blocks than a kernel has
-// A launch's share of divergent (warp, code block) pairs from which the simulator
+// A launch's share of divergent work (code bytes x warp runs) from which the simulator
 // reports a finding (the grader then judges it against the reference's run).
 constexpr double kFindingShare = 0.10;
 constexpr std::size_t kWorstLines = 3;
@@ -44,11 +45,30 @@ WarpBlockRuns warp_block_runs(const std::uint32_t (&runs)[32], unsigned present_
   WarpBlockRuns r;
   if (present_lanes == 0) return r;
   r.most = r.fewest = runs[0];
-  for (unsigned lane = 1; lane < present_lanes && lane < 32; ++lane) {
+  std::uint64_t total = runs[0];
+  const unsigned lanes = std::min(present_lanes, 32u);
+  for (unsigned lane = 1; lane < lanes; ++lane) {
     r.most = std::max(r.most, runs[lane]);
     r.fewest = std::min(r.fewest, runs[lane]);
+    total += runs[lane];
   }
+  constexpr unsigned kSideLanes = 2;
+  r.side_work = lanes > 2 * kSideLanes &&
+                (total <= std::uint64_t{kSideLanes} * r.most ||
+                 total >= std::uint64_t{lanes - kSideLanes} * r.most);
   return r;
+}
+
+bool sides_of_one_branch(const std::uint32_t (&mine)[32], const std::uint32_t (&other)[32],
+                         unsigned present_lanes) {
+  const unsigned lanes = std::min(present_lanes, 32u);
+  if (lanes == 0) return false;
+  const std::uint64_t sum = std::uint64_t{mine[0]} + other[0];
+  if (sum == 0) return false;
+  for (unsigned lane = 1; lane < lanes; ++lane) {
+    if (std::uint64_t{mine[lane]} + other[lane] != sum) return false;
+  }
+  return true;
 }
 
 void BlockDivergence::reset(bool sampled, unsigned lanes, unsigned sample) {
@@ -105,14 +125,45 @@ void BlockDivergence::record(const void* pc, unsigned lane) {
   if (Entry* entry = find_or_insert(pc, warp)) ++entry->runs[lane % 32];
 }
 
+std::vector<const void*> BlockDivergence::code_addresses() const {
+  std::vector<const void*> addresses;
+  if (!sampled_) return addresses;
+  for (const Entry& entry : table_) {
+    if (entry.pc != nullptr) addresses.push_back(entry.pc);
+  }
+  return addresses;
+}
+
 void BlockDivergence::fold_into(std::unordered_map<const void*, CodeBlockTotals>& totals,
-                                std::uint64_t& sampled_warps) const {
+                                std::uint64_t& sampled_warps,
+                                const std::unordered_map<const void*, bool>& library) const {
   if (!sampled_) return;
   sampled_warps += std::min((lanes_ + 31) / 32, kSampledWarps);
+  const auto is_library = [&](const void* pc) {
+    const auto it = library.find(pc);
+    return it != library.end() && it->second;
+  };
+  // Per warp, the library's code blocks that only some lanes ran: the other sides of
+  // branches into the simulator's code.
+  std::vector<const Entry*> library_sides[kSampledWarps];
+  for (const Entry& entry : table_) {
+    if (entry.pc == nullptr || !is_library(entry.pc)) continue;
+    const unsigned present = std::min(32u, lanes_ - entry.warp * 32);
+    const WarpBlockRuns runs = warp_block_runs(entry.runs, present);
+    if (runs.most != runs.fewest) library_sides[entry.warp].push_back(&entry);
+  }
   for (const Entry& entry : table_) {
     if (entry.pc == nullptr) continue;
     const unsigned present = std::min(32u, lanes_ - entry.warp * 32);
-    const WarpBlockRuns runs = warp_block_runs(entry.runs, present);
+    WarpBlockRuns runs = warp_block_runs(entry.runs, present);
+    if (runs.divergent() && !is_library(entry.pc)) {
+      for (const Entry* side : library_sides[entry.warp]) {
+        if (sides_of_one_branch(entry.runs, side->runs, present)) {
+          runs.side_work = true;  // the join, copied onto the student's side
+          break;
+        }
+      }
+    }
     CodeBlockTotals& t = totals[entry.pc];
     ++t.warp_blocks;
     t.warp_runs += runs.most;
@@ -130,13 +181,19 @@ void divergence_record(BlockDivergence& block, const void* pc) {
 
 void fold_block_divergence(const BlockDivergence& block) {
   if (!block.sampled()) return;
+  // Which code blocks are the simulator's (one addr2line run per new address; cached).
+  const std::vector<const void*> addresses = block.code_addresses();
+  const std::vector<CodeLocation> locations = code_locations_of(addresses);
+  std::unordered_map<const void*, bool> library;
+  for (std::size_t i = 0; i < addresses.size(); ++i) library[addresses[i]] = locations[i].library;
   std::lock_guard lock(g_mutex);
-  block.fold_into(g_launch_blocks, g_launch_warps);
+  block.fold_into(g_launch_blocks, g_launch_warps, library);
 }
 
 DivergenceSummary summarize_divergence(const std::unordered_map<const void*, CodeBlockTotals>& per_block,
                                        std::uint64_t sampled_warps,
-                                       const std::unordered_map<const void*, bool>& counted) {
+                                       const std::unordered_map<const void*, bool>& counted,
+                                       const std::unordered_map<const void*, std::uint32_t>& length_of) {
   DivergenceSummary s;
   s.warps = sampled_warps;
   std::uint32_t divergent_warps = 0;
@@ -147,6 +204,10 @@ DivergenceSummary summarize_divergence(const std::unordered_map<const void*, Cod
     s.divergent_warp_blocks += t.divergent;
     s.warp_block_runs += t.warp_runs;
     s.divergent_runs += t.divergent_runs;
+    const auto length = length_of.find(pc);
+    const std::uint64_t bytes = length == length_of.end() ? kUnknownCodeBlockBytes : length->second;
+    s.code_bytes += bytes * t.warp_runs;
+    s.divergent_code_bytes += bytes * t.divergent_runs;
     divergent_warps |= t.divergent_warp_mask;
   }
   s.divergent_warps = static_cast<std::uint64_t>(std::popcount(divergent_warps));
@@ -169,25 +230,29 @@ DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_a
   const std::vector<CodeLocation> locations = code_locations_of(addresses);
   std::unordered_map<const void*, bool> counted;
   std::unordered_map<const void*, std::string> line_of;
+  std::unordered_map<const void*, std::uint32_t> length_of;
   for (std::size_t i = 0; i < addresses.size(); ++i) {
     counted[addresses[i]] = !locations[i].library;
+    length_of[addresses[i]] = code_block_length(addresses[i]);
     // A block of the launch lambda (a kernel's exit g++ merged there) counts as the
     // kernel's code, but its line is the host launch line: it names no branch.
     line_of[addresses[i]] = locations[i].launch_thunk ? "an unknown line" : locations[i].line;
   }
-  const DivergenceSummary s = summarize_divergence(per_block, sampled_warps, counted);
-  if (s.warp_blocks == 0) return s;
-  const bool finding = static_cast<double>(s.divergent_warp_blocks) >= kFindingShare * s.warp_blocks;
+  const DivergenceSummary s = summarize_divergence(per_block, sampled_warps, counted, length_of);
+  if (s.warp_blocks == 0 || s.code_bytes == 0) return s;
+  const bool finding = static_cast<double>(s.divergent_code_bytes) >= kFindingShare * s.code_bytes;
   if (!finding && !print_all) return s;
-  // The worst code blocks first: divergent in the most warps, then the most idle runs.
+  // The worst code blocks first: the most divergent work, then divergent in the most warps.
   std::vector<std::pair<const void*, CodeBlockTotals>> worst;
   for (const auto& entry : per_block) {
     if (entry.second.divergent > 0 && counted[entry.first]) worst.push_back(entry);
   }
-  std::sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) {
+  const auto divergent_bytes = [&](const std::pair<const void*, CodeBlockTotals>& entry) {
+    return entry.second.divergent_runs * length_of[entry.first];
+  };
+  std::sort(worst.begin(), worst.end(), [&](const auto& a, const auto& b) {
+    if (divergent_bytes(a) != divergent_bytes(b)) return divergent_bytes(a) > divergent_bytes(b);
     if (a.second.divergent != b.second.divergent) return a.second.divergent > b.second.divergent;
-    if (a.second.divergent_runs != b.second.divergent_runs)
-      return a.second.divergent_runs > b.second.divergent_runs;
     return a.first < b.first;
   });
   std::vector<std::string> lines;
@@ -198,16 +263,20 @@ DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_a
   }
   std::string places;
   for (const std::string& where : lines) places += (places.empty() ? "" : ", ") + where;
-  const std::string share = percent(s.divergent_warp_blocks, s.warp_blocks);
+  const std::string share = percent(s.divergent_code_bytes, s.code_bytes);
   if (print_all) {
     std::fprintf(stderr,
                  "parlab-sim: counters: kernel %s, divergence: %llu of %llu code blocks run by a "
                  "warp were run by only some of its lanes (%s), %llu of %llu warp runs "
-                 "divergent, %llu of %llu sampled warps divergent%s%s\n",
+                 "divergent, %s of the work (code bytes x runs: %llu of %llu), "
+                 "%llu of %llu sampled warps divergent%s%s\n",
                  kernel_name, static_cast<unsigned long long>(s.divergent_warp_blocks),
-                 static_cast<unsigned long long>(s.warp_blocks), share.c_str(),
+                 static_cast<unsigned long long>(s.warp_blocks),
+                 percent(s.divergent_warp_blocks, s.warp_blocks).c_str(),
                  static_cast<unsigned long long>(s.divergent_runs),
-                 static_cast<unsigned long long>(s.warp_block_runs),
+                 static_cast<unsigned long long>(s.warp_block_runs), share.c_str(),
+                 static_cast<unsigned long long>(s.divergent_code_bytes),
+                 static_cast<unsigned long long>(s.code_bytes),
                  static_cast<unsigned long long>(s.divergent_warps),
                  static_cast<unsigned long long>(s.warps), places.empty() ? "" : "; worst at ",
                  places.c_str());
@@ -218,7 +287,8 @@ DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_a
                  "warp divergence in kernel " + std::string(kernel_name) +
                      (lines.empty() ? std::string() : " at " + lines.front()),
                  "warp divergence in kernel " + std::string(kernel_name) + ": " + share +
-                     " of the code blocks a warp ran were run by only some of its threads" + at +
+                     " of the work its warps ran (code weighted by length and runs) was run by "
+                     "only some of their threads" + at +
                      ". Threads of one warp that take different branches run one after the "
                      "other: where you can, make a branch's condition the same for the 32 "
                      "threads of a warp (threadIdx.x / 32 rather than threadIdx.x % 2).");

@@ -9,9 +9,13 @@
 // the lane), is divergent for that warp: on a GPU the warp runs it once per distinct path,
 // with the other lanes idle.
 //
-// Per launch: the sampled (warp, code block) pairs, the divergent ones, and the same
-// weighted by runs (a block run 100 times by lane 0 and 60 by lane 1 is 100 warp runs,
-// 40 of them divergent). Cost: one thread-local load and a branch per code block outside
+// Per launch: the sampled (warp, code block) pairs, the divergent ones, the same weighted
+// by runs (a block run 100 times by lane 0 and 60 by lane 1 is 100 warp runs, 40 of them
+// divergent), and weighted by runs and by each block's length in bytes
+// (counters/code_block_length.hpp): the share of the work that is divergent, which is
+// what a finding is judged on. A one-line halo load or a warp leader's atomic is a small
+// share of a kernel's work; an interleaved reduction's add, run in every warp by a few
+// lanes, is not. Cost: one thread-local load and a branch per code block outside
 // the sampled warps; a flat hash-table probe inside them.
 #include <cstdint>
 #include <string>
@@ -30,12 +34,29 @@ void divergence_record(BlockDivergence& block, const void* pc);
 
 // One warp's runs of one code block: the most and fewest runs over the warp's present
 // lanes (unit-tested on its own).
+// A block that at most two lanes ran, or that every present lane but at most two ran the
+// most times (the lanes' runs add up to at most 2 x `most`, or to at least (present - 2) x
+// `most`), is side work of one lane per row: a halo element loaded by the first or last
+// thread of a tile row (a warp holds two rows of a 16-wide tile), a warp leader's atomic
+// for its peers, a bounds check at the data's edge. A GPU runs it once for those lanes and
+// no branch condition could make it the same for the warp: it counts as not divergent.
+// An interleaved reduction's add (half the lanes, then a quarter, ...) is not.
 struct WarpBlockRuns {
   std::uint32_t most = 0;
   std::uint32_t fewest = 0;
-  bool divergent() const { return most != fewest; }
+  bool side_work = false;
+  bool divergent() const { return most != fewest && !side_work; }
 };
 WarpBlockRuns warp_block_runs(const std::uint32_t (&runs)[32], unsigned present_lanes);
+
+// Whether `mine` and `other` are the two sides of one branch: their runs add up to the
+// same count for each present lane (at least one), so every lane took one side or the
+// other each time. A student's block whose other side is the simulator's code (`if (lane
+// == leader) atomicAdd(...)`: the atomic is inlined runtime code, and g++ copies the
+// loop's increment onto both sides) is the join a GPU's lanes reach together, not
+// divergence of the student's.
+bool sides_of_one_branch(const std::uint32_t (&mine)[32], const std::uint32_t (&other)[32],
+                         unsigned present_lanes);
 
 // Per code address, over the sampled warps of a launch.
 struct CodeBlockTotals {
@@ -54,6 +75,8 @@ struct DivergenceSummary {
   std::uint64_t divergent_warp_blocks = 0;
   std::uint64_t warp_block_runs = 0;
   std::uint64_t divergent_runs = 0;
+  std::uint64_t code_bytes = 0;            // sum of length x warp runs
+  std::uint64_t divergent_code_bytes = 0;  // sum of length x divergent warp runs
 };
 
 class BlockDivergence {
@@ -64,9 +87,13 @@ class BlockDivergence {
   void reset(bool sampled, unsigned lanes, unsigned sample = 0);
   bool sampled() const { return sampled_; }
   void record(const void* pc, unsigned lane);
-  // Adds this block's figures to the launch's, and its sampled warps.
+  // Adds this block's figures to the launch's, and its sampled warps. `library`: the
+  // code addresses of the simulator's and the standard library's code (not the student's).
   void fold_into(std::unordered_map<const void*, CodeBlockTotals>& totals,
-                 std::uint64_t& sampled_warps) const;
+                 std::uint64_t& sampled_warps,
+                 const std::unordered_map<const void*, bool>& library = {}) const;
+  // The code addresses this block ran (for telling the student's from the library's).
+  std::vector<const void*> code_addresses() const;
 
  private:
   struct Entry {
@@ -88,15 +115,17 @@ class BlockDivergence {
 // Called by a block runner when a sampled block ends.
 void fold_block_divergence(const BlockDivergence& block);
 
-// The totals over the code blocks `counted` (the student's), and the sampled warps.
+// The totals over the code blocks `counted` (the student's), and the sampled warps;
+// `length_of` gives a code block's length in bytes (absent: kUnknownCodeBlockBytes).
 DivergenceSummary summarize_divergence(const std::unordered_map<const void*, CodeBlockTotals>& per_block,
                                        std::uint64_t sampled_warps,
-                                       const std::unordered_map<const void*, bool>& counted);
+                                       const std::unordered_map<const void*, bool>& counted,
+                                       const std::unordered_map<const void*, std::uint32_t>& length_of);
 
 // A launch ends: its totals over the student's code blocks (those whose code is in the
 // simulator's or the standard library's headers are left out: a GPU has no such
 // branches, like the first thread of a block registering its __shared__ arrays); a
-// finding when a good share ran divergent, naming the worst lines; with `print_all`, one
+// finding when a good share of the work ran divergent, naming the worst lines; with `print_all`, one
 // stderr line with the figures. Resets the launch's counts.
 DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all);
 

@@ -161,19 +161,21 @@ TEST_CASE("a memory-access hint is kept only where this run is clearly worse tha
   CHECK(unknown.comparison.empty());
 }
 
-TEST_CASE("warp divergence: summed from the lines that have it, a share of the code blocks",
+TEST_CASE("warp divergence: summed from the lines that have it, a share of the work",
           "[sim_counters]") {
   const std::string divergent =
       "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
       "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
       "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
       "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
-      "\"warp_block_runs\": 32, \"divergent_runs\": 16}\n";
+      "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
+      "\"divergent_code_bytes\": 1000}\n";
   const auto totals = parse_sim_counters(divergent + kLine);  // kLine: no divergence fields
   REQUIRE(totals);
   CHECK(totals->launches == 2);
   CHECK(totals->warps == 8);
   CHECK(totals->divergent_warps == 8);
+  CHECK(totals->code_bytes == 2000);
   CHECK(*warp_divergence_share(*totals) == Approx(0.5));
   CHECK_FALSE(warp_divergence_share(*parse_sim_counters(kLine)));
   // More divergent blocks than blocks: the divergence figures of that line are dropped.
@@ -184,20 +186,26 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the c
   REQUIRE(dropped);  // the memory figures stay
   CHECK(dropped->global_requests == 16);
   CHECK_FALSE(warp_divergence_share(*dropped));
+  // More divergent work than work: dropped the same way.
+  std::string more_work = divergent;
+  more_work.replace(more_work.find("\"divergent_code_bytes\": 1000"), 29,
+                    "\"divergent_code_bytes\": 3000");
+  CHECK_FALSE(warp_divergence_share(*parse_sim_counters(more_work)));
 
   CounterTotals uniform = *totals;
   uniform.divergent_warp_blocks = 0;
+  uniform.divergent_code_bytes = 0;
   const HintJudgement worse = judge_divergence_hint(*totals, uniform);
   CHECK(worse.keep);
-  CHECK(worse.comparison == "this run: 50% of the code blocks a warp ran were run by only some "
-                            "of its threads; the reference on the same data: 0%");
+  CHECK(worse.comparison == "this run: 50% of the work its warps ran was run by only some "
+                            "of their threads; the reference on the same data: 0%");
   CHECK_FALSE(judge_divergence_hint(*totals, *totals).keep);
   CounterTotals slightly = uniform;
-  slightly.divergent_warp_blocks = 1;  // 3%: not 5 points above the reference's 0%
+  slightly.divergent_code_bytes = 60;  // 3%: not 5 points above the reference's 0%
   CHECK_FALSE(judge_divergence_hint(slightly, uniform).keep);
   CHECK(judge_divergence_hint(uniform, CounterTotals{}).keep);  // no reference figure
   CHECK_THAT(counters_side_by_side(*totals, uniform),
-             Contains(", warp divergence 50% of a warp's code blocks (reference: 0%)"));
+             Contains(", warp divergence 50% of a warp's work (reference: 0%)"));
 }
 
 TEST_CASE("counts the simulator cannot produce are named, real ones pass", "[sim_counters]") {

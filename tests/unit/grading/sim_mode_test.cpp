@@ -151,31 +151,33 @@ TEST_CASE("a warp-divergence hint is shown only where this run diverges clearly 
           "the reference on the same data", "[sim_mode]") {
   RunFolder folder;
   folder.write("{\"kind\":\"warp_divergence\",\"summary\":\"warp divergence in kernel k at "
-               "k.cu:12\",\"message\":\"warp divergence in kernel k: 50% of the code blocks a "
-               "warp ran were run by only some of its threads (k.cu:12)\"}\n");
+               "k.cu:12\",\"message\":\"warp divergence in kernel k: 50% of the work its "
+               "warps ran was run by only some of their threads (k.cu:12)\"}\n");
   std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
       << "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
          "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
          "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
          "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
-         "\"warp_block_runs\": 32, \"divergent_runs\": 16}\n";
+         "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
+         "\"divergent_code_bytes\": 1000}\n";
   CounterTotals uniform;  // the reference: the same code blocks, none divergent
   uniform.launches = 1;
   uniform.warps = 8;
   uniform.warp_blocks = 24;
+  uniform.code_bytes = 2000;
   std::optional<CounterTotals> reference = uniform;
   std::vector<std::string> notes;
   TestResult r = passed_test();
   add_sim_findings(r, folder.root, "run", notes, false, &reference);
   CHECK_THAT(r.message, Contains("(simulator: warp divergence in kernel k at k.cu:12)"));
-  CHECK_THAT(r.message, Contains("(k.cu:12) (this run: 50% of the code blocks a warp ran were "
-                                 "run by only some of its threads; the reference on the same "
+  CHECK_THAT(r.message, Contains("(k.cu:12) (this run: 50% of the work its warps ran was "
+                                 "run by only some of their threads; the reference on the same "
                                  "data: 0%)"));
   CHECK(r.status == TestStatus::passed);  // a hint: points unchanged
 
   // A reference that diverges as much (a tree reduction's last steps): nothing to say.
   CounterTotals diverging = uniform;
-  diverging.divergent_warp_blocks = 11;  // 46%: 50% is less than 1.25x that
+  diverging.divergent_code_bytes = 920;  // 46%: 50% is less than twice that
   reference = diverging;
   TestResult same = passed_test();
   std::vector<std::string> no_notes;

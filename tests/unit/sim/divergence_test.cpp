@@ -6,6 +6,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "counters/code_block_length.hpp"
 #include "counters/divergence.hpp"
 #include "exec/sampled_blocks.hpp"
 #include "race/source_lines.hpp"
@@ -46,14 +47,49 @@ TEST_CASE("a warp's runs of a code block: the most and fewest over its present l
   std::uint32_t runs[32] = {};
   for (auto& r : runs) r = 3;
   CHECK_FALSE(warp_block_runs(runs, 32).divergent());
-  runs[31] = 0;  // the last lane skipped it
+  runs[31] = runs[30] = runs[29] = 0;  // three lanes skipped it
   CHECK(warp_block_runs(runs, 32).divergent());
   CHECK(warp_block_runs(runs, 32).most == 3);
   CHECK(warp_block_runs(runs, 32).fewest == 0);
-  CHECK_FALSE(warp_block_runs(runs, 31).divergent());  // a partial warp: lane 31 is absent
-  runs[0] = 5;  // a loop one lane ran more often
-  CHECK(warp_block_runs(runs, 31).divergent());
-  CHECK(warp_block_runs(runs, 31).most - warp_block_runs(runs, 31).fewest == 2);
+  CHECK_FALSE(warp_block_runs(runs, 29).divergent());  // a partial warp: lanes 29-31 are absent
+  runs[0] = runs[1] = runs[2] = 5;  // a loop three lanes ran more often
+  CHECK(warp_block_runs(runs, 29).divergent());
+  CHECK(warp_block_runs(runs, 29).most - warp_block_runs(runs, 29).fewest == 2);
+}
+
+TEST_CASE("two code blocks are the sides of one branch when every lane ran one or the other",
+          "[sim][counters][divergence]") {
+  using parlab_sim::detail::sides_of_one_branch;
+  std::uint32_t leader[32] = {}, others[32] = {};
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    leader[lane] = lane % 5 == 0 ? 3 : 1;  // leaders in some rounds of four
+    others[lane] = 4 - leader[lane];
+  }
+  CHECK(sides_of_one_branch(others, leader, 32));
+  others[7] = 2;  // lane 7 skipped both once: not one branch
+  CHECK_FALSE(sides_of_one_branch(others, leader, 32));
+  CHECK(sides_of_one_branch(others, leader, 7));  // lane 7 absent
+  const std::uint32_t none[32] = {};
+  CHECK_FALSE(sides_of_one_branch(none, none, 32));
+}
+
+TEST_CASE("side work of one or two lanes per warp is not divergence; of half the lanes it is",
+          "[sim][counters][divergence]") {
+  std::uint32_t runs[32] = {};
+  runs[0] = 1;  // a halo element, a leader's atomic
+  CHECK_FALSE(warp_block_runs(runs, 32).divergent());
+  runs[16] = 1;  // the first thread of each of a 16-wide tile's two rows
+  CHECK_FALSE(warp_block_runs(runs, 32).divergent());
+  runs[8] = 1;  // three lanes: a branch
+  CHECK(warp_block_runs(runs, 32).divergent());
+  for (auto& r : runs) r = 4;
+  runs[0] = 0;  // the lane at the data's edge skips the update
+  CHECK_FALSE(warp_block_runs(runs, 32).divergent());
+  for (unsigned lane = 0; lane < 32; lane += 2) runs[lane] = 0;  // odd lanes only
+  CHECK(warp_block_runs(runs, 32).divergent());
+  // A warp of four lanes has no side work: one lane of four is a quarter of it.
+  std::uint32_t few[32] = {1, 0, 0, 0};
+  CHECK(warp_block_runs(few, 4).divergent());
 }
 
 TEST_CASE("a launch's divergence adds the student's code blocks only; divergent warps are "
@@ -66,13 +102,21 @@ TEST_CASE("a launch's divergence adds the student's code blocks only; divergent 
   blocks[&header] = CodeBlockTotals{8, 8, 8, 8, 0b11111111};       // __shared__ registration
   const std::unordered_map<const void*, bool> counted = {
       {&student_a, true}, {&student_b, true}, {&header, false}};
-  const auto s = parlab_sim::detail::summarize_divergence(blocks, 8, counted);
+  const std::unordered_map<const void*, std::uint32_t> length_of = {
+      {&student_a, 10}, {&student_b, 100}, {&header, 1000}};
+  const auto s = parlab_sim::detail::summarize_divergence(blocks, 8, counted, length_of);
   CHECK(s.warps == 8);
   CHECK(s.divergent_warps == 2);
   CHECK(s.warp_blocks == 16);
   CHECK(s.divergent_warp_blocks == 3);
   CHECK(s.warp_block_runs == 48);
   CHECK(s.divergent_runs == 33);
+  // The work: length x warp runs, the header's left out.
+  CHECK(s.code_bytes == 10 * 8 + 100 * 40);
+  CHECK(s.divergent_code_bytes == 10 * 2 + 100 * 31);
+  // A block whose length is not known weighs kUnknownCodeBlockBytes.
+  const auto unknown = parlab_sim::detail::summarize_divergence(blocks, 8, counted, {});
+  CHECK(unknown.code_bytes == parlab_sim::detail::kUnknownCodeBlockBytes * 48);
 }
 
 TEST_CASE("if (threadIdx.x % 2) diverges in every warp: both branches run by half the lanes",
@@ -80,13 +124,17 @@ TEST_CASE("if (threadIdx.x % 2) diverges in every warp: both branches run by hal
   const auto outcome = run_counted("odd_lanes");
   INFO(outcome.output);
   CHECK(outcome.exit_code == 0);
-  // Per warp: entry, then, else, join; then and else run by half the lanes.
+  // Per warp: entry, then, else, join; then and else run by half the lanes. By work (their
+  // length in bytes, g++'s code here) they are a smaller share: the index arithmetic and
+  // the loads are in the entry block.
   CHECK_THAT(outcome.output, Contains("kernel odd_lanes, divergence: 16 of 32 code blocks run by "
                                       "a warp were run by only some of its lanes (50%)"));
-  CHECK_THAT(outcome.output, Contains("8 of 8 sampled warps divergent; worst at "
-                                      "counters_divergence.cu:12, counters_divergence.cu:14"));
-  CHECK_THAT(outcome.output, Contains("warning: warp divergence in kernel odd_lanes: 50% of the "
-                                      "code blocks a warp ran were run by only some of its threads"));
+  CHECK_THAT(outcome.output, Contains("8 of 8 sampled warps divergent; worst at "));
+  CHECK_THAT(outcome.output, Contains("counters_divergence.cu:12"));
+  CHECK_THAT(outcome.output, Contains("counters_divergence.cu:14"));
+  CHECK_THAT(outcome.output, Contains("warning: warp divergence in kernel odd_lanes: "));
+  CHECK_THAT(outcome.output, Contains("of the work its warps ran (code weighted by length and "
+                                      "runs) was run by only some of their threads"));
 }
 
 TEST_CASE("if ((threadIdx.x / 32) % 2) is warp-uniform: no divergence, no finding",
@@ -129,15 +177,33 @@ TEST_CASE("the simulator's own branches are not the student's: __shared__ regist
   CHECK_THAT(outcome.output, !Contains("warning"));
 }
 
+TEST_CASE("a halo tile's edge loads and warp leaders' atomics are side work: no finding; an "
+          "interleaved reduction's adds are divergent work", "[sim][counters][divergence]") {
+  for (const char* kernel : {"halo_edges", "leader_atomic", "aggregated_keys"}) {
+    const auto outcome = run_counted(kernel);
+    INFO(outcome.output);
+    CHECK(outcome.exit_code == 0);
+    CHECK_THAT(outcome.output, Contains(std::string("kernel ") + kernel + ", divergence: 0 of "));
+    CHECK_THAT(outcome.output, !Contains("warning"));
+  }
+  const auto interleaved = run_counted("interleaved_sum");
+  INFO(interleaved.output);
+  CHECK_THAT(interleaved.output, Contains("8 of 8 sampled warps divergent; worst at "
+                                          "counters_divergence.cu:101"));
+  CHECK_THAT(interleaved.output, Contains("warning: warp divergence in kernel interleaved_sum"));
+}
+
 TEST_CASE("the counters file gets the divergence totals of each launch",
           "[sim][counters][divergence]") {
   CHECK_THAT(summary_line("odd_lanes"),
              Contains("\"warps\": 8, \"divergent_warps\": 8, \"warp_blocks\": 32, "
                       "\"divergent_warp_blocks\": 16, \"warp_block_runs\": 32, "
-                      "\"divergent_runs\": 16}"));
+                      "\"divergent_runs\": 16, \"code_bytes\": "));
   CHECK_THAT(summary_line("lane_loop"),
              Contains("\"divergent_warps\": 8, \"warp_blocks\": 24, \"divergent_warp_blocks\": 8, "
-                      "\"warp_block_runs\": 264, \"divergent_runs\": 248}"));
+                      "\"warp_block_runs\": 264, \"divergent_runs\": 248, \"code_bytes\": "));
+  CHECK_THAT(summary_line("odd_warps"), Contains("\"divergent_code_bytes\": 0}"));
+  CHECK_THAT(summary_line("lane_loop"), !Contains("\"divergent_code_bytes\": 0}"));
   CHECK_THAT(summary_line("odd_warps"), Contains("\"divergent_warps\": 0, \"warp_blocks\": 24, "
                                                  "\"divergent_warp_blocks\": 0,"));
 }
