@@ -71,6 +71,17 @@ bool sides_of_one_branch(const std::uint32_t (&mine)[32], const std::uint32_t (&
   return true;
 }
 
+bool same_path(const std::uint32_t (&mine)[32], const std::uint32_t (&other)[32],
+               unsigned present_lanes) {
+  const unsigned lanes = std::min(present_lanes, 32u);
+  bool ran = false;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    if (mine[lane] != other[lane]) return false;
+    ran = ran || mine[lane] != 0;
+  }
+  return ran;
+}
+
 void BlockDivergence::reset(bool sampled, unsigned lanes, unsigned sample) {
   sampled_ = sampled;
   full_ = false;
@@ -143,8 +154,9 @@ void BlockDivergence::fold_into(std::unordered_map<const void*, CodeBlockTotals>
     const auto it = library.find(pc);
     return it != library.end() && it->second;
   };
-  // Per warp, the library's code blocks that only some lanes ran: the other sides of
-  // branches into the simulator's code.
+  // Per warp, the library's code blocks that only some lanes ran: branches into the
+  // simulator's code, whose other side and whose own continuation are not the student's
+  // divergence.
   std::vector<const Entry*> library_sides[kSampledWarps];
   for (const Entry& entry : table_) {
     if (entry.pc == nullptr || !is_library(entry.pc)) continue;
@@ -158,8 +170,10 @@ void BlockDivergence::fold_into(std::unordered_map<const void*, CodeBlockTotals>
     WarpBlockRuns runs = warp_block_runs(entry.runs, present);
     if (runs.divergent() && !is_library(entry.pc)) {
       for (const Entry* side : library_sides[entry.warp]) {
-        if (sides_of_one_branch(entry.runs, side->runs, present)) {
-          runs.side_work = true;  // the join, copied onto the student's side
+        // The join copied onto the student's side, or onto the runtime call's side.
+        if (sides_of_one_branch(entry.runs, side->runs, present) ||
+            same_path(entry.runs, side->runs, present)) {
+          runs.side_work = true;
           break;
         }
       }

@@ -57,6 +57,12 @@ WarpBlockRuns warp_block_runs(const std::uint32_t (&runs)[32], unsigned present_
 // divergence of the student's.
 bool sides_of_one_branch(const std::uint32_t (&mine)[32], const std::uint32_t (&other)[32],
                          unsigned present_lanes);
+// Whether `mine` ran exactly as `other` did, lane by lane (at least one run): the same
+// path. A student's block on the same path as the simulator's divergent code (the copied
+// increment after a leader's atomic) is that branch's side work, not the student's
+// divergence.
+bool same_path(const std::uint32_t (&mine)[32], const std::uint32_t (&other)[32],
+               unsigned present_lanes);
 
 // Per code address, over the sampled warps of a launch.
 struct CodeBlockTotals {

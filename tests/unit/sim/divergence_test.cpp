@@ -71,6 +71,11 @@ TEST_CASE("two code blocks are the sides of one branch when every lane ran one o
   CHECK(sides_of_one_branch(others, leader, 7));  // lane 7 absent
   const std::uint32_t none[32] = {};
   CHECK_FALSE(sides_of_one_branch(none, none, 32));
+  // The same path: lane by lane the same runs.
+  using parlab_sim::detail::same_path;
+  CHECK(same_path(leader, leader, 32));
+  CHECK_FALSE(same_path(leader, others, 32));
+  CHECK_FALSE(same_path(none, none, 32));
 }
 
 TEST_CASE("side work of one or two lanes per warp is not divergence; of half the lanes it is",
