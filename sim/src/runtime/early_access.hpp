@@ -23,6 +23,8 @@ struct EarlyAccess {
   std::size_t copy_bytes = 0;
   std::size_t buffer_bytes = 0;
   const char* kernel_name = nullptr;     // not a copy: a kernel's writes to managed memory
+  bool source_of_copy_to_device = false; // a write into the source of a copy to the device
+  bool source_already_sent = false;      // ... that had landed already (a kernel needed it)
 };
 
 // Signal-safe. Dropped when too many are waiting to be reported.
