@@ -143,20 +143,36 @@ void set_access(std::uintptr_t begin, std::uintptr_t end, int protection) {
   if (end > begin) mprotect(reinterpret_cast<void*>(begin), end - begin, protection);
 }
 
+// Sorted, overlapping or touching ranges joined: one mprotect each, however many
+// copies share a page (a pipeline of one-element chunks queues thousands).
+std::vector<Pages> merged(std::vector<Pages> ranges) {
+  std::sort(ranges.begin(), ranges.end(), [](const Pages& a, const Pages& b) { return a.begin < b.begin; });
+  std::vector<Pages> joined;
+  for (const Pages& range : ranges) {
+    if (range.end <= range.begin) continue;
+    if (!joined.empty() && range.begin <= joined.back().end) {
+      joined.back().end = std::max(joined.back().end, range.end);
+    } else {
+      joined.push_back(range);
+    }
+  }
+  return joined;
+}
+
 // Makes [begin, end) (pages of the simulator's pinned memory) accessible, except the
 // pages of the copies still watched: read-only for a copy to the device's source,
 // inaccessible for the others (that wins on a page both watch). g_mutex held.
 void reprotect_locked(std::uintptr_t begin, std::uintptr_t end) {
-  set_access(begin, end, PROT_READ | PROT_WRITE);
-  for (const bool device_sources : {true, false}) {
-    for (const PendingCopy& copy : g_pending) {
-      if (!copy.watched || to_device(copy) != device_sources) continue;
-      if (device_sources && g_sources_open) continue;
-      const Pages pages = pages_of(copy);
-      set_access(std::max(begin, pages.begin), std::min(end, pages.end),
-                 device_sources ? PROT_READ : PROT_NONE);
-    }
+  std::vector<Pages> read_only, closed;
+  for (const PendingCopy& copy : g_pending) {
+    if (!copy.watched || (to_device(copy) && g_sources_open)) continue;
+    const Pages pages = pages_of(copy);
+    const Pages inside{std::max(begin, pages.begin), std::min(end, pages.end)};
+    (to_device(copy) ? read_only : closed).push_back(inside);
   }
+  set_access(begin, end, PROT_READ | PROT_WRITE);
+  for (const Pages& pages : merged(std::move(read_only))) set_access(pages.begin, pages.end, PROT_READ);
+  for (const Pages& pages : merged(std::move(closed))) set_access(pages.begin, pages.end, PROT_NONE);
 }
 
 // A copy to the device reads its source now. Only a page another copy made
@@ -207,7 +223,7 @@ void advance(Decide decide) {
     }
     g_pending.swap(kept);
     if (g_pending.empty()) g_waits.clear();  // later copies are numbered after every wait
-    for (const Pages& pages : opened) reprotect_locked(pages.begin, pages.end);
+    for (const Pages& pages : merged(std::move(opened))) reprotect_locked(pages.begin, pages.end);
   }
   report_early_accesses();
 }
@@ -322,11 +338,11 @@ void open_device_sources(bool open) {
   std::lock_guard lock(g_mutex);
   if (g_sources_open == open) return;
   g_sources_open = open;
+  std::vector<Pages> sources;
   for (const PendingCopy& copy : g_pending) {
-    if (!to_device(copy) || !copy.watched) continue;
-    const Pages pages = pages_of(copy);
-    reprotect_locked(pages.begin, pages.end);
+    if (to_device(copy) && copy.watched) sources.push_back(pages_of(copy));
   }
+  for (const Pages& pages : merged(std::move(sources))) reprotect_locked(pages.begin, pages.end);
 }
 
 void complete_kernel_writes() {
