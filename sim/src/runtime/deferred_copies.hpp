@@ -86,7 +86,7 @@ void wait_for_stream(cudaStream_t waiter, cudaStream_t source, std::uint64_t iss
 void complete_copies_touching(const void* pointer, std::size_t bytes);
 
 // For the SIGSEGV handler (no allocation): a fault at `address` in the pages of a
-// pending copy's destination.
+// pending copy's destination, or of a pending copy to the device's source.
 enum class PendingPageFault {
   none,     // not such a page: the fault is someone else's
   early,    // the bytes of a pending copy: recorded, the copy no longer watched; retry
