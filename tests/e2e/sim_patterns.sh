@@ -21,7 +21,11 @@
 #   - lab06 pipeline that does not synchronize its last stream (tests/fakes/lab06/
 #     skips_last_sync): the driver reads host_out as soon as the call returns: stale
 #     chunks, the pipeline tests fail with a finding naming the copy; the lab06 reference
-#     keeps full marks with no finding.
+#     keeps full marks with no finding;
+#   - lab06 pipeline refilling a stream's pinned staging buffer before that stream's
+#     previous copy to the device completed: the new bytes reach the device, the
+#     pipeline tests fail with a finding naming the refill and the copy; the twin that
+#     synchronizes the stream first: full marks, no finding.
 #   - each lab's functions in the shapes of public CUDA code (sim_patterns/*_public_*:
 #     dynamic shared memory, block-size templates, __constant__ symbols, cooperative
 #     groups passed as thread_group, occupancy-sized grids, cudaFuncGetAttributes,
@@ -143,6 +147,25 @@ expect_field "$W/ref6.json" score 60 "the lab06 reference: full correctness mark
 expect_field "$W/ref6.json" graded_max_score 60 "of 60 graded here"
 expect_no_message "$W/ref6.json" "simulator found" "the lab06 reference: no simulator finding"
 expect_no_output "$W/ref6.json" "simulator found" "the lab06 reference: no simulator finding (simulator output)"
+
+# 7b. lab06: a stream's pinned staging buffer refilled for its next chunk before its
+#     previous copy to the device completed: the device gets the new chunk's bytes, the
+#     pipeline fails with a finding naming the refill and the copy; refilled after
+#     cudaStreamSynchronize: full marks, no finding.
+fake_submission lab06 sim_patterns/lab06_staging_refilled_early
+run_grade staging lab06 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/staging.json"
+expect_rc staging 1
+expect_status "$W/staging.json" "pipeline: 4 streams, 8 chunks, last chunk short" failed "the early refill fails the pipeline"
+expect_status "$W/staging.json" "round trip, pinned buffers" passed "the round trips pass"
+REFILL_LINE=$(line_of "$FAKE_DIR/streams.cu" 'std::copy\(host_in')
+H2D_LINE=$(line_of "$FAKE_DIR/streams.cu" 'cudaMemcpyAsync\(d_in')
+expect_test_says "$W/staging.json" "pipeline: 4 streams, 8 chunks, last chunk short" "host code wrote bytes \[0, [0-9]+\) of a pinned buffer of [0-9]+ bytes \(cudaMallocHost\) at streams.cu:$REFILL_LINE, the source of the cudaMemcpyAsync to the device on stream #[0-9]+ \(streams numbered in creation order\) issued at streams.cu:$H2D_LINE, before that copy completed" \
+  "the finding names the refill (streams.cu:$REFILL_LINE) and the copy (streams.cu:$H2D_LINE)"
+fake_submission lab06 sim_patterns/lab06_staging_refilled_synced
+run_grade stagingsync lab06 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/stagingsync.json"
+expect_rc stagingsync 0
+expect_field "$W/stagingsync.json" score 60 "refilled after cudaStreamSynchronize: full correctness marks"
+expect_no_message "$W/stagingsync.json" "simulator found" "refilled after cudaStreamSynchronize: no simulator finding"
 
 # 8. Public code shapes, one fake per lab (docs/simulation.md, "Agreement with a GPU").
 # Divergence is weighted by work, and one or two lanes' side work and a branch into the

@@ -12,6 +12,7 @@
 #include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
+#include "runtime/deferred_copies.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -86,6 +87,9 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
   args.m = m;
   args.n = n;
   args.k = k;
+  // Device work: pending copies to the device land first, as before a launch
+  // (alpha and beta may be among their bytes, in device pointer mode).
+  parlab_sim::detail::land_copies_to_device();
   args.alpha = *alpha;  // host or device pointer mode: both readable here
   args.beta = *beta;
   args.a = A;

@@ -70,8 +70,11 @@ void run_launch(const LaunchRequest& request) {
   job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
   if (settings.seeded) choose_orders(job, settings);
   complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
+  land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
   if (g_access_hooks_enabled) race_check_begin_launch();
+  open_device_sources(true);
   WorkerPool::instance().run(job);
+  open_device_sources(false);
   defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
   if (g_counters_enabled) report_launch_counters(request.kernel_name);
   if (job.is_aborted()) record_error(static_cast<cudaError_t>(job.abort_error.load()));

@@ -1,6 +1,7 @@
 // cudaMemcpy, cudaMemset and the symbol copies. Copies are synchronous, except an
 // asynchronous copy from the device into page-locked host memory, which lands at the
-// next synchronization that orders it (runtime/deferred_copies.hpp). The device side of a copy must lie inside one
+// next synchronization that orders it, and one from page-locked host memory to the
+// device, which reads its source as late as that (runtime/deferred_copies.hpp). The device side of a copy must lie inside one
 // allocation, as CUDA checks; otherwise the call fails with cudaErrorInvalidValue.
 #include <cstring>
 
@@ -114,6 +115,10 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   }
   if (copy_is_deferred(dst, src, kind)) {
     defer_copy_to_host(stream, dst, src, bytes, site);
+    return cudaSuccess;
+  }
+  if (copy_to_device_is_deferred(dst, src, kind)) {
+    defer_copy_to_device(stream, dst, src, bytes, site);
     return cudaSuccess;
   }
   // Into pageable memory the copy is synchronous (after its stream's earlier work); any

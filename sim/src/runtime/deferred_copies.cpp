@@ -22,10 +22,11 @@ struct PendingCopy {
   unsigned stream_number;
   std::uint64_t number;  // issue order
   std::byte* dst;
-  std::vector<std::byte> bytes;
+  std::vector<std::byte> bytes;  // a copy to the host, a kernel's writes: what lands
   std::source_location site;
-  // Its destination pages are inaccessible (the simulator's pinned memory) until it
-  // lands or its first early access is recorded.
+  // The pages it watches (its destination, or a copy to the device's source) are
+  // protected (the simulator's pinned memory) until it completes or its first early
+  // access is recorded.
   bool watched;
   bool watchable;  // in the simulator's own mapping: its pages may be protected
   std::uintptr_t buffer_begin;
@@ -33,7 +34,20 @@ struct PendingCopy {
   // Not a copy but a kernel's writes to managed memory (runtime/managed_kernel_writes.hpp):
   // the kernel's name.
   const char* kernel = nullptr;
+  // Not a copy to the host but a copy to the device from page-locked memory: it reads
+  // `source` when it lands (as late as a GPU may), `size` bytes; its source pages are
+  // read-only until it completes, so the first host write is an early access.
+  const std::byte* source = nullptr;
+  std::size_t size = 0;
+  bool landed = false;  // the device holds its bytes; watched still until it completes
 };
+
+bool to_device(const PendingCopy& copy) { return copy.source != nullptr; }
+std::size_t length(const PendingCopy& copy) { return to_device(copy) ? copy.size : copy.bytes.size(); }
+// The host bytes an access to which is early: a copy to the device's source, else the destination.
+std::uintptr_t watched_begin(const PendingCopy& copy) {
+  return reinterpret_cast<std::uintptr_t>(to_device(copy) ? copy.source : copy.dst);
+}
 
 // cudaStreamWaitEvent: `waiter`'s later work waits for `source`'s copies numbered up to
 // `issued` (those before the event). `at`: g_issued when the wait was made, so an event
@@ -55,6 +69,9 @@ std::mutex g_mutex;
 std::vector<PendingCopy> g_pending;
 std::vector<StreamWait> g_waits;
 std::uint64_t g_issued = 0;
+// During a launch the sources of copies to the device are writable: the kernel is
+// ordered after them (it runs on the host's threads in the simulator).
+bool g_sources_open = false;
 
 bool is_legacy_default(cudaStream_t stream) {
   return stream == nullptr || stream == cudaStreamLegacy;
@@ -116,69 +133,124 @@ struct Pages {
 
 Pages pages_of(const PendingCopy& copy) {
   const std::uintptr_t page = page_size();
-  const auto begin = reinterpret_cast<std::uintptr_t>(copy.dst);
-  return {begin / page * page, (begin + copy.bytes.size() + page - 1) / page * page};
+  const std::uintptr_t begin = watched_begin(copy);
+  return {begin / page * page, (begin + length(copy) + page - 1) / page * page};
 }
+
+bool overlaps(const Pages& a, const Pages& b) { return a.begin < b.end && b.begin < a.end; }
 
 void set_access(std::uintptr_t begin, std::uintptr_t end, int protection) {
   if (end > begin) mprotect(reinterpret_cast<void*>(begin), end - begin, protection);
 }
 
-// Makes [begin, end) (pages of the simulator's pinned memory) accessible, except the
-// pages of the copies still watched. g_mutex held.
-void reprotect_locked(std::uintptr_t begin, std::uintptr_t end) {
-  set_access(begin, end, PROT_READ | PROT_WRITE);
-  for (const PendingCopy& copy : g_pending) {
-    if (!copy.watched) continue;
-    const Pages pages = pages_of(copy);
-    set_access(std::max(begin, pages.begin), std::min(end, pages.end), PROT_NONE);
+// Sorted, overlapping or touching ranges joined: one mprotect each, however many
+// copies share a page (a pipeline of one-element chunks queues thousands).
+std::vector<Pages> merged(std::vector<Pages> ranges) {
+  std::sort(ranges.begin(), ranges.end(), [](const Pages& a, const Pages& b) { return a.begin < b.begin; });
+  std::vector<Pages> joined;
+  for (const Pages& range : ranges) {
+    if (range.end <= range.begin) continue;
+    if (!joined.empty() && range.begin <= joined.back().end) {
+      joined.back().end = std::max(joined.back().end, range.end);
+    } else {
+      joined.push_back(range);
+    }
   }
+  return joined;
 }
 
-// Writes (in issue order) and forgets the pending copies `done` selects; then reports
-// the early accesses recorded so far (outside the lock: that runs addr2line).
-template <class Done>
-void complete_if(Done done) {
+// Makes [begin, end) (pages of the simulator's pinned memory) accessible, except the
+// pages of the copies still watched: read-only for a copy to the device's source,
+// inaccessible for the others (that wins on a page both watch). g_mutex held.
+void reprotect_locked(std::uintptr_t begin, std::uintptr_t end) {
+  std::vector<Pages> read_only, closed;
+  for (const PendingCopy& copy : g_pending) {
+    if (!copy.watched || (to_device(copy) && g_sources_open)) continue;
+    const Pages pages = pages_of(copy);
+    const Pages inside{std::max(begin, pages.begin), std::min(end, pages.end)};
+    (to_device(copy) ? read_only : closed).push_back(inside);
+  }
+  set_access(begin, end, PROT_READ | PROT_WRITE);
+  for (const Pages& pages : merged(std::move(read_only))) set_access(pages.begin, pages.end, PROT_READ);
+  for (const Pages& pages : merged(std::move(closed))) set_access(pages.begin, pages.end, PROT_NONE);
+}
+
+// A copy to the device reads its source now. Only a page another copy made
+// inaccessible needs opening (a read-only page reads). g_mutex held.
+void land_locked(PendingCopy& copy) {
+  const Pages pages = pages_of(copy);
+  const bool closed = std::any_of(g_pending.begin(), g_pending.end(), [&](const PendingCopy& other) {
+    return other.watched && !to_device(other) && overlaps(pages_of(other), pages);
+  });
+  if (closed) set_access(pages.begin, pages.end, PROT_READ | PROT_WRITE);
+  std::memcpy(copy.dst, copy.source, copy.size);
+  if (closed) reprotect_locked(pages.begin, pages.end);
+  copy.landed = true;
+}
+
+enum class Step { keep, land, complete };
+
+// Takes the step `decide` chooses for each pending copy, in issue order: `complete`
+// writes its bytes (a copy to the device reads its source, unless it landed already)
+// and forgets it; `land` only sends a copy to the device its bytes, and it stays
+// watched until it completes. Then reports the early accesses recorded so far
+// (outside the lock: that runs addr2line).
+template <class Decide>
+void advance(Decide decide) {
   {
     std::lock_guard lock(g_mutex);
-    std::vector<PendingCopy> kept;
+    // Steps first, moves after: landing looks at every pending copy's pages.
+    std::vector<Step> steps;
+    steps.reserve(g_pending.size());
+    for (const PendingCopy& copy : g_pending) steps.push_back(decide(copy));
     std::vector<Pages> opened;
-    for (PendingCopy& copy : g_pending) {
-      if (done(copy)) {
+    for (std::size_t i = 0; i < g_pending.size(); ++i) {
+      PendingCopy& copy = g_pending[i];
+      if (to_device(copy)) {
+        if (steps[i] != Step::keep && !copy.landed) land_locked(copy);
+        if (steps[i] == Step::complete && copy.watched) opened.push_back(pages_of(copy));
+      } else if (steps[i] == Step::complete) {
         if (copy.watchable) {  // a page may be protected for another copy
           opened.push_back(pages_of(copy));
           set_access(opened.back().begin, opened.back().end, PROT_READ | PROT_WRITE);
         }
         std::memcpy(copy.dst, copy.bytes.data(), copy.bytes.size());
-      } else {
-        kept.push_back(std::move(copy));
       }
+    }
+    std::vector<PendingCopy> kept;
+    for (std::size_t i = 0; i < g_pending.size(); ++i) {
+      if (steps[i] != Step::complete) kept.push_back(std::move(g_pending[i]));
     }
     g_pending.swap(kept);
     if (g_pending.empty()) g_waits.clear();  // later copies are numbered after every wait
-    for (const Pages& pages : opened) reprotect_locked(pages.begin, pages.end);
+    for (const Pages& pages : merged(std::move(opened))) reprotect_locked(pages.begin, pages.end);
   }
   report_early_accesses();
+}
+
+template <class Done>
+void complete_if(Done done) {
+  advance([&](const PendingCopy& copy) { return done(copy) ? Step::complete : Step::keep; });
 }
 
 // Findings of accesses not followed by any synchronization still get written.
 void report_at_exit() { report_early_accesses(); }
 
-// Queues bytes that reach `dst` at a synchronization; their pages are watched where
-// they are the simulator's own pinned or managed mapping.
-void defer_bytes(cudaStream_t stream, void* dst, std::vector<std::byte> bytes, std::source_location site,
-                 const char* kernel) {
+// Queues `copy` (its stream, ends, bytes, site or kernel set) on its stream; the pages
+// it watches (watched_begin) are protected where they are the simulator's own pinned
+// or managed mapping.
+void defer(PendingCopy copy) {
   static const bool ready = [] {
     void* frame[1];
     backtrace(frame, 1);  // loads the unwinder now, not first in the SIGSEGV handler
     return std::atexit(report_at_exit) == 0;
   }();
   (void)ready;
+  const std::uintptr_t begin = watched_begin(copy);
   MemoryRange range;
-  find_range(dst, range);
+  find_range(reinterpret_cast<const void*>(begin), range);
   // Only the simulator's own mappings: a registered buffer shares its pages with
   // whatever the program keeps next to it.
-  const auto begin = reinterpret_cast<std::uintptr_t>(dst);
   // Watching needs stepping over one instruction (fault/pending_copy_fault.cpp): x86-64.
 #if defined(__x86_64__)
   constexpr bool kCanWatch = true;
@@ -187,15 +259,30 @@ void defer_bytes(cudaStream_t stream, void* dst, std::vector<std::byte> bytes, s
 #endif
   const bool own_mapping = range.kind == MemoryKind::pinned_host || range.kind == MemoryKind::managed;
   const bool watched = kCanWatch && own_mapping && range.region_begin != 0 && begin >= range.begin &&
-                       bytes.size() <= range.end - begin;
+                       length(copy) <= range.end - begin;
+  copy.blocking = is_blocking_stream(copy.stream);
+  copy.stream_number = stream_number(copy.stream);
+  copy.watched = copy.watchable = watched;
+  copy.buffer_begin = range.begin;
+  copy.buffer_bytes = range.end - range.begin;
   std::lock_guard lock(g_mutex);
-  g_pending.push_back(PendingCopy{stream, is_blocking_stream(stream), stream_number(stream),
-                                  ++g_issued, static_cast<std::byte*>(dst), std::move(bytes), site,
-                                  watched, watched, range.begin, range.end - range.begin, kernel});
-  if (watched) {
-    const Pages pages = pages_of(g_pending.back());
+  copy.number = ++g_issued;
+  g_pending.push_back(std::move(copy));
+  if (!watched) return;
+  const Pages pages = pages_of(g_pending.back());
+  if (to_device(g_pending.back())) {
+    reprotect_locked(pages.begin, pages.end);  // read-only, unless another copy closed them
+  } else {
     set_access(pages.begin, pages.end, PROT_NONE);
   }
+}
+
+PendingCopy queued(cudaStream_t stream, void* dst, std::source_location site) {
+  PendingCopy copy{};
+  copy.stream = stream;
+  copy.dst = static_cast<std::byte*>(dst);
+  copy.site = site;
+  return copy;
 }
 
 }  // namespace
@@ -210,12 +297,52 @@ void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::si
   complete_copies_touching(dst, bytes);  // an earlier copy to the same bytes lands first
   complete_copies_touching(src, bytes);  // a kernel's pending writes to managed memory too
   const auto* from = static_cast<const std::byte*>(src);
-  defer_bytes(stream, dst, std::vector<std::byte>(from, from + bytes), site, nullptr);
+  PendingCopy copy = queued(stream, dst, site);
+  copy.bytes.assign(from, from + bytes);
+  defer(std::move(copy));
+}
+
+bool copy_to_device_is_deferred(void* dst, const void* src, cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDefault) return false;
+  MemoryRange range;
+  return is_page_locked_host(src) && find_range(dst, range) && range.kind == MemoryKind::device;
+}
+
+void defer_copy_to_device(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
+                          std::source_location site) {
+  // What a copy to the host brings into the source, or a kernel's pending writes there,
+  // lands first (an earlier copy to the device reading the same bytes need not).
+  const auto* begin = static_cast<const std::byte*>(src);
+  complete_if([&](const PendingCopy& copy) {
+    return !to_device(copy) && copy.dst < begin + bytes && begin < copy.dst + copy.bytes.size();
+  });
+  PendingCopy copy = queued(stream, dst, site);
+  copy.source = begin;
+  copy.size = bytes;
+  defer(std::move(copy));
 }
 
 void defer_kernel_writes(cudaStream_t stream, void* dst, std::vector<std::byte> written,
                          const char* kernel_name) {
-  defer_bytes(stream, dst, std::move(written), std::source_location{}, kernel_name);
+  PendingCopy copy = queued(stream, dst, std::source_location{});
+  copy.bytes = std::move(written);
+  copy.kernel = kernel_name;
+  defer(std::move(copy));
+}
+
+void land_copies_to_device() {
+  advance([](const PendingCopy& copy) { return to_device(copy) ? Step::land : Step::keep; });
+}
+
+void open_device_sources(bool open) {
+  std::lock_guard lock(g_mutex);
+  if (g_sources_open == open) return;
+  g_sources_open = open;
+  std::vector<Pages> sources;
+  for (const PendingCopy& copy : g_pending) {
+    if (to_device(copy) && copy.watched) sources.push_back(pages_of(copy));
+  }
+  for (const Pages& pages : merged(std::move(sources))) reprotect_locked(pages.begin, pages.end);
 }
 
 void complete_kernel_writes() {
@@ -258,8 +385,13 @@ void wait_for_stream(cudaStream_t waiter, cudaStream_t source, std::uint64_t iss
 void complete_copies_touching(const void* pointer, std::size_t bytes) {
   const auto* begin = static_cast<const std::byte*>(pointer);
   const std::byte* end = begin + bytes;
-  complete_if([&](const PendingCopy& copy) {
-    return copy.dst < end && begin < copy.dst + copy.bytes.size();
+  advance([&](const PendingCopy& copy) {
+    const bool on_destination = copy.dst < end && begin < copy.dst + length(copy);
+    if (!to_device(copy)) return on_destination ? Step::complete : Step::keep;
+    // Overwriting a copy to the device's source comes after it; device work on its
+    // destination needs only its bytes.
+    if (copy.source < end && begin < copy.source + copy.size) return Step::complete;
+    return on_destination ? Step::land : Step::keep;
   });
 }
 
@@ -272,8 +404,9 @@ PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const
     const Pages pages = pages_of(copy);
     if (address < pages.begin || address >= pages.end) continue;
     on_watched_page = true;
-    const auto begin = reinterpret_cast<std::uintptr_t>(copy.dst);
-    if (address < begin || address >= begin + copy.bytes.size()) continue;
+    const std::uintptr_t begin = watched_begin(copy);
+    if (address < begin || address >= begin + length(copy)) continue;
+    if (to_device(copy) && !write) continue;  // reads its source: only another copy closed the page
     EarlyAccess access;
     access.write = write;
     access.pc = pc;
@@ -282,11 +415,15 @@ PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const
     access.copy_line = copy.site.line();
     access.stream_number = copy.stream_number;
     access.offset = begin - copy.buffer_begin;
-    access.copy_bytes = copy.bytes.size();
+    access.copy_bytes = length(copy);
     access.buffer_bytes = copy.buffer_bytes;
     access.kernel_name = copy.kernel;
+    access.source_of_copy_to_device = to_device(copy);
+    access.source_already_sent = copy.landed;
     record_early_access(access);
-    copy.watched = false;  // one report per copy; later accesses see the stale bytes
+    // One report per copy; later accesses see the stale bytes (a copy to the device
+    // reads the new ones when it lands).
+    copy.watched = false;
     reprotect_locked(pages.begin, pages.end);
     return PendingPageFault::early;
   }

@@ -16,6 +16,15 @@
 // as an early access (runtime/early_access.hpp: the finding names the line and the
 // copy) and then sees the stale bytes; an access to other bytes of those pages goes
 // through (fault/signal_handlers.cpp steps over it).
+//
+// Asynchronous host-to-device copies from page-locked memory: a GPU's copy engine reads
+// the source any time until the synchronization that orders the copy, so host code
+// that refills the source before then may send the new bytes. The simulator reads the
+// source as late as CUDA allows: when device work needs the destination (a launch, a
+// copy or memset touching it) or at that synchronization. Until the synchronization the
+// source pages are read-only: the first host write is an early access (the finding
+// names the line, the copy and the stream), and then goes through, so a copy that has
+// not landed yet sends the new bytes. From pageable memory the copy stays synchronous.
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
@@ -33,6 +42,20 @@ bool copy_is_deferred(void* dst, const void* src, cudaMemcpyKind kind);
 // `site`: the cudaMemcpyAsync call, for the finding of an early access.
 void defer_copy_to_host(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
                         std::source_location site);
+
+// Whether a copy of this kind from `src` to `dst` is deferred (page-locked host source,
+// device destination).
+bool copy_to_device_is_deferred(void* dst, const void* src, cudaMemcpyKind kind);
+// Reads `src` when it lands: before device work that needs `dst`, or at the next
+// synchronization that orders `stream`; until then writes into `src` are early accesses.
+void defer_copy_to_device(cudaStream_t stream, void* dst, const void* src, std::size_t bytes,
+                          std::source_location site);
+// Before a launch: every copy to the device lands (its kernel must see the bytes); their
+// sources stay watched until the synchronization that orders them.
+void land_copies_to_device();
+// While a kernel runs (on the host's threads) the sources may be written by it: it is
+// ordered after the copies. open_device_sources(true) before, (false) after.
+void open_device_sources(bool open);
 
 // A kernel's writes to managed memory (runtime/managed_kernel_writes.hpp): `written`
 // holds what the kernel wrote at `dst`, the memory holds the bytes from before the
@@ -58,11 +81,12 @@ void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued);
 void wait_for_stream(cudaStream_t waiter, cudaStream_t source, std::uint64_t issued);
 // Stream order for later copies: completes every pending copy whose destination
 // overlaps [pointer, pointer + bytes) (a copy reading or overwriting those host bytes
-// comes after it).
+// comes after it), or a copy to the device's source; a copy to the device whose
+// destination overlaps lands (device work on it sees its bytes).
 void complete_copies_touching(const void* pointer, std::size_t bytes);
 
 // For the SIGSEGV handler (no allocation): a fault at `address` in the pages of a
-// pending copy's destination.
+// pending copy's destination, or of a pending copy to the device's source.
 enum class PendingPageFault {
   none,     // not such a page: the fault is someone else's
   early,    // the bytes of a pending copy: recorded, the copy no longer watched; retry

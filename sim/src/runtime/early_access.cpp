@@ -85,9 +85,35 @@ void report_kernel_access(const EarlyAccess& access, const std::string& line) {
   report_finding(kFindingUnsynchronizedAccess, line + "|kernel " + kernel + "|" + verb, summary, message);
 }
 
+// Host code wrote the page-locked source of a cudaMemcpyAsync to the device before the
+// synchronization that orders it: a GPU's copy engine may still read it.
+void report_source_write(const EarlyAccess& access, const std::string& line, const std::string& copy) {
+  const std::string bytes = "bytes [" + std::to_string(access.offset) + ", " +
+                            std::to_string(access.offset + access.copy_bytes) + ") of a pinned buffer of " +
+                            std::to_string(access.buffer_bytes) + " bytes (cudaMallocHost)";
+  const std::string summary = "host code wrote at " + line + " the source of the cudaMemcpyAsync to the device at " +
+                              copy + " before it completed";
+  const std::string message =
+      "host code wrote " + bytes + " at " + line + ", the source of the cudaMemcpyAsync to the device on " +
+      stream_name(access.stream_number) + " issued at " + copy +
+      ", before that copy completed: a GPU's copy engine reads the source any time until the "
+      "synchronization that orders the copy, so it may send your new bytes; synchronise the stream "
+      "(cudaStreamSynchronize, or cudaEventSynchronize on an event recorded after the copy) before "
+      "refilling or reusing the buffer (" +
+      (access.source_already_sent ? "here a kernel had already needed the copy's bytes, so the simulator "
+                                    "sent the old ones; a GPU may send either"
+                                  : "the simulator sent the new bytes, as a GPU may") +
+      ")";
+  report_finding(kFindingUnsynchronizedAccess, line + "|" + copy + "|wrote source", summary, message);
+}
+
 void report(const EarlyAccess& access) {
   const std::string line = access_line(access);
   if (access.kernel_name != nullptr) return report_kernel_access(access, line);
+  if (access.source_of_copy_to_device) {
+    return report_source_write(
+        access, line, std::string(source_display_name(access.copy_file)) + ":" + std::to_string(access.copy_line));
+  }
   const std::string copy = std::string(source_display_name(access.copy_file)) + ":" +
                            std::to_string(access.copy_line);
   const char* verb = access.write ? "wrote" : "read";

@@ -1,6 +1,6 @@
 #pragma once
-// Host code touching the destination of an asynchronous copy before the synchronization
-// that orders it (runtime/deferred_copies.hpp). The SIGSEGV handler records the access
+// Host code touching the destination of an asynchronous copy (or writing the source of
+// one to the device) before the synchronization that orders it (runtime/deferred_copies.hpp). The SIGSEGV handler records the access
 // here (no allocation, no lock); the findings are written later, at the next
 // synchronization or at exit, naming the line of the access and the cudaMemcpyAsync.
 #include <cstddef>
@@ -23,6 +23,8 @@ struct EarlyAccess {
   std::size_t copy_bytes = 0;
   std::size_t buffer_bytes = 0;
   const char* kernel_name = nullptr;     // not a copy: a kernel's writes to managed memory
+  bool source_of_copy_to_device = false; // a write into the source of a copy to the device
+  bool source_already_sent = false;      // ... that had landed already (a kernel needed it)
 };
 
 // Signal-safe. Dropped when too many are waiting to be reported.

@@ -192,3 +192,27 @@ TEST_CASE("cublasSgemm on host memory or a too-small buffer stops like an illega
   CHECK(small.exit_code == parlab_sim::kExitMemoryFault);
   CHECK_THAT(small.stderr_text, Catch::Contains("matrix C") && Catch::Contains("does not fit"));
 }
+
+TEST_CASE("cublasSgemm sees a pending asynchronous copy to the device from pinned memory",
+          "[sim][cublas][h2d]") {
+  float* pinned = nullptr;
+  REQUIRE(cudaMallocHost(&pinned, 4 * sizeof(float)) == cudaSuccess);
+  pinned[0] = 2.0f;
+  sim_test::DeviceArray<float> da(std::vector<float>{0.0f}), db(std::vector<float>{3.0f}),
+      dc(std::vector<float>{0.0f});
+  cudaStream_t stream = nullptr;
+  REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+  // The copy reads its source late (runtime/deferred_copies): cuBLAS's work is after it.
+  REQUIRE(cudaMemcpyAsync(da.get(), pinned, sizeof(float), cudaMemcpyHostToDevice, stream) == cudaSuccess);
+  cublasHandle_t handle = nullptr;
+  REQUIRE(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS);
+  REQUIRE(cublasSetStream(handle, stream) == CUBLAS_STATUS_SUCCESS);
+  const float alpha = 1.0f, beta = 0.0f;
+  REQUIRE(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &alpha, da.get(), 1, db.get(), 1, &beta,
+                      dc.get(), 1) == CUBLAS_STATUS_SUCCESS);
+  REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+  CHECK(dc.to_host()[0] == 6.0f);
+  REQUIRE(cublasDestroy(handle) == CUBLAS_STATUS_SUCCESS);
+  REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
+  REQUIRE(cudaFreeHost(pinned) == cudaSuccess);
+}
