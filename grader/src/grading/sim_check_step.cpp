@@ -1,3 +1,4 @@
+#include "grading/fault_line.hpp"
 #include "grading/sim_check_step.hpp"
 
 #include <chrono>
@@ -41,6 +42,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!got.ok()) {
     fail_from_run(r, got);
+    add_fault_place(ctx, got, r);  // a simulator fault: its line
     return r;
   }
   r.outcome = RunOutcome::ok;
