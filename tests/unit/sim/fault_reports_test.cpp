@@ -338,6 +338,8 @@ TEST_CASE("host code reading past a device allocation gets a hint, then crashes 
   CHECK(outcome.exit_code != 0);
   CHECK_THAT(outcome.stderr_text, Contains("host code touched the guard page or freed memory"));
   CHECK_THAT(outcome.stderr_text, Contains("just past the end of a device allocation"));
+  // Where in the program, for the grader to name the host line (grading/fault_line).
+  CHECK(std::regex_search(outcome.stderr_text, std::regex("\\n  at code offset 0x[0-9a-f]+ of the program\\n")));
 }
 
 TEST_CASE("running out of address space for thread stacks is reported", "[sim][faults]") {
