@@ -1,10 +1,10 @@
-#include "grading/fault_line.hpp"
 #include "grading/sim_check_step.hpp"
 
 #include <chrono>
 
 #include "compare/comparator.hpp"
 #include "grading/child_run_files.hpp"
+#include "grading/fault_line.hpp"
 #include "grading/run_feedback.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/sim_extras.hpp"
