@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU labs without a GPU (lab05 as the example): --device none skips every test with
 # exit 3; --device gpu is an environment error naming the reason; in sim mode a
-# kernel without a bounds check is stopped with an out-of-bounds report, threads of a
+# kernel without a bounds check is stopped with an out-of-bounds report naming its line, threads of a
 # block waiting at different barriers are a deadlock, edge threads that skip the tile
 # loads give wrong results on edge tiles only, and a compile error points at the
 # student's .cu line. On a GPU machine the no-GPU checks are skipped (said so).
@@ -29,6 +29,11 @@ fake_submission lab05 lab05/no_bounds_check
 run_grade oob lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/oob.json"
 expect_rc oob 1
 expect_message "$W/oob.json" "invalid device memory access" "missing bounds check: named as such"
+# The first access past the end is a read of A or B in the loop: the message names its line
+# (the report's code offset, resolved by the grader with addr2line).
+LINE=$(line_of "$FAKE_DIR/matmul.cu" 'acc \+= A\[row')
+expect_message "$W/oob.json" "invalid device memory access in a kernel at matmul\.cu:$LINE:" \
+  "the fault's message names the line of the bad access"
 expect_output "$W/oob.json" "naive_no_bounds" "the report names the student's kernel (the simulator's stderr)"
 expect_field "$W/oob.json" device.mode sim "the result's device is the simulator"
 

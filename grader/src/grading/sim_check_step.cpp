@@ -4,6 +4,7 @@
 
 #include "compare/comparator.hpp"
 #include "grading/child_run_files.hpp"
+#include "grading/fault_line.hpp"
 #include "grading/run_feedback.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/sim_extras.hpp"
@@ -41,6 +42,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!got.ok()) {
     fail_from_run(r, got);
+    add_fault_place(ctx, got, r);  // a simulator fault: its line
     return r;
   }
   r.outcome = RunOutcome::ok;

@@ -5,6 +5,7 @@
 #include "compare/comparator.hpp"
 #include "core/errors.hpp"
 #include "grading/child_run_files.hpp"
+#include "grading/fault_line.hpp"
 #include "grading/run_feedback.hpp"
 #include "grading/sim_check_step.hpp"
 #include "grading/sealed_report.hpp"
@@ -51,10 +52,11 @@ bool SimExtras::prepare_reference(GradingContext& ctx, const TestSpec& t) {
 }
 
 // Re-runs in other orders, the same settings otherwise: no run is special. Then the
-// findings of every run of the test.
+// findings of every run of the test. A run the simulator stopped at a fault: its line.
 void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const TaskRun& run,
                                   TestResult& r, std::vector<std::string>& notes) {
   const std::string slug = run_slug(t.name);
+  if (!run.ok()) add_fault_place(ctx, run, r);
   std::vector<std::string> reruns;
   for (int n = 1; n <= reruns_wanted_ && t.device == Device::gpu && r.status == TestStatus::passed; ++n) {
     apply_schedule_check(r, run.sim_seed, run_in_another_order(ctx, t, n),

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "exec/execution_state.hpp"
+#include "fault/code_offset.hpp"
 #include "fault/fatal_report.hpp"
 #include "fault/memory_fault.hpp"
 #include "fault/pending_copy_fault.hpp"
@@ -53,15 +54,18 @@ int signal_slot(int signal) {
       }
       text.add("\n  (a GPU reports this as cudaErrorIllegalAddress: an illegal memory access "
                "was encountered)");
+      add_code_offset(text, context);
       finish_report(text, kExitMemoryFault, true);
     }
     case SIGFPE:
       begin_report(text, "arithmetic fault").add(":\n  integer division by zero (or INT_MIN / -1); "
                                                  "a GPU gives an undefined result instead.");
+      add_code_offset(text, context);
       finish_report(text, kExitKernelFault, true);
     case SIGILL:
       begin_report(text, "illegal instruction").add(":\n  the kernel reached code marked "
                                                     "unreachable, or called __builtin_trap().");
+      add_code_offset(text, context);
       finish_report(text, kExitKernelFault, true);
     default:
       begin_report(text, "abort()").add(":\n  a failed assert() in the kernel (see the message "
@@ -80,7 +84,9 @@ void on_fault(int signal, siginfo_t* info, void* context) {
     text.add("parlab-sim: host code touched the guard page or freed memory of a device "
              "allocation:\n  ");
     describe_fault_address(text, reinterpret_cast<std::uintptr_t>(info->si_addr));
-    text.add("\n  (on a GPU system, host code cannot dereference device pointers at all)\n");
+    text.add("\n  (on a GPU system, host code cannot dereference device pointers at all)");
+    add_code_offset(text, context);
+    text.add('\n');
     text.write_to_stderr();
   }
   // Not a kernel fault: behave as if we were never installed. Returning re-runs the
@@ -91,6 +97,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
 }  // namespace
 
 void ensure_fault_handlers_installed() {
+  remember_program_code_range();  // before a handler can need it
   for (int i = 0; i < kSignalCount; ++i) {
     struct sigaction current {};
     sigaction(kSignals[i], nullptr, &current);

@@ -1,0 +1,59 @@
+#include "fault/code_offset.hpp"
+
+#include <link.h>
+#include <ucontext.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace parlab_sim::detail {
+namespace {
+
+// Written once before any handler can run, read in handlers: plain atomics, no locks.
+std::atomic<std::uintptr_t> g_load_bias{0};
+std::atomic<std::uintptr_t> g_code_begin{0};
+std::atomic<std::uintptr_t> g_code_end{0};
+
+// The first object dl_iterate_phdr visits is the executable itself.
+int note_executable(dl_phdr_info* info, std::size_t, void*) {
+  std::uintptr_t begin = UINTPTR_MAX;
+  std::uintptr_t end = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+    if (segment.p_type != PT_LOAD || (segment.p_flags & PF_X) == 0) continue;
+    const std::uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+    if (start < begin) begin = start;
+    if (start + segment.p_memsz > end) end = start + segment.p_memsz;
+  }
+  if (begin < end) {
+    g_load_bias.store(info->dlpi_addr, std::memory_order_relaxed);
+    g_code_begin.store(begin, std::memory_order_relaxed);
+    g_code_end.store(end, std::memory_order_release);
+  }
+  return 1;  // the executable only
+}
+
+}  // namespace
+
+void remember_program_code_range() {
+  if (g_code_end.load(std::memory_order_acquire) != 0) return;
+  dl_iterate_phdr(&note_executable, nullptr);
+}
+
+void add_code_offset(ReportText& text, const void* context) {
+#if defined(__x86_64__)
+  if (context == nullptr) return;
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  const std::uintptr_t end = g_code_end.load(std::memory_order_acquire);
+  if (pc < g_code_begin.load(std::memory_order_relaxed) || pc >= end) return;
+  // addr2line takes the address the ELF file gives the instruction: minus the load bias
+  // (a position-independent executable's load address; 0 otherwise).
+  text.add("\n  at code offset ").add_hex(pc - g_load_bias.load(std::memory_order_relaxed));
+  text.add(" of the program");
+#else
+  (void)text, (void)context;
+#endif
+}
+
+}  // namespace parlab_sim::detail

@@ -1,0 +1,23 @@
+#pragma once
+// Where in the program the faulting instruction is, for the grader to name its line.
+// Turning an address into "kernels.cu:42" takes addr2line (a process, memory, locks),
+// which a SIGSEGV handler cannot run, and the submission's process is not trusted to
+// say which line it was anyway. So the report carries only the instruction's offset in
+// the executable ("at code offset 0x1a2b3 of the program"), formatted without
+// allocating, and the grader, after the process ended, runs addr2line on the program it
+// built (grader/src/grading/fault_line; docs/simulation.md, "Faults").
+#include "fault/report_text.hpp"
+
+namespace parlab_sim::detail {
+
+// Notes the executable's code range and load address. Not signal-safe
+// (dl_iterate_phdr): called when the fault handlers are installed.
+void remember_program_code_range();
+
+// Appends "\n  at code offset 0x... of the program" when the instruction the signal
+// `context` (a ucontext_t) stopped at is in the executable's code (x86-64 only;
+// elsewhere, and for an instruction in a shared library such as libc's memcpy,
+// nothing). Signal-safe.
+void add_code_offset(ReportText& text, const void* context);
+
+}  // namespace parlab_sim::detail
