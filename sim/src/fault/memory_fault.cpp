@@ -2,6 +2,8 @@
 
 #include "exec/execution_state.hpp"
 #include "exec/fiber_stack.hpp"
+#include "fault/fatal_report.hpp"
+#include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "runtime/memory_registry.hpp"
 
@@ -80,6 +82,15 @@ bool is_simulator_guard_address(std::uintptr_t address) {
   MemoryRange range;
   if (!MemoryRegistry::instance().find(address, range)) return false;
   return range.kind == MemoryKind::freed || address < range.begin || address >= range.end;
+}
+
+void report_kernel_memory_fault(const char* access, std::uintptr_t address,
+                                bool in_signal_handler) {
+  ReportText text;
+  begin_report(text, access).add(":\n  ");
+  describe_fault_address(text, address);
+  text.add(kIllegalAddressNote);
+  finish_report(text, kExitMemoryFault, in_signal_handler);
 }
 
 }  // namespace parlab_sim::detail

@@ -187,7 +187,7 @@ void defer_bytes(cudaStream_t stream, void* dst, std::vector<std::byte> bytes, s
 #endif
   const bool own_mapping = range.kind == MemoryKind::pinned_host || range.kind == MemoryKind::managed;
   const bool watched = kCanWatch && own_mapping && range.region_begin != 0 && begin >= range.begin &&
-                       bytes.size() <= range.end - begin;
+                       begin <= range.end && bytes.size() <= range.end - begin;
   std::lock_guard lock(g_mutex);
   g_pending.push_back(PendingCopy{stream, is_blocking_stream(stream), stream_number(stream),
                                   ++g_issued, static_cast<std::byte*>(dst), std::move(bytes), site,
