@@ -40,20 +40,28 @@ void remember_program_code_range() {
   dl_iterate_phdr(&note_executable, nullptr);
 }
 
-void add_code_offset(ReportText& text, const void* context) {
+std::uintptr_t instruction_of(const void* context) {
 #if defined(__x86_64__)
-  if (context == nullptr) return;
+  if (context == nullptr) return 0;
   const auto* uc = static_cast<const ucontext_t*>(context);
-  const auto pc = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#else
+  (void)context;
+  return 0;
+#endif
+}
+
+void add_code_offset_of(ReportText& text, std::uintptr_t pc) {
   const std::uintptr_t end = g_code_end.load(std::memory_order_acquire);
-  if (pc < g_code_begin.load(std::memory_order_relaxed) || pc >= end) return;
+  if (pc == 0 || pc < g_code_begin.load(std::memory_order_relaxed) || pc >= end) return;
   // addr2line takes the address the ELF file gives the instruction: minus the load bias
   // (a position-independent executable's load address; 0 otherwise).
   text.add("\n  at code offset ").add_hex(pc - g_load_bias.load(std::memory_order_relaxed));
   text.add(" of the program");
-#else
-  (void)text, (void)context;
-#endif
+}
+
+void add_code_offset(ReportText& text, const void* context) {
+  add_code_offset_of(text, instruction_of(context));
 }
 
 }  // namespace parlab_sim::detail

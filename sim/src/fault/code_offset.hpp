@@ -19,5 +19,9 @@ void remember_program_code_range();
 // elsewhere, and for an instruction in a shared library such as libc's memcpy,
 // nothing). Signal-safe.
 void add_code_offset(ReportText& text, const void* context);
+// The same for an instruction's address (null: nothing), e.g. an access hook's caller.
+void add_code_offset_of(ReportText& text, std::uintptr_t instruction);
+// The instruction the signal `context` stopped at; 0 where it cannot be read.
+std::uintptr_t instruction_of(const void* context);
 
 }  // namespace parlab_sim::detail

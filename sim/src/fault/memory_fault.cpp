@@ -1,7 +1,11 @@
 #include "fault/memory_fault.hpp"
 
+#include "fault/code_offset.hpp"
+
 #include "exec/execution_state.hpp"
 #include "exec/fiber_stack.hpp"
+#include "fault/fatal_report.hpp"
+#include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "runtime/memory_registry.hpp"
 
@@ -80,6 +84,16 @@ bool is_simulator_guard_address(std::uintptr_t address) {
   MemoryRange range;
   if (!MemoryRegistry::instance().find(address, range)) return false;
   return range.kind == MemoryKind::freed || address < range.begin || address >= range.end;
+}
+
+void report_kernel_memory_fault(const char* access, std::uintptr_t address,
+                                bool in_signal_handler, std::uintptr_t instruction) {
+  ReportText text;
+  begin_report(text, access).add(":\n  ");
+  describe_fault_address(text, address);
+  text.add(kIllegalAddressNote);
+  add_code_offset_of(text, instruction);
+  finish_report(text, kExitMemoryFault, in_signal_handler);
 }
 
 }  // namespace parlab_sim::detail

@@ -45,15 +45,13 @@ int signal_slot(int signal) {
 #else
       (void)context;
 #endif
-      begin_report(text, access).add(":\n  ");
-      if (info->si_code == SI_KERNEL) {
-        text.add("general protection fault (a misaligned vector access, e.g. a float4 load "
-                 "from an address\n  that is not 16-byte aligned, or a corrupt pointer).");
-      } else {
-        describe_fault_address(text, address);
+      if (info->si_code != SI_KERNEL) {
+        report_kernel_memory_fault(access, address, true, instruction_of(context));
       }
-      text.add("\n  (a GPU reports this as cudaErrorIllegalAddress: an illegal memory access "
-               "was encountered)");
+      begin_report(text, access).add(":\n  ");
+      text.add("general protection fault (a misaligned vector access, e.g. a float4 load "
+               "from an address\n  that is not 16-byte aligned, or a corrupt pointer).");
+      text.add(kIllegalAddressNote);
       add_code_offset(text, context);
       finish_report(text, kExitMemoryFault, true);
     }

@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "exec/execution_state.hpp"
+#include "fault/memory_fault.hpp"
 #include "parlab_sim/source_names.hpp"
 #include "race/grid_shadow.hpp"
 #include "race/source_lines.hpp"
 #include "report/diagnostics.hpp"
+#include "runtime/guarded_mapping.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -24,11 +26,18 @@ bool g_access_hooks_enabled = false;
 
 namespace {
 
+// A simulator-mapped allocation a kernel may reach: [begin, end) are its bytes, the
+// rest of [accessible_begin, accessible_end) the accessible bytes around them (the slack
+// after the 256-byte aligned bytes, the rest of the first page before them), which only
+// these hooks can tell from the bytes (runtime/guarded_mapping.hpp).
 struct DeviceRange {
+  std::uintptr_t accessible_begin;
   std::uintptr_t begin;
   std::uintptr_t end;
+  std::uintptr_t accessible_end;
+  bool device;  // device or managed: races and counters; pinned host: bounds only
 };
-// Sorted by begin; written by the host thread between launches, read by workers.
+// Sorted by accessible_begin; written by the host thread between launches, read by workers.
 std::vector<DeviceRange> g_device_ranges;
 
 enum class RegionKind { none, static_shared, dynamic_shared, device };
@@ -40,7 +49,30 @@ struct Region {
   const char* name = nullptr;  // static shared variables
 };
 
-Region classify(std::uintptr_t address, const BlockRunner& runner) {
+// The mapped allocation whose accessible pages hold `address`. An access of `bytes`
+// there that leaves its bytes (into the slack, or before its start) is a fault, reported
+// as the guard page's would be: a GPU may let it pass, the simulator fails it wherever it
+// can see it.
+const DeviceRange* allocation_near(std::uintptr_t address, std::size_t bytes, bool write,
+                                   const void* pc) {
+  auto it = std::upper_bound(
+      g_device_ranges.begin(), g_device_ranges.end(), address,
+      [](std::uintptr_t a, const DeviceRange& r) { return a < r.accessible_begin; });
+  if (it == g_device_ranges.begin()) return nullptr;
+  --it;
+  if (address >= it->accessible_end) return nullptr;
+  // An empty range access touches nothing (an end pointer is fine).
+  if (bytes != 0 && (address < it->begin || address + bytes > it->end)) [[unlikely]] {
+    // `pc` is the hook's return address: one byte back is the access's own line.
+    report_kernel_memory_fault(write ? "invalid memory write" : "invalid memory read",
+                               address < it->begin ? address : std::max(address, it->end), false,
+                               pc != nullptr ? reinterpret_cast<std::uintptr_t>(pc) - 1 : 0);
+  }
+  return &*it;
+}
+
+Region classify(std::uintptr_t address, std::size_t bytes, bool write, const BlockRunner& runner,
+                const void* pc) {
   for (const SharedVariable& variable : runner.shared_variables()) {
     const auto begin = reinterpret_cast<std::uintptr_t>(variable.address);
     if (address >= begin && address < begin + variable.bytes) {
@@ -49,16 +81,13 @@ Region classify(std::uintptr_t address, const BlockRunner& runner) {
   }
   if (const std::byte* dynamic = t_dynamic_shared) {
     const auto begin = reinterpret_cast<std::uintptr_t>(dynamic);
-    const std::size_t bytes = runner.dynamic_shared().placed_bytes();
-    if (address >= begin && address < begin + bytes) {
-      return {RegionKind::dynamic_shared, begin, bytes, runner.dynamic_shared_name()};
+    const std::size_t placed = runner.dynamic_shared().placed_bytes();
+    if (address >= begin && address < begin + placed) {
+      return {RegionKind::dynamic_shared, begin, placed, runner.dynamic_shared_name()};
     }
   }
-  auto it = std::upper_bound(g_device_ranges.begin(), g_device_ranges.end(), address,
-                             [](std::uintptr_t a, const DeviceRange& r) { return a < r.begin; });
-  if (it != g_device_ranges.begin()) {
-    --it;
-    if (address < it->end) return {RegionKind::device, it->begin, it->end - it->begin, nullptr};
+  if (const DeviceRange* range = allocation_near(address, bytes, write, pc)) {
+    if (range->device) return {RegionKind::device, range->begin, range->end - range->begin, nullptr};
   }
   return {};
 }
@@ -195,12 +224,16 @@ void race_check_begin_launch() {
   if (g_race_check_enabled) grid_shadow().clear();
   g_device_ranges.clear();
   MemoryRegistry::instance().for_each([](const MemoryRange& range) {
-    if (range.kind == MemoryKind::device || range.kind == MemoryKind::managed) {
-      g_device_ranges.push_back({range.begin, range.end});
+    const bool device = range.kind == MemoryKind::device || range.kind == MemoryKind::managed;
+    if (device || (range.kind == MemoryKind::pinned_host && range.region_begin != 0)) {
+      g_device_ranges.push_back({accessible_begin(range), range.begin, range.end,
+                                 accessible_end(range), device});
     }
   });
   std::sort(g_device_ranges.begin(), g_device_ranges.end(),
-            [](const DeviceRange& a, const DeviceRange& b) { return a.begin < b.begin; });
+            [](const DeviceRange& a, const DeviceRange& b) {
+              return a.accessible_begin < b.accessible_begin;
+            });
 }
 
 void race_check_access(const volatile void* address, std::size_t bytes, bool write, bool atomic,
@@ -209,7 +242,7 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
   BlockRunner* runner = t_block_runner;
   if (lane == nullptr || runner == nullptr) return;  // host code
   const auto where = reinterpret_cast<std::uintptr_t>(const_cast<const void*>(address));
-  const Region region = classify(where, *runner);
+  const Region region = classify(where, bytes, write, *runner, pc);
   if (region.kind == RegionKind::none) return;  // the thread's own stack, host memory
   if (runner->counters().sampled() && !atomic) {
     runner->counters().record(pc, lane->linear, where, bytes == 0 ? 1 : bytes,

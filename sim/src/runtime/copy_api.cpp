@@ -20,7 +20,8 @@ bool device_range_ok(const void* pointer, std::size_t bytes) {
   if (!MemoryRegistry::instance().find(begin, range) || !is_device_accessible(range.kind)) {
     return false;
   }
-  return begin >= range.begin && bytes <= range.end - begin;
+  // Not from the slack after the end (runtime/guarded_mapping.hpp) either.
+  return begin >= range.begin && begin <= range.end && bytes <= range.end - begin;
 }
 
 // When a pointer lies in a known allocation, the copy must fit inside it.

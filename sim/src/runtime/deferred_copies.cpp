@@ -259,7 +259,7 @@ void defer(PendingCopy copy) {
 #endif
   const bool own_mapping = range.kind == MemoryKind::pinned_host || range.kind == MemoryKind::managed;
   const bool watched = kCanWatch && own_mapping && range.region_begin != 0 && begin >= range.begin &&
-                       length(copy) <= range.end - begin;
+                       begin <= range.end && length(copy) <= range.end - begin;
   copy.blocking = is_blocking_stream(copy.stream);
   copy.stream_number = stream_number(copy.stream);
   copy.watched = copy.watchable = watched;

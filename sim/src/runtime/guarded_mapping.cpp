@@ -33,7 +33,9 @@ Quarantine& quarantine_list() {
 bool map_guarded(std::size_t bytes, MemoryKind kind, MemoryRange& out) {
   const std::uintptr_t page = page_size();
   if (bytes > (std::size_t{1} << 46)) return false;
-  const std::uintptr_t data = (bytes + page - 1) / page * page;
+  const std::uintptr_t placed = (bytes + kAllocationAlignment - 1) / kAllocationAlignment *
+                                kAllocationAlignment;  // the bytes and the slack
+  const std::uintptr_t data = (placed + page - 1) / page * page;
   const std::uintptr_t total = data + 2 * page;
   void* region = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (region == MAP_FAILED) return false;
@@ -42,13 +44,21 @@ bool map_guarded(std::size_t bytes, MemoryKind kind, MemoryRange& out) {
     munmap(region, total);
     return false;
   }
-  // The data ends exactly at the trailing guard page. page - (bytes % page) is a
-  // multiple of every power of two dividing `bytes`, so the start keeps that alignment.
-  const std::uintptr_t end = region_begin + page + data;
-  const std::uintptr_t begin = end - bytes;
-  std::memset(reinterpret_cast<void*>(begin), 0xff, bytes);
-  out = MemoryRange{begin, end, region_begin, region_begin + total, kind, kind};
+  // The bytes rounded up to 256 end exactly at the trailing guard page: the page size is
+  // a multiple of 256, so the start is 256-byte aligned.
+  const std::uintptr_t slack_end = region_begin + page + data;
+  const std::uintptr_t begin = slack_end - placed;
+  std::memset(reinterpret_cast<void*>(begin), 0xff, placed);
+  out = MemoryRange{begin, begin + bytes, region_begin, region_begin + total, kind, kind};
   return true;
+}
+
+std::uintptr_t accessible_begin(const MemoryRange& range) {
+  return range.region_begin != 0 ? range.region_begin + page_size() : range.begin;
+}
+
+std::uintptr_t accessible_end(const MemoryRange& range) {
+  return range.region_begin != 0 ? range.region_end - page_size() : range.end;
 }
 
 void quarantine(const MemoryRange& range) {

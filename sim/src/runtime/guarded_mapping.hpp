@@ -1,9 +1,12 @@
 #pragma once
 // Memory handed out by cudaMalloc & co.: its own mapping, with an inaccessible guard
-// page before it and one right after its last byte, so an access just past the end
-// (the usual off-by-one) faults at once. The start is aligned to the largest power of
-// two dividing the size (up to the page size): enough for the element type of an array
-// of that size, but not CUDA's 256 bytes for every size.
+// page before it and one as close as possible after its last byte. The start is
+// 256-byte aligned, as CUDA guarantees (code that takes a float4 path when a pointer is
+// 16-byte aligned takes it for every size, as on a GPU), so the data ends up to 255
+// bytes before the guard page: the slack, [end, accessible_end). An access past the
+// end faults at once when the size is a multiple of 256; an access into the slack is
+// caught only by the check build's access hooks (race/race_check.cpp,
+// docs/simulation.md "Faults").
 #include <cstddef>
 #include <cstdint>
 
@@ -11,9 +14,19 @@
 
 namespace parlab_sim::detail {
 
-// Maps `bytes` (> 0) with guard pages, filled with 0xff bytes (NaN floats, -1 ints),
-// since cudaMalloc does not clear memory either. False when out of memory.
+// CUDA's alignment of every cudaMalloc'd pointer.
+inline constexpr std::uintptr_t kAllocationAlignment = 256;
+
+// Maps `bytes` (> 0) with guard pages, filled (slack included) with 0xff bytes (NaN
+// floats, -1 ints), since cudaMalloc does not clear memory either. False when out of
+// memory.
 bool map_guarded(std::size_t bytes, MemoryKind kind, MemoryRange& out);
+
+// The accessible pages of a range map_guarded made: [accessible_begin, accessible_end)
+// holds [begin, end), the slack after it and, before `begin`, the rest of its first
+// page. For any other range, [begin, end).
+std::uintptr_t accessible_begin(const MemoryRange& range);
+std::uintptr_t accessible_end(const MemoryRange& range);
 
 // Makes a freed range inaccessible and gives its pages back, keeping the addresses
 // reserved for a while so that a use after free is recognized; older freed ranges are

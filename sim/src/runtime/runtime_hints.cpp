@@ -23,7 +23,8 @@ bool is_managed_range(const void* pointer, std::size_t bytes) {
   MemoryRange range;
   const auto begin = reinterpret_cast<std::uintptr_t>(pointer);
   if (pointer == nullptr || bytes == 0 || !MemoryRegistry::instance().find(begin, range)) return false;
-  return range.kind == MemoryKind::managed && begin >= range.begin && bytes <= range.end - begin;
+  return range.kind == MemoryKind::managed && begin >= range.begin && begin <= range.end &&
+         bytes <= range.end - begin;
 }
 
 cudaError_t check_placement(const void* pointer, std::size_t bytes, bool device_known) {
