@@ -3,6 +3,8 @@
 // allocation's end and its guard page is still reported where the access hooks run
 // (runtime/guarded_mapping.hpp, race/race_check.cpp).
 #include <catch2/catch.hpp>
+#include <cstdio>
+#include <regex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -120,6 +122,25 @@ TEST_CASE("an off-by-one write into the slack is reported as the guard page's fa
                                         "thread (25,0,0)"));
     CHECK_THAT(outcome.output,
                Contains("just past the end of a device allocation (cudaMalloc) of 100 bytes"));
+  }
+  SECTION("the report carries the access's code offset, which names its line") {
+    const auto outcome = run_slack("write_past 100", "PARLAB_SIM_RACE_CHECK");
+    INFO(outcome.output);
+    std::smatch offset;
+    REQUIRE(std::regex_search(outcome.output, offset,
+                              std::regex("\n  at code offset (0x[0-9a-f]+) of the program\n")));
+    // The grader resolves it the same way (grading/fault_line), with the line tables of
+    // the check build: the off-by-one store's line of the fixture.
+    const std::string command = "addr2line -e " + std::string(PARLAB_SIM_PROGRAMS_DIR) +
+                                "/sim_fixture_race_allocation_slack " + offset[1].str();
+    std::string resolved;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+      char buffer[512];
+      while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) resolved += buffer;
+      pclose(pipe);
+    }
+    INFO(resolved);
+    CHECK_THAT(resolved, Contains("race_allocation_slack.cu:21"));
   }
   SECTION("a read further into the slack names its distance") {
     const auto outcome = run_slack("read_past 100 2", "PARLAB_SIM_RACE_CHECK");
