@@ -18,6 +18,7 @@
 #include "batch/regrade_marker.hpp"
 #include "core/errors.hpp"
 #include "util/atomic_write.hpp"
+#include "util/program_on_path.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,13 +26,7 @@ namespace parlab::grader::batch {
 namespace {
 
 fs::path find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/bin:/bin");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    fs::path p = fs::path(dir) / name;
-    if (::access(p.c_str(), X_OK) == 0) return p;
-  }
+  if (const auto found = program_on_path(name)) return *found;
   throw EnvironmentError(name + " not found on PATH: --slurm needs the Slurm client tools "
                          "(Debian: slurm-client), or give --sbatch PATH");
 }

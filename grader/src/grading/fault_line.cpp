@@ -6,6 +6,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "util/program_on_path.hpp"
+
 namespace fs = std::filesystem;
 
 namespace parlab::grader {
@@ -25,22 +27,6 @@ bool all_digits(std::string_view s) {
     if (c < '0' || c > '9') return false;
   }
   return true;
-}
-
-// addr2line from the grader's PATH (binutils, next to the compiler).
-fs::path addr2line_program() {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
-  while (!dirs.empty()) {
-    const std::size_t colon = dirs.find(':');
-    const std::string dir(dirs.substr(0, colon));
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-    if (dir.empty() || dir[0] != '/') continue;
-    std::error_code ec;
-    const fs::path candidate = fs::path(dir) / "addr2line";
-    if (fs::is_regular_file(candidate, ec)) return candidate;
-  }
-  return {};
 }
 
 // True when the regular file `path` has at least `line` lines (read up to there only).
@@ -137,10 +123,10 @@ std::string fault_place_of(GradingContext& ctx, const fs::path& program,
   if (ec) return {};
   const std::optional<std::uint64_t> offset = reported_code_offset(stderr_text, bytes);
   if (!offset) return {};
-  const fs::path tool = addr2line_program();
-  if (tool.empty()) return {};
+  const std::optional<fs::path> tool = program_on_path("addr2line");  // binutils, beside g++
+  if (!tool) return {};
   RunRequest req;
-  req.executable = tool;
+  req.executable = *tool;
   req.args = {"-i", "-e", program.string(), hex(*offset)};
   req.work_dir = ctx.runs_root() / (run_name + "-fault-line");
   req.env = {{"PATH", "/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"}};
