@@ -47,4 +47,19 @@ for seg in wide: print(f"{len(seg)}: {seg}", file=sys.stderr)
 sys.exit(1 if wide else 0)
 PY
 expect_in "$W/tty80.out" "Total: 0 / " "80 columns: the report is there"
+# The same with a submission path longer than the terminal (a CI clone's deep folder):
+# the "grade: grading ..." line is cut to fit too.
+LONG="$W/a-submission-folder-whose-path-is-longer-than-an-eighty-column-terminal-line"
+cp -r "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/skeleton" "$LONG"
+chmod -R a+rX "$LONG"
+TERM=xterm script -qec "stty cols 80 rows 40; '$GRADE' lab01 '$LONG' --no-perf --work-dir '$W/work'" /dev/null >"$W/tty80long.out"
+python3 - "$W/tty80long.out" <<'PY' && pass "80 columns, long path: nothing drawn past column 80" || fail "80 columns, long path: lines wider than the terminal"
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+wide = [seg for seg in re.split(r"[\r\n]", text) if len(seg) > 80]
+for seg in wide: print(f"{len(seg)}: {seg}", file=sys.stderr)
+sys.exit(1 if wide else 0)
+PY
+expect_in "$W/tty80long.out" "grade: grading lab01 .*\.\.\." "80 columns, long path: the grading line is still said"
 finish

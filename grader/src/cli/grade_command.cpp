@@ -22,6 +22,7 @@
 #include "grading/sandbox_reach.hpp"
 #include "process/run_area.hpp"
 #include "process/sandboxed_runner.hpp"
+#include "report/console_layout.hpp"
 #include "report/reporter.hpp"
 #include "spec/lab_spec.hpp"
 #include "util/atomic_write.hpp"
@@ -181,7 +182,12 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   GradeOptions options = grade_options_for(c, toolchain);
   const fs::path submission = check_before_grading(c, options, toolchain.lab(lab_id));
   const ReportOptions report_options = report_options_for(c, lab, options, submission);
-  std::cerr << "grade: grading " << lab_id << " " << submission.string() << " ...\n";
+  // On a terminal the line fits it, as the report and the progress line do (a long
+  // submission path would wrap at 80 columns); piped, it is kept whole for the log.
+  const std::string starting = "grade: grading " + lab_id + " " + submission.string() + " ...";
+  const std::size_t columns = terminal_columns(STDERR_FILENO);
+  std::cerr << (columns == 0 ? starting : console_layout::fit_line(starting, report_width(columns)))
+            << "\n";
   const GradeResult result = grade_with_guard(c, options, lab, toolchain, report_options);
   write_report_files(c, report_options, result);
   std::cout << make_reporter("console", report_options)->render(result);
