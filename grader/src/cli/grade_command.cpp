@@ -14,6 +14,7 @@
 #include "cli/grade_progress.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/sandbox_level.hpp"
+#include "grading/grader_tree_seal.hpp"
 #include "grading/reference_seal.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/terminal_width.hpp"
@@ -115,9 +116,12 @@ std::unique_ptr<SandboxedRunner> prepare_sandbox(GradeOptions& options, const To
     require_reachable_by_others(toolchain.build_dir, "build dir");
     require_reachable_by_others(labtc.dir, "lab folder");
   }
-  // Before any submission code (its compile included): the references closed to it.
-  if (std::optional<gid_t> submissions_gid = sandbox->submissions_gid())
+  // Before any submission code (its compile included): the references, and everything
+  // of the grader's trees that its compile and runs do not need, closed to it.
+  if (std::optional<gid_t> submissions_gid = sandbox->submissions_gid()) {
     seal_instructor_files(instructor_files(toolchain), *submissions_gid);
+    seal_grader_tree(toolchain, options.work_root, *submissions_gid);
+  }
   return sandbox;
 }
 
