@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compile/build_seal.hpp"
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
@@ -103,11 +104,15 @@ std::string build_key(const std::string& command, const CompilePlan& plan,
   return key.hex();
 }
 
-bool built_before(const fs::path& exe, const fs::path& key_file, const std::string& key) {
+// The key file holds the build's key, then the executable's SHA-256 at build time; a
+// build is reused only when both still hold and the folder is still the grader's.
+bool built_before(const fs::path& build_dir, const fs::path& exe, const fs::path& key_file,
+                  const std::string& key) {
   if (!fs::exists(exe)) return false;
   std::ifstream in(key_file);
-  std::string old;
-  return std::getline(in, old) && old == key;
+  std::string old, digest;
+  return std::getline(in, old) && old == key && std::getline(in, digest) &&
+         build_intact(build_dir, exe, digest);
 }
 
 // Runs the plan's steps in the sandbox until one fails; the last step's result, the
@@ -165,9 +170,11 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   for (const CompileStep& step : plan.steps) {
     built.result.command += (built.result.command.empty() ? "" : " && ") + join_command(step);
   }
-  const std::string key = build_key(built.result.command, plan, staging, stage);
+  // The sandbox is part of the key: a build is never shared between sandbox levels.
+  const std::string key =
+      build_key(built.result.command + "\nsandbox: " + runner.sandbox_name(), plan, staging, stage);
   const fs::path key_file = bin / "build.key";
-  if (built_before(exe, key_file, key)) {
+  if (built_before(build_dir, exe, key_file, key)) {
     built.result.ok = true;
     built.result.log = "(cached: sources unchanged since the last build)";
     built.executable = exe;
@@ -175,6 +182,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
     return built;
   }
   fs::remove(exe);
+  fs::remove(key_file);
   fs::create_directories(stage / "sim");
 
   auto t0 = std::chrono::steady_clock::now();
@@ -204,7 +212,9 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
       return built;
     }
   }
-  std::ofstream(key_file) << key << "\n";
+  // Before any run: from here on no run can change what a later grading reuses.
+  freeze_build(build_dir);
+  std::ofstream(key_file) << key << "\n" << executable_digest(exe) << "\n";
   built.result.ok = true;
   built.executable = exe;
   return built;
