@@ -16,6 +16,7 @@ packages=(
   libtomlplusplus-dev
   nettle-dev                      # HMAC-SHA256: the simulator seals its reports (docs/sandbox.md)
   bubblewrap                      # sandbox for submissions (used when present)
+  libseccomp-dev                  # without bubblewrap: runs get no network sockets, io_uring or keyrings
   libarchive-dev                  # grade batch: unpacking students' .zip/.tar(.gz) safely
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test

@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "process/hidden_processes.hpp"
+#include "process/syscall_filter.hpp"
 
 namespace parlab::grader::process {
 namespace {
@@ -109,6 +110,8 @@ const char* describe(ChildSetupStep step) {
       return "checking that the grader is still alive";
     case ChildSetupStep::no_new_privileges:
       return "prctl(PR_SET_NO_NEW_PRIVS)";
+    case ChildSetupStep::syscall_filter:
+      return "installing the seccomp filter";
   }
   return "unknown step";
 }
@@ -160,6 +163,8 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   }
   if (plan.no_new_privileges && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return failed(ChildSetupStep::no_new_privileges);
+  if (plan.syscall_filter != nullptr && !install_syscall_filter(*plan.syscall_filter))
+    return failed(ChildSetupStep::syscall_filter);
   return {};
 }
 

@@ -6,6 +6,7 @@
 // The grader may have other threads, so after fork() only async-signal-safe calls
 // are allowed: no malloc, no locks, no iostreams. Everything here is computed
 // before fork() and the child only reads it.
+#include <linux/filter.h>
 #include <sys/types.h>
 
 #include "process/reach_bridge.hpp"
@@ -38,6 +39,9 @@ struct ChildSetupPlan {
   const ReachPlan* reach = nullptr;
   // A private /proc showing only the child's own uid (hidden_processes.hpp).
   bool hide_other_processes = false;
+  // The seccomp filter of a run without bubblewrap (syscall_filter.hpp), installed
+  // last, after no_new_privs; null: none. Owned by the caller.
+  const sock_fprog* syscall_filter = nullptr;
 };
 
 // The pre-exec steps that can fail, in order.
@@ -59,8 +63,9 @@ enum class ChildSetupStep {
   parent_death_signal,
   grader_gone,
   no_new_privileges,
+  syscall_filter,
 };
-inline constexpr int kChildSetupStepCount = static_cast<int>(ChildSetupStep::no_new_privileges) + 1;
+inline constexpr int kChildSetupStepCount = static_cast<int>(ChildSetupStep::syscall_filter) + 1;
 
 // "setresuid to the unprivileged user", for error messages.
 const char* describe(ChildSetupStep step);

@@ -23,6 +23,7 @@
 #include "process/rlimits.hpp"
 #include "process/signal_names.hpp"
 #include "process/spawn_child.hpp"
+#include "process/syscall_filter.hpp"
 #include "process/uid_leftovers.hpp"
 #include "process/work_dir.hpp"
 
@@ -332,7 +333,12 @@ std::string SandboxedRunner::isolation() const {
   } else {
     users = "no uid switch (the grader is not root; no uid pool)";
   }
-  return users + ", " + cgroups_.describe() + ", " + process_view_;
+  std::string filter;
+  if (!use_bubblewrap_) {
+    const std::optional<std::string>& problem = fallback_filter_problem();
+    filter = problem ? ", no seccomp filter (" + *problem + ")" : ", seccomp (no network sockets, no keyrings)";
+  }
+  return users + ", " + cgroups_.describe() + ", " + process_view_ + filter;
 }
 
 RunResult SandboxedRunner::run(const RunRequest& request) {
@@ -364,6 +370,9 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.grader_pid = ::getpid();
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;
+  // Without bubblewrap's namespaces: no network, io_uring or keyrings (syscall_filter.hpp).
+  if (const SyscallFilter* filter = use_bubblewrap_ ? nullptr : fallback_syscall_filter())
+    plan.syscall_filter = &filter->program;
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.
