@@ -68,7 +68,10 @@ void walk(const fs::path& dir, const std::vector<fs::path>& allowed, TreeSeal& s
 
 // Through a descriptor opened without following a link (a link planted in the tree must
 // not make root change its target), non-blocking (a FIFO must not hang the grader).
-// Sockets and other entries that cannot be opened hold nothing to read: left alone.
+// Sockets and other entries that cannot be opened hold nothing to read: left alone. An
+// entry others may not use at all, whose group is not the submissions', is left as it
+// is: a submission's run gets the others' bits there anyway (a private folder keeps its
+// group and mode).
 void set_group_bits(const fs::path& path, gid_t gid, mode_t (*bits)(mode_t)) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
@@ -77,9 +80,10 @@ void set_group_bits(const fs::path& path, gid_t gid, mode_t (*bits)(mode_t)) {
   }
   struct stat info {};
   bool ok = ::fstat(fd, &info) == 0;
-  if (ok && info.st_gid != gid) ok = ::fchown(fd, static_cast<uid_t>(-1), gid) == 0;
+  const bool concerns_runs = (info.st_mode & 07) != 0 || info.st_gid == gid;
+  if (ok && concerns_runs && info.st_gid != gid) ok = ::fchown(fd, static_cast<uid_t>(-1), gid) == 0;
   const mode_t wanted = (info.st_mode & 07707) | bits(info.st_mode);
-  if (ok && (info.st_mode & 07777) != wanted) ok = ::fchmod(fd, wanted) == 0;
+  if (ok && concerns_runs && (info.st_mode & 07777) != wanted) ok = ::fchmod(fd, wanted) == 0;
   const int saved = errno;
   ::close(fd);
   errno = saved;
@@ -87,7 +91,9 @@ void set_group_bits(const fs::path& path, gid_t gid, mode_t (*bits)(mode_t)) {
 }
 
 mode_t no_group_bits(mode_t) { return 0; }
-mode_t search_only(mode_t) { return S_IXGRP; }
+// Search as the others may search, never listing: a folder others may not enter stays
+// closed to the submissions too.
+mode_t search_only(mode_t mode) { return (mode & S_IXOTH) << 3; }
 mode_t others_bits_for_group(mode_t mode) { return (mode & 07) << 3; }
 
 // An allowed path gets its group permission back only where a seal took it (its group

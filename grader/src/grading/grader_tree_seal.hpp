@@ -7,8 +7,10 @@
 // compile and runs need (the lab folders, the public headers, the prebuilt libraries
 // it links, the CUDA probe, the work roots); every other entry gets the submissions'
 // group with no group permission, and each folder on the way to an allowed path gets
-// search without listing (g=x). Others' and owner's permissions are never changed, so
-// the reference's uid and a student grading as themselves see what they saw before.
+// search without listing (g=x where others may search). Others' and owner's
+// permissions are never changed, so the reference's uid and a student grading as
+// themselves see what they saw before; an entry others may not use at all is left as
+// it is (a private folder keeps its group).
 //
 // planning is pure (a walk that changes nothing) and applying is separate, so the plan
 // is tested on a scratch tree.

@@ -91,6 +91,15 @@ TEST_CASE("The seal closes everything but the allowed paths and the way to them"
   apply_tree_seal(seal, gid);
   CHECK((mode_of(src / "build/grade-work") & 070) == ((mode_of(src / "build/grade-work") & 07) << 3));
   CHECK((mode_of(src / "build") & 070) == 010);
+
+  // A private folder on the way (others may not enter) keeps its group and mode: the
+  // submissions get the others' nothing there anyway.
+  fs::create_directories(src / "private/work");
+  fs::permissions(src / "private", fs::perms(0700));
+  const gid_t before = gid_of(src / "private");
+  apply_tree_seal(plan_tree_seal({src}, {src / "private/work"}), gid);
+  CHECK(mode_of(src / "private") == 0700);
+  CHECK(gid_of(src / "private") == before);
 }
 
 TEST_CASE("A worktree's git folders elsewhere are found from its .git file", "[grading][seal]") {
