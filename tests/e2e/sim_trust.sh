@@ -36,6 +36,16 @@ expect_field "$W/early.json" build.ok false "the early constructor fails the bui
 expect_field "$W/early.json" build.diagnostics.0.message ".*code that runs before the simulator starts \(\.init_array\.00101.*" "the early constructor is named"
 expect_field "$W/early.json" score 0 "no points"
 
+# 2b. Every other start-up path the loader offers, spelled past a name-reading check:
+#     each refused at build time, none scores more than its honest racy control.
+for kind in early_long_priority early_ctors early_init_section early_orphan_init_array early_ifunc_header; do
+  bash "$MAKE" "$kind" "$W/$kind"
+  run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
+  expect_field "$W/$kind.json" build.ok false "$kind fails the build"
+  expect_field "$W/$kind.json" build.diagnostics.0.message ".*code that runs before the simulator starts.*" "$kind is named as start-up code"
+  expect_field "$W/$kind.json" score 0 "$kind: no points"
+done
+
 # 3. Safe only in the old reversed-order re-run (an atomic probe of the first block to
 #    start), right in the usual order: every run now has its own seeded order.
 bash "$MAKE" order_probe "$W/probe"

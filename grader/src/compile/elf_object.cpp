@@ -10,6 +10,7 @@ namespace {
 constexpr std::uint64_t kMaxObjectBytes = 256ull << 20;
 constexpr std::uint64_t kSymtab = 2;
 constexpr std::uint64_t kSymbolSize = 24;  // Elf64_Sym
+constexpr unsigned kGnuIndirectFunction = 10;  // STT_GNU_IFUNC
 
 std::uint64_t read_le(const std::string& bytes, std::uint64_t offset, unsigned size) {
   if (offset > bytes.size() || bytes.size() - offset < size) {
@@ -79,7 +80,9 @@ ElfObject parse_elf_object(const std::string& bytes) {
       if (name == 0) continue;
       ElfSymbol symbol;
       symbol.name = string_at(bytes, object.sections[symtab.link], name);
-      symbol.binding = binding_of(static_cast<unsigned>(read_le(bytes, entry + 4, 1)));
+      const unsigned info = static_cast<unsigned>(read_le(bytes, entry + 4, 1));
+      symbol.binding = binding_of(info);
+      symbol.indirect = (info & 0xf) == kGnuIndirectFunction;
       symbol.defined = read_le(bytes, entry + 6, 2) != 0;  // SHN_UNDEF is 0
       object.symbols.push_back(std::move(symbol));
     }

@@ -24,6 +24,7 @@ struct ElfSymbol {
   std::string name;
   SymbolBinding binding = SymbolBinding::local;
   bool defined = false;  // in a section of this file (or common), not an import
+  bool indirect = false;  // STT_GNU_IFUNC: its resolver runs while the program is loaded
 };
 
 struct ElfObject {

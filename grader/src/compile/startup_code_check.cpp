@@ -7,21 +7,37 @@
 namespace parlab::grader {
 namespace {
 
-// The priority in a section name's numeric suffix: ".init_array.00101" runs at 101,
-// ".ctors.65434" (counted down from 65535) at 101 too; -1 when there is none.
-long priority_of(const std::string& name, const std::string& prefix, bool counted_down) {
-  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return -1;
-  const std::string digits = name.substr(prefix.size());
-  if (digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string::npos) return -1;
-  const long n = std::stol(digits);
-  return counted_down ? 65535 - n : n;
+constexpr std::uint64_t kInitArrayType = 14;     // SHT_INIT_ARRAY
+constexpr std::uint64_t kPreinitArrayType = 16;  // SHT_PREINIT_ARRAY
+
+bool starts_with(const std::string& name, const std::string& prefix) { return name.rfind(prefix, 0) == 0; }
+
+// A constructor section's priority, as the linker reads it (SORT_BY_INIT_PRIORITY: the
+// whole numeric suffix, leading zeros and all): ".init_array.00101" and
+// ".init_array.0000101" run at 101. -1 when the suffix is not a number the linker would
+// sort as one: such a section runs at no place anyone can predict, so it counts as early.
+long init_priority(const std::string& suffix) {
+  if (suffix.empty() || suffix.find_first_not_of("0123456789") != std::string::npos) return -1;
+  const std::string::size_type first = suffix.find_first_not_of('0');
+  if (first == std::string::npos) return 0;
+  if (suffix.size() - first > 5) return -1;  // past 65535: not a priority
+  return std::stol(suffix.substr(first));
 }
 
-bool runs_before_settings(const std::string& name) {
-  if (name.rfind(".preinit_array", 0) == 0) return true;
-  const long init = priority_of(name, ".init_array.", false);
-  const long ctors = priority_of(name, ".ctors.", true);
-  return (init >= 0 && init <= kSimSettingsPriority) || (ctors >= 0 && ctors <= kSimSettingsPriority);
+// Every way the loader runs an object's code before main, as a class rather than a list
+// of spellings: .preinit_array; .init (code _init runs, before every constructor); any
+// .ctors (g++ no longer emits them: only hand-made ones exist); .init_array.N unless N
+// is a priority past the simulator's; and an init array by type under any other name
+// (the linker puts such an orphan among the constructors).
+bool runs_before_settings(const ElfSection& section) {
+  const std::string& name = section.name;
+  if (starts_with(name, ".preinit_array") || section.type == kPreinitArrayType) return true;
+  if (name == ".init" || starts_with(name, ".init.") || starts_with(name, ".ctors")) return true;
+  if (starts_with(name, ".init_array.")) {
+    const long priority = init_priority(name.substr(std::string(".init_array.").size()));
+    return priority < 0 || priority <= kSimSettingsPriority;
+  }
+  return section.type == kInitArrayType && name != ".init_array";
 }
 
 // Whether the object calls __tsan_init: the check build's instrumented objects do, from
@@ -39,10 +55,15 @@ std::vector<std::string> early_startup_sections_in(const std::string& bytes) {
   const bool checked_build = instrumented(object);
   std::vector<std::string> early;
   for (const ElfSection& section : object.sections) {
-    if (!runs_before_settings(section.name)) continue;
+    if (!runs_before_settings(section)) continue;
     // The instrumentation's own module constructor, alone in its section.
     if (checked_build && section.name == ".init_array.00099" && section.size == 8) continue;
     early.push_back(section.name);
+  }
+  // An indirect function's resolver runs while the loader relocates the program, before
+  // any constructor.
+  for (const ElfSymbol& symbol : object.symbols) {
+    if (symbol.indirect && symbol.defined) early.push_back("indirect function " + symbol.name);
   }
   return early;
 }

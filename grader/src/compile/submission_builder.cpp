@@ -82,9 +82,10 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
     for (const std::string& name : early) sections += (sections.empty() ? "" : ", ") + name;
     return (submission / src).string() + ": code that runs before the simulator starts (" +
            sections + ": a constructor with a priority of " +
-           std::to_string(kSimSettingsPriority) + " or lower, or .preinit_array) is not "
-           "allowed in sim mode: the simulator must set itself up first. Drop the priority "
-           "(a plain constructor, or none: CUDA code rarely needs one).";
+           std::to_string(kSimSettingsPriority) + " or lower, code in .preinit_array, .init "
+           "or .ctors, or an indirect function) is not allowed in sim mode: the simulator "
+           "must set itself up first. Drop the priority (a plain constructor, or none: CUDA "
+           "code rarely needs one).";
   }
   return "";
 }

@@ -53,6 +53,26 @@ __attribute__((constructor(101))) static void switch_the_checks_off_first() {
   unsetenv("PARLAB_SIM_RACE_CHECK");
 }'
     ;;
+  early_long_priority | early_ctors | early_init_section | early_orphan_init_array | early_ifunc_header)
+    # Code the loader runs before the simulator's settings constructor, each start-up
+    # path spelled past a check that reads names only as the compiler writes them, in a
+    # plain header the rewriter never opens (inline asm included): a priority with more
+    # digits, a .ctors entry, code in .init, an init array under another name, an IFUNC
+    # resolver.
+    racy_histogram '#include "early.hpp"'
+    case "$kind" in
+      early_long_priority) line='__attribute__((used, section(".init_array.0000050"))) static void (*parlab_fake_p)() = parlab_fake_early;' ;;
+      early_ctors) line='__attribute__((used, section(".ctors"))) static void (*parlab_fake_p)() = parlab_fake_early;' ;;
+      early_init_section) line='asm(".pushsection .init,\"ax\",@progbits\n\tcall parlab_fake_early\n\t.popsection");' ;;
+      early_orphan_init_array) line='asm(".pushsection .parlab_start,\"aw\",@init_array\n\t.quad parlab_fake_early\n\t.popsection");' ;;
+      early_ifunc_header) line='extern "C" void* parlab_fake_resolve() { parlab_fake_early(); return (void*)&parlab_fake_early; }
+asm(".globl parlab_fake_chosen\n\t.type parlab_fake_chosen, @gnu_indirect_function\n\t.set parlab_fake_chosen, parlab_fake_resolve");
+extern "C" void parlab_fake_chosen();
+void (*volatile parlab_fake_keep)() = &parlab_fake_chosen;' ;;
+    esac
+    printf '%s\n' '#pragma once' '#include <cstdlib>' \
+      'extern "C" void parlab_fake_early() { unsetenv("PARLAB_SIM_RACE_CHECK"); }' "$line" >"$dir/early.hpp"
+    ;;
   order_probe)
     # lab04 sum zeroed by block 0 inside the kernel (right only when block 0 starts
     # first), and the safe path (zeroed by the host) when the first block to start is

@@ -1,10 +1,16 @@
 // Sim builds refuse objects whose code runs before the simulator reads its settings:
 // .preinit_array, constructors of priority 101 or lower (compile/startup_code_check).
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "compile/elf_object.hpp"
 #include "compile/startup_code_check.hpp"
 
 using namespace parlab::grader;
@@ -72,7 +78,8 @@ std::string object_with_sections(const std::vector<std::string>& names, std::uin
 
 TEST_CASE("startup check: ordinary objects pass", "[startup_code]") {
   CHECK(early_startup_sections_in(object_with_sections({".text", ".data", ".init_array", ".bss"})).empty());
-  CHECK(early_startup_sections_in(object_with_sections({".init_array.00102", ".ctors.65433"})).empty());
+  CHECK(early_startup_sections_in(object_with_sections({".init_array.00102", ".init_array.65535"})).empty());
+  CHECK(early_startup_sections_in(object_with_sections({".init_array.0000000102"})).empty());  // 102 too
 }
 
 TEST_CASE("startup check: code before the simulator's settings is named", "[startup_code]") {
@@ -84,6 +91,10 @@ TEST_CASE("startup check: code before the simulator's settings is named", "[star
         std::vector<std::string>{".init_array.00050"});
   CHECK(early_startup_sections_in(object_with_sections({".ctors.65434"})) ==  // priority 101
         std::vector<std::string>{".ctors.65434"});
+  // Spellings the linker reads as early: more digits, leading zeros, no number at all.
+  for (const char* name : {".init_array.0000050", ".init_array.000000000000101", ".init_array.99x",
+                           ".init_array.9999999", ".ctors", ".ctors.65433", ".init", ".preinit_array.1"})
+    CHECK(early_startup_sections_in(object_with_sections({name})) == std::vector<std::string>{name});
 }
 
 TEST_CASE("startup check: the instrumentation's own module constructor is allowed, alone",
@@ -107,4 +118,49 @@ TEST_CASE("startup check: what is not an ELF object is an error, never a pass", 
   std::string bad_table = object_with_sections({".text"});
   put(bad_table, 0x28, 1ull << 40, 8);
   CHECK_THROWS(early_startup_sections_in(bad_table));
+}
+
+namespace {
+
+// The object g++ makes of `source`, or empty when no compiler runs here.
+std::string compiled(const std::string& source) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("startup-check-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "early.cpp") << source;
+  const std::string command = "c++ -O2 -c -o '" + (dir / "early.o").string() + "' '" +
+                              (dir / "early.cpp").string() + "' 2>/dev/null";
+  std::string bytes;
+  if (std::system(command.c_str()) == 0) bytes = read_object_file(dir / "early.o");
+  std::filesystem::remove_all(dir);
+  return bytes;
+}
+
+bool refused(const std::string& source) {
+  const std::string object = compiled(source);
+  REQUIRE_FALSE(object.empty());
+  return !early_startup_sections_in(object).empty();
+}
+
+}  // namespace
+
+// Every start-up path the loader offers, written the way a student who read the check
+// would: each is refused; a plain constructor is not.
+TEST_CASE("startup check: real objects, every start-up path", "[startup_code]") {
+  if (std::system("c++ --version >/dev/null 2>&1") != 0) {
+    WARN("skipped: no c++ compiler here to make real objects");
+    return;
+  }
+  const std::string early = "#include <cstdlib>\nextern \"C\" void parlab_early() { unsetenv(\"X\"); }\n";
+  CHECK_FALSE(refused(early + "__attribute__((constructor)) static void plain() { parlab_early(); }\n"));
+  CHECK(refused(early + "__attribute__((constructor(50))) static void c() { parlab_early(); }\n"));
+  CHECK(refused(early + "__attribute__((used, section(\".init_array.0000050\"))) static void (*p)() = parlab_early;\n"));
+  CHECK(refused(early + "__attribute__((used, section(\".ctors\"))) static void (*p)() = parlab_early;\n"));
+  CHECK(refused(early + "__attribute__((used, section(\".preinit_array\"))) static void (*p)() = parlab_early;\n"));
+  CHECK(refused(early + "asm(\".pushsection .init,\\\"ax\\\",@progbits\\n\\tcall parlab_early\\n\\t.popsection\");\n"));
+  CHECK(refused(early + "asm(\".pushsection .parlab_start,\\\"aw\\\",@init_array\\n\\t.quad parlab_early\\n\\t.popsection\");\n"));
+  CHECK(refused(early + "extern \"C\" void* resolve() { parlab_early(); return (void*)&parlab_early; }\n"
+                        "extern \"C\" void chosen() __attribute__((ifunc(\"resolve\")));\n"));
+  CHECK(refused(early + "extern \"C\" void* resolve2() { parlab_early(); return (void*)&parlab_early; }\n"
+                        "asm(\".globl chosen2\\n\\t.type chosen2, @gnu_indirect_function\\n\\t.set chosen2, resolve2\");\n"));
 }
