@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "process/hidden_processes.hpp"
+#include "process/uid_keyrings.hpp"
 
 namespace parlab::grader::process {
 namespace {
@@ -101,6 +102,8 @@ const char* describe(ChildSetupStep step) {
       return "setresuid to the unprivileged user";
     case ChildSetupStep::verify_drop:
       return "verifying the privilege drop";
+    case ChildSetupStep::own_keyring:
+      return "joining a session keyring of the run's own";
     case ChildSetupStep::process_limit:
       return "setrlimit(RLIMIT_NPROC)";
     case ChildSetupStep::parent_death_signal:
@@ -145,6 +148,8 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   if (plan.drop_privileges) {
     ChildSetupFailure failure = drop_privileges(plan.uid, plan.gid, plan.supplementary_group);
     if (failure.error != 0) return failure;
+    // The grader's session keyring would be shared with every other grading's runs.
+    if (!join_own_session_keyring()) return failed(ChildSetupStep::own_keyring);
   }
   // After the drop: setting it earlier would let setresuid() mark the process as
   // over the limit and make execve() fail, a grader error instead of the student's.

@@ -55,6 +55,7 @@ enum class ChildSetupStep {
   drop_gid,
   drop_uid,
   verify_drop,
+  own_keyring,
   process_limit,
   parent_death_signal,
   grader_gone,
