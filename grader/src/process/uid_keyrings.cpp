@@ -110,7 +110,8 @@ int clear_own_keys() noexcept {
   // persistent one go; @u and @us stay, empty, as the kernel keeps them per uid.
   for (int i = 0; i < keys.count; ++i) {
     const long serial = keys.serial[i];
-    if (keys.keyring[i] && serial != user && serial != user_session && serial != own && remove_key(serial))
+    if (keys.keyring[i] && serial != user && serial != user_session && serial != own && remove_key(serial) &&
+        serial != persistent)  // made by this helper where there was none: not counted
       ++removed;
   }
   return removed;

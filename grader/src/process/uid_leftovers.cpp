@@ -79,7 +79,7 @@ bool others_may(const struct stat& info, mode_t bits) { return (info.st_mode & b
 
 void sweep_folder(int dir, const fs::path& path, int depth, FolderWalk& walk) {
   struct stat self {};
-  if (::fstat(dir, &self) != 0) return;
+  if (::fstat(dir, &self) != 0 || self.st_dev != walk.device) return;  // swapped in meanwhile
   // Every entry of the uid directly in a shared folder is litter.
   const bool litter_here = depth == 0 || others_may(self, S_IWOTH | S_IXOTH);
   for (const std::string& name : names_in(dir)) {
