@@ -10,6 +10,7 @@
 #include <cerrno>
 
 #include "process/hidden_processes.hpp"
+#include "process/key_store_filter.hpp"
 #include "process/uid_keyrings.hpp"
 
 namespace parlab::grader::process {
@@ -145,10 +146,15 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   for (std::size_t i = 0; i < plan.rlimits.general_count; ++i)
     if (!set_limit(plan.rlimits.general[i])) return failed(ChildSetupStep::resource_limits);
 
+  // Before the drop: as root it needs no no_new_privs (runs under bubblewrap have
+  // none). Where it cannot be installed the leftover sweep clears the keys instead.
+  if (plan.drop_privileges) close_key_store();
+
   if (plan.drop_privileges) {
     ChildSetupFailure failure = drop_privileges(plan.uid, plan.gid, plan.supplementary_group);
     if (failure.error != 0) return failure;
-    // The grader's session keyring would be shared with every other grading's runs.
+    // The grader's session keyring would be shared with every other grading's runs
+    // (where the filter above is missing).
     if (!join_own_session_keyring()) return failed(ChildSetupStep::own_keyring);
   }
   // After the drop: setting it earlier would let setresuid() mark the process as

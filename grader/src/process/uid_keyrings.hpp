@@ -4,6 +4,8 @@
 // keyring or any keyring it owns, and read them in a later run or grading of the
 // same pool uid. And a run would share the grader's own session keyring (inherited
 // across the uid switch) with every other grading started from the same login.
+// Runs are refused the key system calls where key_store_filter.hpp's filter can be
+// installed; this is for where it cannot, and for keys a crashed grader's runs left.
 // docs/sandbox.md, "Sealed at every level".
 #include <sys/types.h>
 
