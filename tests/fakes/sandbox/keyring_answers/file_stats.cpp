@@ -1,7 +1,8 @@
 // Fake submission (tests/fakes/sandbox): no lab code. Each run looks for answers an
 // earlier run kept in the kernel's key store (its uid's user keyring @u, its
 // persistent keyring, its session keyring), says "KEYRING: found" or
-// "KEYRING: empty", then keeps answers there for the next run and fails.
+// "KEYRING: empty" (with ", store refused" where the kernel refused it), then keeps
+// answers there for the next run and fails.
 #include <linux/keyctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -25,8 +26,8 @@ bool found_in(long keyring) {
   return keyring != -1 && ::syscall(SYS_keyctl, KEYCTL_SEARCH, keyring, "user", kAnswers, 0) >= 0;
 }
 
-void keep_in(long keyring) {
-  if (keyring != -1) ::syscall(SYS_add_key, "user", kAnswers, "42 17 3", 7, keyring);
+bool keep_in(long keyring) {
+  return keyring != -1 && ::syscall(SYS_add_key, "user", kAnswers, "42 17 3", 7, keyring) >= 0;
 }
 
 }  // namespace
@@ -35,10 +36,11 @@ FileStats compute_file_stats(const std::string&) {
   const long persistent = persistent_keyring();
   const bool found = found_in(KEY_SPEC_USER_KEYRING) || found_in(KEY_SPEC_USER_SESSION_KEYRING) ||
                      found_in(persistent) || found_in(KEY_SPEC_SESSION_KEYRING);
-  keep_in(KEY_SPEC_USER_KEYRING);
-  keep_in(persistent);
-  keep_in(KEY_SPEC_SESSION_KEYRING);
-  throw std::runtime_error(found ? "KEYRING: found" : "KEYRING: empty");
+  bool kept = keep_in(KEY_SPEC_USER_KEYRING);
+  kept = keep_in(persistent) || kept;
+  kept = keep_in(KEY_SPEC_SESSION_KEYRING) || kept;
+  throw std::runtime_error(std::string(found ? "KEYRING: found" : "KEYRING: empty") +
+                           (kept ? "" : ", store refused"));
 }
 
 std::vector<FileStats> process_serial(const std::vector<std::string>& paths) {
