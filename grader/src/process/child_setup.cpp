@@ -147,8 +147,9 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
     if (!set_limit(plan.rlimits.general[i])) return failed(ChildSetupStep::resource_limits);
 
   // Before the drop: as root it needs no no_new_privs (runs under bubblewrap have
-  // none). Where it cannot be installed the leftover sweep clears the keys instead.
-  if (plan.drop_privileges) close_key_store();
+  // none). A root without CAP_SYS_ADMIN (a container) tries again once no_new_privs
+  // is set; where it cannot be installed the leftover sweep clears the keys instead.
+  const bool keys_closed = plan.drop_privileges && close_key_store();
 
   if (plan.drop_privileges) {
     ChildSetupFailure failure = drop_privileges(plan.uid, plan.gid, plan.supplementary_group);
@@ -171,6 +172,7 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   }
   if (plan.no_new_privileges && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return failed(ChildSetupStep::no_new_privileges);
+  if (plan.drop_privileges && plan.no_new_privileges && !keys_closed) close_key_store();
   return {};
 }
 

@@ -9,10 +9,11 @@
 namespace parlab::grader::process {
 
 // In a run's child, while it is still root: a seccomp filter needs no_new_privs or
-// CAP_SYS_ADMIN, and runs under bubblewrap do not set no_new_privs. Inherited by
-// everything the run starts. False (errno set) where it cannot be installed: no
-// seccomp in the kernel, no CAP_SYS_ADMIN (a container: its default seccomp profile
-// refuses these calls already), an architecture this filter does not know.
+// CAP_SYS_ADMIN, and runs under bubblewrap do not set no_new_privs (the others try
+// again once they have). Inherited by everything the run starts. False (errno set)
+// where it cannot be installed: no seccomp in the kernel, neither no_new_privs nor
+// CAP_SYS_ADMIN (a container: its default seccomp profile refuses these calls
+// already), an architecture this filter does not know.
 // Async-signal-safe.
 bool close_key_store() noexcept;
 
