@@ -111,7 +111,7 @@ int clear_own_keys() noexcept {
   for (int i = 0; i < keys.count; ++i) {
     const long serial = keys.serial[i];
     if (keys.keyring[i] && serial != user && serial != user_session && serial != own && remove_key(serial) &&
-        serial != persistent)  // made by this helper where there was none: not counted
+        serial != persistent)  // made by this helper when missing: not counted
       ++removed;
   }
   return removed;
