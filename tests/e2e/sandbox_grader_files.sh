@@ -16,7 +16,8 @@ read -r ROOTS ALLOWED < <(python3 - "$TOOLCHAIN" "$W/work" <<'PY'
 import json, os, sys
 tc = json.load(open(sys.argv[1]))
 roots = [tc["source_dir"], tc["build_dir"]]
-allowed = [sys.argv[2], tc["harness_include"], tc["harness_lib"], tc.get("cuda_probe", "")]
+allowed = [sys.argv[2], tc["harness_include"], tc["harness_lib"], tc.get("cuda_probe", ""),
+           os.path.join(tc["build_dir"], "tests", "fakes")]  # the runner tests' fake children
 sim = tc.get("sim", {})
 allowed += [sim.get("rewrite_tool", ""), sim.get("library", "")] + sim.get("include", [])
 for lab in tc["labs"].values():

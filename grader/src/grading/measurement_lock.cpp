@@ -12,6 +12,7 @@
 #include <ctime>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "core/errors.hpp"
 
@@ -20,25 +21,57 @@ namespace fs = std::filesystem;
 namespace parlab::grader {
 namespace {
 
-// World-writable and sticky like /tmp: graders running as different users share it.
+// A root grader's lock folder is root's alone: a run (a pool uid) that could open a
+// lock file could hold it with flock (read access is enough) and stall every other
+// grading's measurement, and one that could write holders/ could lie to waiters.
+// A non-root grader shares a world-writable folder with other users' graders; its
+// runs are its own user anyway (nothing holds for a non-root grader).
+bool root_grader() { return ::geteuid() == 0; }
+
+void check_root_only(const fs::path& dir) {
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+    throw EnvironmentError("the measurement lock folder " + dir.string() + " is not a folder");
+  if (info.st_uid != 0 || (info.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    throw EnvironmentError("the measurement lock folder " + dir.string() + " is " +
+                           (info.st_uid != 0 ? "owned by uid " + std::to_string(info.st_uid)
+                                             : std::string("writable by other users")) +
+                           ": a submission's run could hold the lock or forge its holders; as root "
+                           "it must be root's alone (chown root, chmod 700, or set PARLAB_LOCK_DIR)");
+  }
+}
+
 void make_lock_dir(const fs::path& dir) {
   std::error_code ec;
-  if (fs::is_directory(dir)) return;
-  fs::create_directories(dir, ec);
+  const bool existed = fs::is_directory(dir);
+  if (!existed) fs::create_directories(dir, ec);
   if (ec && !fs::is_directory(dir)) {
     throw EnvironmentError("cannot create the measurement lock folder " + dir.string() + ": " +
                            ec.message() + " (set PARLAB_LOCK_DIR to a writable folder)");
   }
-  ::chmod(dir.c_str(), 01777);
+  if (!root_grader()) {
+    if (!existed) ::chmod(dir.c_str(), 01777);  // graders running as different users share it
+    return;
+  }
+  if (!existed) ::chmod(dir.c_str(), 0700);
+  check_root_only(dir);
 }
 
 process::UniqueFd open_lock_file(const fs::path& path) {
-  process::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666));
+  const mode_t mode = root_grader() ? 0600 : 0666;
+  process::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode));
   if (!fd.valid()) {
     throw EnvironmentError("cannot open the measurement lock " + path.string() + ": " +
                            std::strerror(errno) + " (set PARLAB_LOCK_DIR to a writable folder)");
   }
-  ::fchmod(fd.get(), 0666);  // the umask must not lock other users out (fails harmlessly if not ours)
+  // Root: a file left by an older, world-writable folder is taken back. Otherwise the
+  // umask must not lock other users out (fails harmlessly if not ours).
+  struct stat info {};
+  if (root_grader() && (::fstat(fd.get(), &info) != 0 || info.st_uid != 0) && ::fchown(fd.get(), 0, 0) != 0) {
+    throw EnvironmentError("cannot take back the measurement lock " + path.string() + ": " +
+                           std::strerror(errno));
+  }
+  ::fchmod(fd.get(), mode);
   return fd;
 }
 
@@ -150,7 +183,7 @@ void MeasurementLock::release() {
 
 fs::path MeasurementLock::default_dir() {
   if (const char* env = std::getenv("PARLAB_LOCK_DIR"); env && *env) return env;
-  return "/tmp/parlab-locks";
+  return root_grader() ? "/run/parlab/locks" : "/tmp/parlab-locks";
 }
 
 int MeasurementLock::visible_gpu() {
@@ -185,15 +218,28 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+// A line about pid N counts only when N's user wrote it: another user's "pid 1 ...
+// measuring" is a forgery (a shared folder of non-root graders).
+// (The status file's real uid: /proc/N itself shows root for a non-dumpable process.)
+bool written_by_its_process(int fd, long pid) {
+  struct stat file {};
+  if (::fstat(fd, &file) != 0) return false;
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Uid:", 0) == 0) return std::strtoul(line.c_str() + 4, nullptr, 10) == file.st_uid;
+  }
+  return false;
+}
+
 }  // namespace
 
 void MeasurementLock::record_holding(const char* mode) {
   const fs::path dir = holders_dir(dir_);
   std::error_code ec;
   fs::create_directories(dir, ec);
-  ::chmod(dir.c_str(), 01777);
+  ::chmod(dir.c_str(), root_grader() ? 0700 : 01777);
   const fs::path file = dir / std::to_string(::getpid());
-  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, root_grader() ? 0600 : 0644);
   if (fd < 0) return;  // only a courtesy to waiters
   const std::string line = std::to_string(std::time(nullptr)) + "\t" + mode + "\t" + holder_;
   [[maybe_unused]] ssize_t n = ::write(fd, line.data(), line.size());
@@ -213,9 +259,17 @@ std::vector<std::string> MeasurementLock::describe_holders(const fs::path& dir, 
     char* end = nullptr;
     const long pid = std::strtol(name.c_str(), &end, 10);
     if (pid <= 0 || *end != '\0' || pid == ::getpid()) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) continue;  // gone
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {  // gone: its line goes too
+      std::error_code ignored;
+      fs::remove(entry.path(), ignored);
+      continue;
+    }
     int fd = ::open(entry.path().c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) continue;
+    if (!written_by_its_process(fd, pid)) {
+      ::close(fd);
+      continue;
+    }
     char buf[kHolderLineCap + 1] = {};
     ssize_t n = ::read(fd, buf, kHolderLineCap);
     ::close(fd);

@@ -63,7 +63,9 @@ class MeasurementLock {
   static std::vector<std::string> describe_holders(const std::filesystem::path& dir,
                                                    std::size_t max = 4);
 
-  // $PARLAB_LOCK_DIR, else /tmp/parlab-locks: one folder per machine (node-local /tmp).
+  // $PARLAB_LOCK_DIR, else one folder per machine: /run/parlab/locks as root (root's
+  // alone: the runs may not open its files), /tmp/parlab-locks otherwise (shared with
+  // other users' graders).
   static std::filesystem::path default_dir();
   // For GPU labs: the first index in CUDA_VISIBLE_DEVICES (0 when unset or not a number).
   static int visible_gpu();

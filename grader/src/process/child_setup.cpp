@@ -11,6 +11,7 @@
 
 #include "process/hidden_processes.hpp"
 #include "process/syscall_filter.hpp"
+#include "process/uid_keyrings.hpp"
 
 namespace parlab::grader::process {
 namespace {
@@ -102,6 +103,8 @@ const char* describe(ChildSetupStep step) {
       return "setresuid to the unprivileged user";
     case ChildSetupStep::verify_drop:
       return "verifying the privilege drop";
+    case ChildSetupStep::own_keyring:
+      return "joining a session keyring of the run's own";
     case ChildSetupStep::process_limit:
       return "setrlimit(RLIMIT_NPROC)";
     case ChildSetupStep::parent_death_signal:
@@ -145,9 +148,17 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   for (std::size_t i = 0; i < plan.rlimits.general_count; ++i)
     if (!set_limit(plan.rlimits.general[i])) return failed(ChildSetupStep::resource_limits);
 
+  // Before the drop: as root it needs no no_new_privs (runs under bubblewrap have
+  // none). A root without CAP_SYS_ADMIN (a container) tries again once no_new_privs
+  // is set; where it cannot be installed the leftover sweep clears the keys instead.
+  const bool keys_closed = plan.key_store_filter != nullptr && install_syscall_filter(*plan.key_store_filter);
+
   if (plan.drop_privileges) {
     ChildSetupFailure failure = drop_privileges(plan.uid, plan.gid, plan.supplementary_group);
     if (failure.error != 0) return failure;
+    // The grader's session keyring would be shared with every other grading's runs
+    // (where the filter above is missing).
+    if (!join_own_session_keyring()) return failed(ChildSetupStep::own_keyring);
   }
   // After the drop: setting it earlier would let setresuid() mark the process as
   // over the limit and make execve() fail, a grader error instead of the student's.
@@ -165,6 +176,8 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
     return failed(ChildSetupStep::no_new_privileges);
   if (plan.syscall_filter != nullptr && !install_syscall_filter(*plan.syscall_filter))
     return failed(ChildSetupStep::syscall_filter);
+  if (!keys_closed && plan.key_store_filter != nullptr && plan.no_new_privileges)
+    install_syscall_filter(*plan.key_store_filter);
   return {};
 }
 

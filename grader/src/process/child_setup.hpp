@@ -39,6 +39,10 @@ struct ChildSetupPlan {
   const ReachPlan* reach = nullptr;
   // A private /proc showing only the child's own uid (hidden_processes.hpp).
   bool hide_other_processes = false;
+  // The key store's seccomp filter (syscall_filter.hpp) of a root grader's run,
+  // installed while still root (or, without CAP_SYS_ADMIN, after no_new_privs: then
+  // best effort); null: none. Owned by the caller.
+  const sock_fprog* key_store_filter = nullptr;
   // The seccomp filter of a run without bubblewrap (syscall_filter.hpp), installed
   // last, after no_new_privs; null: none. Owned by the caller.
   const sock_fprog* syscall_filter = nullptr;
@@ -59,6 +63,7 @@ enum class ChildSetupStep {
   drop_gid,
   drop_uid,
   verify_drop,
+  own_keyring,
   process_limit,
   parent_death_signal,
   grader_gone,

@@ -370,7 +370,10 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.grader_pid = ::getpid();
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;
-  // Without bubblewrap's namespaces: no network, io_uring or keyrings (syscall_filter.hpp).
+  // No kernel keys for a root grader's runs at any level; without bubblewrap's
+  // namespaces no network or io_uring either (syscall_filter.hpp).
+  if (const SyscallFilter* keys = drop_privileges_ ? key_store_filter() : nullptr)
+    plan.key_store_filter = &keys->program;
   if (const SyscallFilter* filter = use_bubblewrap_ ? nullptr : fallback_syscall_filter())
     plan.syscall_filter = &filter->program;
 

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "process/uid_keyrings.hpp"
 #include "process/unique_fd.hpp"
 
 namespace parlab::grader::process {
@@ -25,6 +26,10 @@ namespace fs = std::filesystem;
 
 // Deeper trees are left (and reported): the recursion must not exhaust the stack.
 constexpr int kMaxDepth = 256;
+// How deep and how much of a shared folder is searched for the uid's entries after
+// every run: bounded, so a host's big tree in /tmp costs little.
+constexpr int kMaxSearchDepth = 32;
+constexpr int kMaxLookedAt = 50000;
 
 // Names in the folder `dir` refers to (the descriptor stays open).
 std::vector<std::string> names_in(int dir) {
@@ -55,6 +60,49 @@ bool remove_tree_at(int parent, const std::string& name, int depth) {
   bool all = true;
   for (const std::string& child : names_in(dir.get())) all = remove_tree_at(dir.get(), child, depth + 1) && all;
   return all && (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT);
+}
+
+// A search of one shared folder: a run may have left entries in any folder below it
+// that others may write to (a 1777 folder someone made in /tmp).
+struct FolderWalk {
+  uid_t uid;
+  dev_t device;  // other file systems (a grading's run area) are not searched
+  int budget;    // entries still to look at
+  int removed;
+  std::vector<std::string>& problems;
+};
+
+// Where the uid could create an entry: write and search permission for others. A
+// folder of its own below a folder it cannot write is the grader's (a run folder, a
+// build kept for the next grading): left, and not searched.
+bool others_may(const struct stat& info, mode_t bits) { return (info.st_mode & bits) == bits; }
+
+void sweep_folder(int dir, const fs::path& path, int depth, FolderWalk& walk) {
+  struct stat self {};
+  if (::fstat(dir, &self) != 0 || self.st_dev != walk.device) return;  // swapped in meanwhile
+  // Every entry of the uid directly in a shared folder is litter.
+  const bool litter_here = depth == 0 || others_may(self, S_IWOTH | S_IXOTH);
+  for (const std::string& name : names_in(dir)) {
+    if (--walk.budget < 0) {
+      walk.problems.push_back(path.string() + ": more than " + std::to_string(kMaxLookedAt) +
+                              " entries, the rest not searched");
+      return;
+    }
+    struct stat info {};
+    if (::fstatat(dir, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
+    if (info.st_uid == walk.uid) {
+      if (!litter_here) continue;
+      if (remove_tree_at(dir, name, 0)) ++walk.removed;
+      else walk.problems.push_back((path / name).string());
+      continue;
+    }
+    if (!S_ISDIR(info.st_mode) || info.st_dev != walk.device || depth + 1 >= kMaxSearchDepth ||
+        !others_may(info, S_IXOTH))
+      continue;  // the uid could not have passed it
+    UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (sub.valid()) sweep_folder(sub.get(), path / name, depth + 1, walk);
+    if (walk.budget < 0) return;
+  }
 }
 
 // The column of `name` in a /proc/sysvipc header, or -1.
@@ -115,7 +163,11 @@ std::vector<pid_t> processes_of(uid_t uid) {
   return pids;
 }
 
-std::vector<fs::path> shared_scratch_folders() { return {"/dev/shm", "/tmp", "/var/tmp", "/dev/mqueue"}; }
+// Debian 12's world-writable folders (`find / -xdev -type d -perm -0002` and the
+// memory file systems); /var/lock is a link to /run/lock.
+std::vector<fs::path> shared_scratch_folders() {
+  return {"/dev/shm", "/tmp", "/var/tmp", "/dev/mqueue", "/run/lock"};
+}
 
 int kill_every_process_of(uid_t uid, gid_t gid) {
   const std::vector<pid_t> before = processes_of(uid);
@@ -151,13 +203,11 @@ int remove_entries_owned_by(uid_t uid, const std::vector<fs::path>& folders, std
   int removed = 0;
   for (const fs::path& folder : folders) {
     UniqueFd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!dir.valid()) continue;  // not on this machine
-    for (const std::string& name : names_in(dir.get())) {
-      struct stat info {};
-      if (::fstatat(dir.get(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0 || info.st_uid != uid) continue;
-      if (remove_tree_at(dir.get(), name, 0)) ++removed;
-      else problems.push_back((folder / name).string());
-    }
+    struct stat info {};
+    if (!dir.valid() || ::fstat(dir.get(), &info) != 0) continue;  // not on this machine
+    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems};
+    sweep_folder(dir.get(), folder, 0, walk);
+    removed += walk.removed;
   }
   return removed;
 }
@@ -171,6 +221,11 @@ int remove_ipc_objects_of(uid_t uid) {
 LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid) {
   LeftoverSweep sweep;
   sweep.processes_killed = kill_every_process_of(uid, gid);
+  sweep.keys_removed = clear_keys_of(uid, gid);
+  if (sweep.keys_removed < 0) {
+    sweep.keys_removed = 0;
+    sweep.problems.push_back("kernel keys: the helper could not take the uid");
+  }
   sweep.files_removed = remove_entries_owned_by(uid, shared_scratch_folders(), sweep.problems);
   sweep.ipc_objects_removed = remove_ipc_objects_of(uid);
   return sweep;

@@ -1,8 +1,8 @@
 #pragma once
 // What a sandboxed uid leaves behind once its runs are over: processes that
 // escaped the run's process group and cgroup, files in the machine's shared
-// scratch folders (/dev/shm, /tmp, /var/tmp, /dev/mqueue) and System V IPC
-// objects. Outside bubblewrap these outlive the run, hold memory (800 MB in
+// scratch folders (/dev/shm, /tmp, /var/tmp, /dev/mqueue, /run/lock) at any depth,
+// System V IPC objects and kernel keys (uid_keyrings.hpp). Outside bubblewrap these outlive the run, hold memory (800 MB in
 // /dev/shm was seen) and could carry data to a later run. Only for a uid that
 // belongs to one grading (a leased pool uid) and only while none of its runs is
 // going: everything the uid owns is then litter. docs/sandbox.md, "Sealed at
@@ -17,8 +17,9 @@ namespace parlab::grader::process {
 
 struct LeftoverSweep {
   int processes_killed = 0;   // processes of the uid seen before the kill
-  int files_removed = 0;      // top-level entries removed from the scratch folders
+  int files_removed = 0;      // entries (whole trees) removed from the scratch folders
   int ipc_objects_removed = 0;
+  int keys_removed = 0;       // kernel keys and keyrings invalidated
   std::vector<std::string> problems;  // what could not be removed, for a log
 };
 
@@ -32,8 +33,10 @@ std::vector<std::filesystem::path> shared_scratch_folders();
 // reaps those that were the grader's children. Returns how many there were.
 int kill_every_process_of(uid_t uid, gid_t gid);
 
-// Removes, recursively and without following links, every entry directly in
-// `folders` owned by `uid`.
+// Removes, recursively and without following links, every entry owned by `uid`
+// directly in `folders` or in any folder below them that others may write to
+// (searched through folders others may pass, on the same file system, 32 levels and
+// 50000 entries at most; what is left unsearched goes to `problems`).
 int remove_entries_owned_by(uid_t uid, const std::vector<std::filesystem::path>& folders,
                             std::vector<std::string>& problems);
 
@@ -41,7 +44,7 @@ int remove_entries_owned_by(uid_t uid, const std::vector<std::filesystem::path>&
 // belonging to `uid` (listed in /proc/sysvipc).
 int remove_ipc_objects_of(uid_t uid);
 
-// All three, processes first (so nothing writes while files are removed).
+// All four, processes first (so nothing writes or adds keys meanwhile).
 LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid);
 
 }  // namespace parlab::grader::process

@@ -177,15 +177,27 @@ TEST_CASE("Without bubblewrap the privilege drop keeps the program out of root's
   CHECK_FALSE(std::filesystem::exists(scratch / "root_only" / "escape.txt"));
 }
 
-TEST_CASE("Under bubblewrap there is no network, not even loopback", "[process][isolation]") {
+TEST_CASE("There is no network, not even loopback, at any sandbox level", "[process][isolation]") {
   LoopbackListener listener;
   ScratchDir scratch;
   RunRequest request = fake_request("connect_tcp", scratch);
   request.args = {std::to_string(listener.port())};
 
-  // Without the sandbox the fake can connect: the test would prove nothing otherwise.
+  // The listener takes a connection from an unfiltered process: the checks below would
+  // prove nothing otherwise.
+  {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<unsigned short>(listener.port()));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    CHECK(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    ::close(fd);
+  }
+  // Without bubblewrap the seccomp filter refuses the socket (process/syscall_filter).
   RunResult open = SandboxedRunner(options_with(SandboxOptions::Bubblewrap::never)).run(request);
-  CHECK(open.outcome == RunOutcome::ok);
+  CHECK(open.exit_code == 2);
+  CHECK_THAT(open.stdout_text, Contains("cannot create a socket: Permission denied"));
 
   if (skip_without_bubblewrap()) return;
   RunResult sandboxed =

@@ -91,11 +91,52 @@ TEST_CASE("A uid's files in the scratch folders are removed, links not followed"
   CHECK(fs::exists(other));
 }
 
+TEST_CASE("A uid's files nested in folders others may write to are removed, the grader's kept",
+          "[process][leftovers]") {
+  if (::geteuid() != 0) {
+    WARN("not running as root: no other uid to act as");
+    return;
+  }
+  ScratchDir scratch;
+  const fs::path tmp = scratch / "tmp";  // stands for /tmp
+  auto folder = [](const fs::path& path, mode_t mode) {
+    fs::create_directories(path);
+    REQUIRE(::chmod(path.c_str(), mode) == 0);
+    return path;
+  };
+  folder(tmp, 01777);
+  const fs::path shared = folder(tmp / "shared", 01777);   // someone's 1777 folder in /tmp
+  const fs::path closed = folder(tmp / "closed", 0755);    // the grader's: the uid cannot write there
+  const fs::path deeper = folder(closed / "a" / "open", 01777);
+  const fs::path hidden = folder(tmp / "private", 0700);   // the uid could not pass it
+  folder(hidden / "open", 01777);
+  const fs::path outside = folder(scratch / "outside", 01777);
+  const fs::path nested = file_of(kLitterUid, shared / "answers");
+  const fs::path deep = file_of(kLitterUid, deeper / "answers");
+  const fs::path kept_run_file = file_of(kLitterUid, closed / "run-output");
+  const fs::path unreachable = file_of(kLitterUid, hidden / "open" / "answers");
+  const fs::path beyond_link = file_of(kLitterUid, outside / "answers");
+  fs::create_directory_symlink(outside, shared / "link");
+  const fs::path bystander = file_of(kBystanderUid, shared / "theirs");
+
+  std::vector<std::string> problems;
+  CHECK(remove_entries_owned_by(kLitterUid, {tmp}, problems) == 2);
+  CHECK(problems.empty());
+  CHECK_FALSE(fs::exists(nested));
+  CHECK_FALSE(fs::exists(deep));
+  CHECK(fs::exists(kept_run_file));  // a run's folder or output, in a folder of the grader's
+  CHECK(fs::exists(unreachable));
+  CHECK(fs::exists(beyond_link));    // links are not followed
+  CHECK(fs::exists(bystander));
+  CHECK(fs::is_directory(shared));
+}
+
 TEST_CASE("The default scratch folders are the shared ones", "[process][leftovers]") {
   const std::vector<fs::path> folders = shared_scratch_folders();
   CHECK(std::find(folders.begin(), folders.end(), fs::path("/dev/shm")) != folders.end());
   CHECK(std::find(folders.begin(), folders.end(), fs::path("/tmp")) != folders.end());
   CHECK(std::find(folders.begin(), folders.end(), fs::path("/var/tmp")) != folders.end());
+  CHECK(std::find(folders.begin(), folders.end(), fs::path("/run/lock")) != folders.end());
 }
 
 TEST_CASE("A private hidepid /proc hides other users' processes from a child",
