@@ -151,6 +151,15 @@ Launch bubblewrap_launch(const SandboxOptions& options, const RunRequest& reques
   return launch;
 }
 
+// No kernel keys for a root grader's runs at any level; without bubblewrap's
+// namespaces no network or io_uring either (syscall_filter.hpp).
+void add_syscall_filters(ChildSetupPlan& plan, bool drops_privileges, bool uses_bubblewrap) {
+  if (const SyscallFilter* keys = drops_privileges ? key_store_filter() : nullptr)
+    plan.key_store_filter = &keys->program;
+  if (const SyscallFilter* filter = uses_bubblewrap ? nullptr : fallback_syscall_filter())
+    plan.syscall_filter = &filter->program;
+}
+
 MonitoredChild spawn_monitored(Launch& launch, const RunRequest& request, const ChildSetupPlan& plan,
                                const std::string& hint) {
   MonitoredChild child;
@@ -370,12 +379,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.grader_pid = ::getpid();
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;
-  // No kernel keys for a root grader's runs at any level; without bubblewrap's
-  // namespaces no network or io_uring either (syscall_filter.hpp).
-  if (const SyscallFilter* keys = drop_privileges_ ? key_store_filter() : nullptr)
-    plan.key_store_filter = &keys->program;
-  if (const SyscallFilter* filter = use_bubblewrap_ ? nullptr : fallback_syscall_filter())
-    plan.syscall_filter = &filter->program;
+  add_syscall_filters(plan, drop_privileges_, use_bubblewrap_);
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.
