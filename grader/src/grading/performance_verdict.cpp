@@ -134,7 +134,10 @@ std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b) 
   const std::string rerun = "; nothing is counted against you: close other programs and re-run";
   if (!b.measured.spread_ok) return busy + ", so how the work was shared cannot be judged" + rerun;
   if (!b.measured.own_speedup_ok) {
-    return busy + ", so the speedup over a 1-worker run cannot be judged" + rerun;
+    char seen[96];
+    std::snprintf(seen, sizeof seen, " (%.2fx, this test needs %.2fx)", m.own_speedup,
+                  m.required_own_speedup);
+    return busy + ", so the speedup over a 1-worker run" + seen + " cannot be judged" + rerun;
   }
   return busy + rerun;
 }

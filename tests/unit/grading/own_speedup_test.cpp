@@ -103,6 +103,8 @@ TEST_CASE("own speedup: on a busy machine it is inconclusive, never failed",
   PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
+  CHECK(v.message.find("the speedup over a 1-worker run (1.01x, this test needs 1.25x) cannot "
+                       "be judged") != std::string::npos);
 }
 
 TEST_CASE("own speedup: not measured or not required, nothing is asked",
