@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 
 #include "compare/comparator.hpp"
@@ -51,12 +52,14 @@ double serial_speedup(const PerformanceTestSetup& setup, LabRunner& runs, double
 // The submission's own task with one worker against its parallel run, from the wall
 // times the grader saw (a timer the submission controls cannot steer it), each less
 // the untimed cost of a process of this task. The reference's 1-worker runs alternate
-// with the submission's (O R, R O, O R) and bound them. Nullopt with `error` set when a
-// run failed (`reference_failed`: the reference's, never the student's).
+// with the submission's (O R, R O, O R) and bound them. After a failed run of the
+// submission's only the reference's go on (a 1-worker run that fails on purpose buys no
+// more than a slow one); `reference_failed` (and `error`) when the reference's failed.
 struct OwnRuns {
   std::vector<double> own_s;
   std::vector<double> reference_s;
   std::string error;
+  bool own_failed = false;
   bool reference_failed = false;
 };
 
@@ -67,9 +70,12 @@ OwnRuns own_one_worker_runs(const PerformanceTestSetup& setup, LabRunner& runs,
   OwnRuns out;
   TaskRun last;
   auto run_own = [&] {
-    auto seen = timed(runs, one_worker, setup.run_slug + "-own-serial", last)(out.error);
+    std::string ignored;
+    if (out.own_failed) return true;
+    auto seen = timed(runs, one_worker, setup.run_slug + "-own-serial", last)(ignored);
     if (seen) out.own_s.push_back(seen->wall_s);
-    return seen.has_value();
+    out.own_failed = !seen;
+    return true;
   };
   auto run_reference = [&] {
     if (!setup.reference_one_worker) return true;
@@ -97,7 +103,8 @@ bool own_speedup_asked(const PerformanceTestSetup& setup, const Measurement& m, 
 }
 
 // Fills the own speedup into `m`; false (and `r` inconclusive) when the reference's
-// 1-worker run failed. A failed 1-worker run of the submission's leaves it unmeasured.
+// 1-worker run failed. Without the reference's runs, a failed 1-worker run of the
+// submission's leaves it unmeasured.
 bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
                          LabRunner& reference_runs, const SideBySide& sbs, int workers,
                          Measurement& m, TestResult& r) {
@@ -114,7 +121,7 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
                 "machine if it repeats";
     return false;
   }
-  if (!seen.error.empty()) return true;
+  if (seen.own_s.empty() && seen.reference_s.empty()) return true;
   const OwnSpeedup own = own_speedup_from_walls(seen.own_s, sbs.candidate_wall_s,
                                                 sbs.observed.overhead_s, seen.reference_s);
   m.own_speedup = own.speedup;
@@ -127,16 +134,18 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
 OwnSpeedup own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
                                   const std::vector<double>& parallel_wall_s, double overhead_s,
                                   const std::vector<double>& reference_one_worker_wall_s) {
-  if (one_worker_wall_s.empty() || parallel_wall_s.empty()) {
+  if ((one_worker_wall_s.empty() && reference_one_worker_wall_s.empty()) ||
+      parallel_wall_s.empty()) {
     throw std::invalid_argument("own speedup needs runs on both sides");
   }
   // A process's untimed cost is paid by both runs: left out, or it would dilute the
   // speedup of a short task. Never below a millisecond: a run is never free.
   constexpr double kLeast = 0.001;
   const double overhead = std::max(overhead_s, 0.0);
-  const double own = median(one_worker_wall_s);
   // Serial work the reference does in less time is all a 1-worker run is credited
-  // with: sleeping or spinning when given one worker makes it no slower here.
+  // with: sleeping, spinning or failing when given one worker makes it no slower here.
+  const double own = one_worker_wall_s.empty() ? std::numeric_limits<double>::infinity()
+                                               : median(one_worker_wall_s);
   const bool bound = !reference_one_worker_wall_s.empty() &&
                      median(reference_one_worker_wall_s) < own;
   const double one =

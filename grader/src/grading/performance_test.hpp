@@ -56,8 +56,9 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
 // The submission's own speedup over its 1-worker run: the medians of the wall times the
 // grader saw, each less `overhead_s` (a process's untimed cost). The 1-worker side is
 // the faster of the submission's and the reference's 1-worker runs (none: the
-// submission's alone), so a 1-worker run slowed on purpose buys nothing. Throws
-// std::invalid_argument without runs on either side.
+// submission's alone; the submission's none, as when they failed: the reference's), so
+// a 1-worker run slowed on purpose buys nothing. Throws std::invalid_argument without
+// runs on either side.
 struct OwnSpeedup {
   double speedup = 0;
   bool reference_bound = false;  // the reference's 1-worker run was the faster one

@@ -57,6 +57,14 @@ TEST_CASE("own speedup: a 1-worker run slowed on purpose buys nothing", "[own_sp
                        "1.00x as long as your run with 2") != std::string::npos);
 }
 
+TEST_CASE("own speedup: a 1-worker run that fails on purpose buys nothing either",
+          "[own_speedup]") {
+  const OwnSpeedup failed = own_speedup_from_walls({}, {2.05, 2.05}, 0.05, {2.05, 2.04, 2.07});
+  CHECK(failed.reference_bound);
+  CHECK(failed.speedup == Approx(1.0));
+  CHECK_THROWS_AS(own_speedup_from_walls({}, {2.05}, 0.05, {}), std::invalid_argument);
+}
+
 TEST_CASE("own speedup: honest parallel code with a slower serial still passes",
           "[own_speedup]") {
   // Serial code 1.3x slower than the reference's (2.65 s against 2.05 s), parallel over
