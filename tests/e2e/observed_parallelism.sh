@@ -73,8 +73,9 @@ read -r points statuses < <(points_of "$W/lab01_burner.json" "parallel speedup" 
 check_statuses lab01_burner "$W/lab01_burner.json" "parallel speedup" "dynamic beats static on skewed sizes"
 read -r first_status _ <<<"$statuses"
 if [ "$first_status" = failed ]; then
-  expect_test_says "$W/lab01_burner.json" "parallel speedup" "not parallel: with 1 worker your own task 'parallel_dynamic' took [0-9.]+x as long as with $cores" \
-    "burner: told its own 1-worker run is as fast"
+  # Its serial code is the reference's: either 1-worker run may be the faster one.
+  expect_test_says "$W/lab01_burner.json" "parallel speedup" "not parallel: with 1 worker (your own task 'parallel_dynamic' took [0-9.]+x as long as with|the reference's task 'parallel_dynamic' took [0-9.]+x as long as your run with) $cores" \
+    "burner: told a 1-worker run is as fast"
 fi
 [[ "$(result_field "$W/lab01_threads.json" '*message')" == *"machine busy"* ]] ||
   expect_message "$W/lab01_threads.json" "threads do not count: this lab asks for worker processes" \

@@ -35,6 +35,15 @@ PerformanceTestSetup performance_setup(GradingContext& ctx, const TestSpec& t) {
                                    t.task, params, data, t.warmup, t.repeat, ctx.limits(t),
                                    false};
   }
+  if (p.parallel != ParallelKind::none && params.has("workers")) {
+    // The reference's own task with one worker, run as the reference and watched like
+    // the submission's 1-worker run: it bounds that run (docs/scoring.md).
+    Params one_worker = params;
+    one_worker.set("workers", "1");
+    setup.reference_one_worker = TaskInvocation{
+        baseline_executable(ctx, {.baseline_program = BaselineProgram::reference}), t.task,
+        one_worker, data, t.warmup, t.repeat, ctx.limits(t), observe};
+  }
   setup.run_slug = run_slug(t.name);
   setup.cores = ctx.cores;
   setup.reference_runs = &ctx.reference_runs;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 
 #include "compare/comparator.hpp"
@@ -50,35 +51,107 @@ double serial_speedup(const PerformanceTestSetup& setup, LabRunner& runs, double
 
 // The submission's own task with one worker against its parallel run, from the wall
 // times the grader saw (a timer the submission controls cannot steer it), each less
-// the untimed cost of a process of this task; 0 when a 1-worker run failed.
-double own_speedup(const PerformanceTestSetup& setup, LabRunner& runs, const SideBySide& sbs) {
+// the untimed cost of a process of this task. The reference's 1-worker runs alternate
+// with the submission's (O R, R O, O R) and bound them. After a failed run of the
+// submission's only the reference's go on (a 1-worker run that fails on purpose buys no
+// more than a slow one); `reference_failed` (and `error`) when the reference's failed.
+struct OwnRuns {
+  std::vector<double> own_s;
+  std::vector<double> reference_s;
+  std::string error;
+  bool own_failed = false;
+  bool reference_failed = false;
+};
+
+OwnRuns own_one_worker_runs(const PerformanceTestSetup& setup, LabRunner& runs,
+                            LabRunner& reference_runs) {
   TaskInvocation one_worker = setup.candidate;
   one_worker.params.set("workers", "1");
-  std::vector<double> walls;
+  OwnRuns out;
   TaskRun last;
-  for (int i = 0; i < kOwnSerialRuns; ++i) {
+  auto run_own = [&] {
     std::string ignored;
+    if (out.own_failed) return true;
     auto seen = timed(runs, one_worker, setup.run_slug + "-own-serial", last)(ignored);
-    if (!seen) return 0;
-    walls.push_back(seen->wall_s);
+    if (seen) out.own_s.push_back(seen->wall_s);
+    out.own_failed = !seen;
+    return true;
+  };
+  auto run_reference = [&] {
+    if (!setup.reference_one_worker) return true;
+    auto seen = timed(reference_runs, *setup.reference_one_worker,
+                      setup.run_slug + "-reference-one-worker", last)(out.error);
+    if (seen) out.reference_s.push_back(seen->wall_s);
+    out.reference_failed = !seen;
+    return seen.has_value();
+  };
+  for (int i = 0; i < kOwnSerialRuns; ++i) {
+    const bool ok = i % 2 == 0 ? run_own() && run_reference() : run_reference() && run_own();
+    if (!ok) return out;
   }
-  return own_speedup_from_walls(walls, sbs.candidate_wall_s, sbs.observed.overhead_s);
+  return out;
+}
+
+// Whether the own speedup is asked of this test: a parallel test with workers on 2 or
+// more cores, where the spread rule passed and the timing is trusted (on a busy machine
+// too: a burner must not pass as "full credit although busy"; performance_verdict).
+bool own_speedup_asked(const PerformanceTestSetup& setup, const Measurement& m, int workers) {
+  const PerformanceSpec& p = *setup.test->performance;
+  return setup.candidate.observe && p.parallel != ParallelKind::none && setup.cores >= 2 &&
+         workers > 1 && p.min_own_speedup > 1 && m.timing_trusted &&
+         !(m.work_spread > 0 && m.required_cores > 0 && m.work_spread < m.required_cores);
+}
+
+// Fills the own speedup into `m`; false (and `r` inconclusive) when the reference's
+// 1-worker run failed. Without the reference's runs, a failed 1-worker run of the
+// submission's leaves it unmeasured.
+bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
+                         LabRunner& reference_runs, const SideBySide& sbs, int workers,
+                         Measurement& m, TestResult& r) {
+  if (!own_speedup_asked(setup, m, workers)) return true;
+  m.required_own_speedup = setup.test->performance->min_own_speedup;
+  m.own_speedup_workers = std::min(workers, setup.cores);
+  const OwnRuns seen = own_one_worker_runs(setup, runs, reference_runs);
+  if (seen.reference_failed) {
+    r.status = TestStatus::inconclusive;
+    r.outcome = RunOutcome::not_run;
+    r.message = "inconclusive: the reference's own run with 1 worker (reference:" +
+                setup.test->task + ") failed on this machine (" + seen.error +
+                "); nothing is counted against you: re-run the grading, on a quieter "
+                "machine if it repeats";
+    return false;
+  }
+  if (seen.own_s.empty() && seen.reference_s.empty()) return true;
+  const OwnSpeedup own = own_speedup_from_walls(seen.own_s, sbs.candidate_wall_s,
+                                                sbs.observed.overhead_s, seen.reference_s);
+  m.own_speedup = own.speedup;
+  m.own_speedup_reference_bound = own.reference_bound;
+  return true;
 }
 
 }  // namespace
 
-double own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
-                              const std::vector<double>& parallel_wall_s, double overhead_s) {
-  if (one_worker_wall_s.empty() || parallel_wall_s.empty()) {
+OwnSpeedup own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
+                                  const std::vector<double>& parallel_wall_s, double overhead_s,
+                                  const std::vector<double>& reference_one_worker_wall_s) {
+  if ((one_worker_wall_s.empty() && reference_one_worker_wall_s.empty()) ||
+      parallel_wall_s.empty()) {
     throw std::invalid_argument("own speedup needs runs on both sides");
   }
   // A process's untimed cost is paid by both runs: left out, or it would dilute the
   // speedup of a short task. Never below a millisecond: a run is never free.
   constexpr double kLeast = 0.001;
   const double overhead = std::max(overhead_s, 0.0);
-  const double one = std::max(median(one_worker_wall_s) - overhead, kLeast);
+  // Serial work the reference does in less time is all a 1-worker run is credited
+  // with: sleeping, spinning or failing when given one worker makes it no slower here.
+  const double own = one_worker_wall_s.empty() ? std::numeric_limits<double>::infinity()
+                                               : median(one_worker_wall_s);
+  const bool bound = !reference_one_worker_wall_s.empty() &&
+                     median(reference_one_worker_wall_s) < own;
+  const double one =
+      std::max((bound ? median(reference_one_worker_wall_s) : own) - overhead, kLeast);
   const double parallel = std::max(median(parallel_wall_s) - overhead, kLeast);
-  return one / parallel;
+  return {one / parallel, bound};
 }
 
 bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab) {
@@ -211,21 +284,13 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   // A parallel test needs the work spread; with a single core nothing can be asked.
   if (p.parallel != ParallelKind::none && setup.cores >= 2) m.required_cores = p.min_spread;
   m.serial_speedup = serial_speedup(setup, reference_runs, m.candidate_median_s);
-  // Useful parallel work, not only busy cores: the submission's own 1-worker run must
-  // be slower. Measured where the spread rule passed and the timing is trusted, on a
-  // busy machine too (a burner must not pass as "full credit although busy"; a low
-  // figure there is inconclusive, performance_verdict).
-  if (observed && p.parallel != ParallelKind::none && setup.cores >= 2 && workers > 1 &&
-      p.min_own_speedup > 1 && m.timing_trusted &&
-      !(m.work_spread > 0 && m.required_cores > 0 && m.work_spread < m.required_cores)) {
-    m.required_own_speedup = p.min_own_speedup;
-    m.own_speedup_workers = std::min(workers, setup.cores);
-    m.own_speedup = own_speedup(setup, runs, sbs);
-  }
+  // Useful parallel work, not only busy cores: a 1-worker run must be slower.
+  if (!measure_own_speedup(setup, runs, reference_runs, sbs, workers, m, r)) return;
   r.outcome = RunOutcome::ok;
   if (decorate) decorate(r, last_candidate, m);
-  const PerformanceVerdict verdict = performance_verdict(
-      m, th, t.points, {observed ? p.parallel : ParallelKind::none, observed ? setup.cores : 0});
+  const ParallelRule rule{observed ? p.parallel : ParallelKind::none, observed ? setup.cores : 0,
+                          cores_used_by_test(workers, setup.cores)};
+  const PerformanceVerdict verdict = performance_verdict(m, th, t.points, rule);
   r.status = verdict.status;
   r.points = verdict.points;
   r.message = verdict.message;

@@ -26,6 +26,9 @@ struct PerformanceTestSetup {
   // of program (a CPU baseline for a GPU task): its untimed time is the start-up every
   // program of the candidate's kind pays (measure/observed_speed.hpp).
   std::optional<TaskInvocation> witness;
+  // The reference's own run of the candidate's task with one worker, on a parallel test:
+  // it bounds the submission's 1-worker time, which the submission could slow on purpose.
+  std::optional<TaskInvocation> reference_one_worker;
   std::string run_slug;                  // names the run folders
   int cores = 1;                         // available to this grading
   // Runs the reference's programs (baseline, serial) under the reference's uid: the
@@ -51,10 +54,18 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
                           const DecorateResult& decorate);
 
 // The submission's own speedup over its 1-worker run: the medians of the wall times the
-// grader saw, each less `overhead_s` (a process's untimed cost). Throws
-// std::invalid_argument without runs on either side.
-double own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
-                              const std::vector<double>& parallel_wall_s, double overhead_s);
+// grader saw, each less `overhead_s` (a process's untimed cost). The 1-worker side is
+// the faster of the submission's and the reference's 1-worker runs (none: the
+// submission's alone; the submission's none, as when they failed: the reference's), so
+// a 1-worker run slowed on purpose buys nothing. Throws std::invalid_argument without
+// runs on either side.
+struct OwnSpeedup {
+  double speedup = 0;
+  bool reference_bound = false;  // the reference's 1-worker run was the faster one
+};
+OwnSpeedup own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
+                                  const std::vector<double>& parallel_wall_s, double overhead_s,
+                                  const std::vector<double>& reference_one_worker_wall_s = {});
 
 // What the grader saw of one run, for the measurement.
 TimedSample observed_sample(const TaskRun& run);

@@ -70,11 +70,6 @@ std::string parallelism_sentence(const Measurement& m, const ParallelRule& rule)
   return buf;
 }
 
-bool parallelism_missing(const Measurement& m, const ParallelRule& rule) {
-  return rule.unit != ParallelKind::none && m.required_cores > 0 && m.work_spread > 0 &&
-         m.work_spread < m.required_cores;
-}
-
 std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
@@ -89,23 +84,89 @@ std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule
   return out;
 }
 
-// A burner (a serial program with a child that only burns CPU) spreads CPU time, not
-// work: its own 1-worker run is as fast as its parallel one.
-bool own_speedup_missing(const Measurement& m) {
-  return m.required_own_speedup > 0 && m.own_speedup > 0 &&
-         m.own_speedup < m.required_own_speedup;
+std::string own_speedup_sentence(const Measurement& m) {
+  const std::string task = m.candidate.substr(m.candidate.find(':') + 1);
+  char buf[640];
+  if (m.own_speedup_reference_bound) {
+    // The submission's own 1-worker run was slower than the reference's: it counts for
+    // no more, or sleeping with one worker would buy the points.
+    std::snprintf(buf, sizeof buf,
+                  "; not parallel: with 1 worker the reference's task '%s' took %.2fx as long "
+                  "as your run with %d (your own 1-worker run was slower and counts for no "
+                  "more; this test needs %.2fx)",
+                  task.c_str(), m.own_speedup, m.own_speedup_workers, m.required_own_speedup);
+  } else {
+    std::snprintf(buf, sizeof buf,
+                  "; not parallel: with 1 worker your own task '%s' took %.2fx as long as with "
+                  "%d (this test needs %.2fx)",
+                  task.c_str(), m.own_speedup, m.own_speedup_workers, m.required_own_speedup);
+  }
+  return std::string(buf) +
+         ", so its workers did not share the work; processes or threads that only keep "
+         "cores busy do not count, and speed earns nothing here";
 }
 
-std::string own_speedup_sentence(const Measurement& m) {
-  char buf[512];
+// What the student reads whatever the verdict: the ratio, what the grader saw of the
+// run's parallelism, its speedup over a 1-worker run.
+std::string facts_sentence(const Measurement& m, const Thresholds& th, const ParallelRule& rule) {
+  std::string out = measured_sentence(m, th);
+  if (const std::string seen = parallelism_sentence(m, rule); !seen.empty()) out += "; " + seen;
+  if (m.own_speedup > 0 && !own_speedup_missing(m)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; %.2fx as fast as %s with 1 worker", m.own_speedup,
+                  m.own_speedup_reference_bound ? "the reference's run" : "your own run");
+    out += buf;
+  }
+  return out;
+}
+
+double points_at(const VerdictEnd& end, const Thresholds& th, double max_points) {
+  return end.parallel_ok() ? round_points(max_points * performance_fraction(end.ratio, th)) : 0;
+}
+
+// Why the points could differ, and that nothing is counted against the student.
+std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b) {
+  if (m.interference.empty()) {
+    return "; inconclusive: the ratios stayed too spread out to judge; nothing is counted "
+           "against you: re-run on a quieter machine";
+  }
+  const std::string busy = "; inconclusive: machine busy (" + m.interference + ")";
+  const std::string rerun = "; nothing is counted against you: close other programs and re-run";
+  if (!b.measured.spread_ok) return busy + ", so how the work was shared cannot be judged" + rerun;
+  if (!b.measured.own_speedup_ok) {
+    char seen[96];
+    std::snprintf(seen, sizeof seen, " (%.2fx, this test needs %.2fx)", m.own_speedup,
+                  m.required_own_speedup);
+    return busy + ", so the speedup over a 1-worker run" + seen + " cannot be judged" + rerun;
+  }
+  return busy + rerun;
+}
+
+// Why a noisy or busy measurement is decided all the same.
+std::string decided_sentence(const Measurement& m, const VerdictBounds& b, double points) {
+  char buf[256];
   std::snprintf(buf, sizeof buf,
-                "; not parallel: with 1 worker your own task '%s' took %.2fx as long as with %d "
-                "(this test needs %.2fx), so its workers did not share the work; processes or "
-                "threads that only keep cores busy do not count, and speed earns nothing here",
-                m.candidate.substr(m.candidate.find(':') + 1).c_str(), m.own_speedup,
-                m.own_speedup_workers,
-                m.required_own_speedup);
+                "; %s, but even the most favourable reading it allows (%s%s) earns %s",
+                m.interference.empty() ? "the ratios were spread out" : "the machine was busy",
+                format_ratio(b.best.ratio).c_str(),
+                b.best.parallel_ok() ? "" : ", and not parallel even then",
+                points > 0 ? "the same points" : "nothing");
   return buf;
+}
+
+// The points the measurement earns, with the rule that took them away.
+void decide(const Measurement& m, const VerdictBounds& b, const ParallelRule& rule,
+            double points, double max_points, PerformanceVerdict& v) {
+  v.points = points;
+  v.status = points >= max_points ? TestStatus::passed
+             : points <= 0        ? TestStatus::failed
+                                  : TestStatus::partial;
+  if (!b.measured.spread_ok) {
+    v.message += not_parallel_sentence(m, rule);
+  } else if (!b.measured.own_speedup_ok) {
+    v.message += own_speedup_sentence(m);
+  }
+  if (b.uncertain) v.message += decided_sentence(m, b, points);
 }
 
 }  // namespace
@@ -113,17 +174,7 @@ std::string own_speedup_sentence(const Measurement& m) {
 PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& th,
                                        double max_points, const ParallelRule& rule) {
   PerformanceVerdict v;
-  const double fraction = performance_fraction(m.median_ratio, th);
-  v.message = measured_sentence(m, th);
-  if (const std::string seen = parallelism_sentence(m, rule); !seen.empty()) {
-    v.message += "; " + seen;
-  }
-  if (m.own_speedup > 0 && !own_speedup_missing(m)) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "; %.2fx as fast as your own run with 1 worker",
-                  m.own_speedup);
-    v.message += buf;
-  }
+  v.message = facts_sentence(m, th, rule);
   if (!m.timing_trusted) {
     // A program caught claiming more than it did earns nothing on this test, and the
     // instructor sees both figures.
@@ -132,58 +183,25 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     v.message += untrusted_timing_sentence(m);
     return v;
   }
-  if (parallelism_missing(m, rule)) {
-    if (!m.interference.empty()) {
-      // Another program on the cores slows one worker more than the other, and a dynamic
-      // queue then hands the faster one more of the work: the spread says nothing here.
-      v.status = TestStatus::inconclusive;
-      v.points = 0;
-      v.message += "; inconclusive: machine busy (" + m.interference +
-                   "), so how the work was shared cannot be judged; nothing is counted "
-                   "against you: close other programs and re-run";
-      return v;
-    }
-    v.status = TestStatus::failed;
-    v.points = 0;
-    v.message += not_parallel_sentence(m, rule);
+  const VerdictBounds b = verdict_bounds(m, rule);
+  const double measured = points_at(b.measured, th, max_points);
+  if (b.uncertain && measured >= max_points) {
+    // Noise or load never makes full credit less: it stands, with the load said.
+    v.status = TestStatus::passed;
+    v.points = measured;
+    if (!m.interference.empty()) v.message += " (full credit although " + m.interference + ")";
     return v;
   }
-  if (rule.unit != ParallelKind::none && own_speedup_missing(m)) {
-    if (!m.interference.empty()) {
-      v.status = TestStatus::inconclusive;
-      v.points = 0;
-      v.message += "; inconclusive: machine busy (" + m.interference +
-                   "), so the speedup over your own 1-worker run cannot be judged; nothing "
-                   "is counted against you: close other programs and re-run";
-      return v;
-    }
-    v.status = TestStatus::failed;
-    v.points = 0;
-    v.message += own_speedup_sentence(m);
-    return v;
-  }
-  if (!m.interference.empty() && fraction < 1) {
-    // A busy machine slows the parallel side more than the other: never a silent
-    // lower score. Nothing counted; the student re-runs.
+  const double best = points_at(b.best, th, max_points);
+  const double worst = points_at(b.worst, th, max_points);
+  if (best != worst) {
+    // The points depend on what the noise hid: never a silent lower score.
     v.status = TestStatus::inconclusive;
     v.points = 0;
-    v.message += "; inconclusive: machine busy (" + m.interference +
-                 "); nothing is counted against you: close other programs and re-run";
+    v.message += inconclusive_sentence(m, b);
     return v;
   }
-  if (m.noisy && fraction < 1) {
-    // Too noisy to judge: never fail a student on noise.
-    v.status = TestStatus::inconclusive;
-    v.points = 0;
-    v.message += "; inconclusive: the ratios stayed too spread out to judge; nothing is "
-                 "counted against you: re-run on a quieter machine";
-    return v;
-  }
-  v.points = round_points(max_points * fraction);
-  v.status = fraction >= 1 ? TestStatus::passed
-             : fraction <= 0 ? TestStatus::failed
-                             : TestStatus::partial;
-  if (!m.interference.empty()) v.message += " (full credit although " + m.interference + ")";
+  decide(m, b, rule, worst, max_points, v);
   return v;
 }
 

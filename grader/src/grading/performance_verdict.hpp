@@ -5,14 +5,15 @@
 // itself, a program whose own timings claim more than that beyond noise earns nothing
 // on the test and is reported as "timing not trusted" (measure/observed_speed.hpp),
 // a test that requires parallel work earns nothing for work the grader saw done by one
-// process (thread) or that its own 1-worker run does as fast, and a noisy or disturbed measurement never costs a student points:
-// it is inconclusive unless it already earns full credit.
+// process (thread) or that a 1-worker run does as fast, and a noisy or disturbed
+// measurement is inconclusive only where the points could differ within what the noise
+// allows (grading/verdict_bounds): full credit stands, nothing even at the best stands.
 #include <string>
 
 #include "measure/side_by_side.hpp"
 #include "result/result.hpp"
 #include "score/scoring.hpp"
-#include "spec/lab_vocabulary.hpp"
+#include "grading/verdict_bounds.hpp"
 
 namespace parlab::grader {
 
@@ -20,12 +21,6 @@ struct PerformanceVerdict {
   TestStatus status = TestStatus::failed;
   double points = 0;
   std::string message;
-};
-
-// What the test asks of the candidate's parallelism (PerformanceSpec::parallel).
-struct ParallelRule {
-  ParallelKind unit = ParallelKind::none;
-  int cores = 0;        // cores available to the grading
 };
 
 // `m` is the finished measurement (median_ratio already capped by the observation,

@@ -24,15 +24,20 @@ std::vector<double> ratios_of(const std::vector<Pair>& pairs) {
   return r;
 }
 
-// "other programs kept 0.98 cores busy (median over the 5 disturbed pairs; ...)".
-std::string interference_text(const std::vector<Pair>& disturbed, std::size_t quiet) {
+// Cores other programs kept busy during the disturbed pairs: their median.
+double other_cores(const std::vector<Pair>& disturbed) {
   std::vector<double> load;
   for (const Pair& p : disturbed) load.push_back(p.others_cores());
+  return median(load);
+}
+
+// "other programs kept 0.98 cores busy (median over the 5 disturbed pairs; ...)".
+std::string interference_text(const std::vector<Pair>& disturbed, std::size_t quiet) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "other programs (or the hypervisor) kept %.2f cores busy (median over the %zu "
                 "disturbed pairs; %zu of %zu pairs were quiet)",
-                median(load), disturbed.size(), quiet, quiet + disturbed.size());
+                other_cores(disturbed), disturbed.size(), quiet, quiet + disturbed.size());
   return buf;
 }
 
@@ -206,6 +211,7 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
     used.insert(used.end(), disturbed.begin(), disturbed.end());
     m.spread = relative_spread(ratios_of(used));
     m.interference = interference_text(disturbed, quiet.size());
+    m.other_cores = other_cores(disturbed);
   }
   record_used(used, out);
   std::vector<TimedSample> witness_seen;

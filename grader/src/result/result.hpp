@@ -134,6 +134,8 @@ struct Measurement {
   double own_speedup = 0;
   double required_own_speedup = 0;
   int own_speedup_workers = 0;   // the parallel run's workers in that comparison
+  // The 1-worker side was the reference's 1-worker run, faster than the submission's.
+  bool own_speedup_reference_bound = false;
   // The median ratio's 95 % confidence interval (order statistics of the pairs).
   double ratio_low = 0;
   double ratio_high = 0;
@@ -143,6 +145,7 @@ struct Measurement {
   // What disturbed the measurement (other processes' CPU time, steal, the baseline slower
   // than its quiet time); empty when the machine was quiet enough.
   std::string interference;
+  double other_cores = 0;        // cores other programs kept busy (median, disturbed pairs)
   std::optional<CounterMeasurement> counter;  // sim mode's counter checks only
 };
 

@@ -14,10 +14,21 @@ case "$kind" in
       "$refs/lab01-multiprocessing/file_stats.cpp" >"$dir/file_stats.cpp"
     cat "$here/$kind.cpp" >>"$dir/file_stats.cpp"
     ;;
-  lab01_half_speed)
+  lab01_sandbag)
     cp "$refs/lab01-multiprocessing/worker_processes.hpp" "$dir/"
-    # Every file is read twice; the second reading's result is the one kept.
-    sed 's/^FileStats compute_file_stats(const std::string& path) {$/FileStats compute_file_stats_once(const std::string\& path);\nFileStats compute_file_stats(const std::string\& path) {\n  volatile auto first = compute_file_stats_once(path).rows;\n  (void)first;\n  return compute_file_stats_once(path);\n}\nFileStats compute_file_stats_once(const std::string\& path) {/' \
+    sed 's/process_parallel(const std::vector/renamed_away_process_parallel(const std::vector/' \
+      "$refs/lab01-multiprocessing/file_stats.cpp" >"$dir/file_stats.cpp"
+    sed 's/process_parallel(const std::vector/serial_with_burner(const std::vector/' \
+      "$here/lab01_burner.cpp" >>"$dir/file_stats.cpp"
+    cat "$here/lab01_sandbag.cpp" >>"$dir/file_stats.cpp"
+    [ "$(grep -c 'serial_with_burner(' "$dir/file_stats.cpp")" = 2 ]
+    ;;
+  lab01_half_speed | lab01_third_speed)
+    cp "$refs/lab01-multiprocessing/worker_processes.hpp" "$dir/"
+    # Every file is read twice (three times); the last reading's result is the one kept.
+    extra='  { volatile auto first = compute_file_stats_once(path).rows; (void)first; }\n'
+    [ "$kind" = lab01_third_speed ] && extra="$extra$extra"
+    sed "s/^FileStats compute_file_stats(const std::string& path) {\$/FileStats compute_file_stats_once(const std::string\\& path);\nFileStats compute_file_stats(const std::string\\& path) {\n$extra  return compute_file_stats_once(path);\n}\nFileStats compute_file_stats_once(const std::string\\& path) {/" \
       "$refs/lab01-multiprocessing/file_stats.cpp" >"$dir/file_stats.cpp"
     grep -q compute_file_stats_once "$dir/file_stats.cpp"
     ;;

@@ -33,12 +33,55 @@ Thresholds same_shape() { return Thresholds{0.8, 0.4, 0}; }
 
 TEST_CASE("own speedup: from the wall times, less a process's untimed cost", "[own_speedup]") {
   // 2.05 s with 1 worker, 1.05 s with 2, 50 ms of start-up and I/O each: 2x.
-  CHECK(own_speedup_from_walls({2.05, 2.06, 2.04}, {1.05, 1.04, 1.06}, 0.05) == Approx(2.0));
+  CHECK(own_speedup_from_walls({2.05, 2.06, 2.04}, {1.05, 1.04, 1.06}, 0.05).speedup == Approx(2.0));
   // A burner: as long with 1 worker as with 2.
-  CHECK(own_speedup_from_walls({1.05}, {1.06}, 0.05) == Approx(1.0 / 1.01));
+  CHECK(own_speedup_from_walls({1.05}, {1.06}, 0.05).speedup == Approx(1.0 / 1.01));
   // An overhead larger than a run never gives a zero or negative time.
-  CHECK(own_speedup_from_walls({0.2}, {0.1}, 5.0) == Approx(1.0));
+  CHECK(own_speedup_from_walls({0.2}, {0.1}, 5.0).speedup == Approx(1.0));
   CHECK_THROWS_AS(own_speedup_from_walls({}, {1.0}, 0), std::invalid_argument);
+}
+
+TEST_CASE("own speedup: a 1-worker run slowed on purpose buys nothing", "[own_speedup]") {
+  // Serial parsing plus a burner (2.05 s either way), sleeping 3 s more when given one
+  // worker; the reference's 1-worker run takes 2.05 s side by side.
+  const OwnSpeedup sandbag =
+      own_speedup_from_walls({5.05, 5.06, 5.04}, {2.05, 2.06, 2.04}, 0.05, {2.05, 2.04, 2.07});
+  CHECK(sandbag.reference_bound);
+  CHECK(sandbag.speedup == Approx(1.0));
+  Measurement m = spread_over_two(sandbag.speedup);
+  m.own_speedup_reference_bound = sandbag.reference_bound;
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
+  CHECK(v.status == TestStatus::failed);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("not parallel: with 1 worker the reference's task 'parallel_dynamic' took "
+                       "1.00x as long as your run with 2") != std::string::npos);
+}
+
+TEST_CASE("own speedup: a 1-worker run that fails on purpose buys nothing either",
+          "[own_speedup]") {
+  const OwnSpeedup failed = own_speedup_from_walls({}, {2.05, 2.05}, 0.05, {2.05, 2.04, 2.07});
+  CHECK(failed.reference_bound);
+  CHECK(failed.speedup == Approx(1.0));
+  CHECK_THROWS_AS(own_speedup_from_walls({}, {2.05}, 0.05, {}), std::invalid_argument);
+}
+
+TEST_CASE("own speedup: honest parallel code with a slower serial still passes",
+          "[own_speedup]") {
+  // Serial code 1.3x slower than the reference's (2.65 s against 2.05 s), parallel over
+  // 2 workers at 1.9x its own serial time: 1.48x faster than the reference's serial run
+  // (the test needs 1.25x).
+  const OwnSpeedup slower =
+      own_speedup_from_walls({2.65, 2.66, 2.64}, {1.40, 1.40, 1.41}, 0.05, {2.05, 2.04, 2.06});
+  CHECK(slower.reference_bound);
+  CHECK(slower.speedup == Approx(2.0 / 1.35));
+  PerformanceVerdict v = performance_verdict(spread_over_two(slower.speedup), same_shape(), 25,
+                                             {ParallelKind::processes, 2});
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 25);
+  // Faster serial code than the reference's: its own run is the base, as before.
+  const OwnSpeedup faster = own_speedup_from_walls({1.55}, {0.80}, 0.05, {2.05});
+  CHECK_FALSE(faster.reference_bound);
+  CHECK(faster.speedup == Approx(2.0));
 }
 
 TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told why",
@@ -64,9 +107,12 @@ TEST_CASE("own speedup: on a busy machine it is inconclusive, never failed",
           "[verdict][parallel][own_speedup]") {
   Measurement m = spread_over_two(1.01);
   m.interference = "other programs kept 0.98 cores busy";
+  m.other_cores = 0.98;
   PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
+  CHECK(v.message.find("the speedup over a 1-worker run (1.01x, this test needs 1.25x) cannot "
+                       "be judged") != std::string::npos);
 }
 
 TEST_CASE("own speedup: not measured or not required, nothing is asked",

@@ -142,3 +142,79 @@ TEST_CASE("on a busy machine a low spread is inconclusive, not a failure", "[ver
   CHECK(v.points == 0);
   CHECK(v.message.find("how the work was shared cannot be judged") != std::string::npos);
 }
+
+// Decided where the points cannot differ (docs/scoring.md): honest code far too slow
+// is failed whatever the noise, so re-submitting until noise hides it gains nothing.
+namespace {
+Measurement noisy_parallel(double median, double low, double high) {
+  Measurement m = parallel_run(1.9, 3, 3);
+  m.ratios = {low, median, high};
+  m.median_ratio = m.reported_ratio = median;
+  m.ratio_low = low;
+  m.ratio_high = high;
+  m.spread = 0.5;
+  m.noisy = true;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("far too slow is failed with nothing, however spread out the ratios",
+          "[verdict][decided]") {
+  PerformanceVerdict v = performance_verdict(noisy_parallel(0.15, 0.08, 0.3), same_shape(), 25,
+                                             {ParallelKind::processes, 2, 2});
+  CHECK(v.status == TestStatus::failed);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("even the most favourable reading it allows (0.30x) earns nothing") !=
+        std::string::npos);
+}
+
+TEST_CASE("far too slow is failed with nothing on a heavily loaded machine too",
+          "[verdict][decided][load]") {
+  Measurement m = noisy_parallel(0.12, 0.1, 0.2);
+  m.noisy = false;
+  m.interference = "other programs kept 1.80 cores busy";
+  m.other_cores = 1.8;  // 0.2x read as 0.38x at best: still below 0.4x
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2, 2});
+  CHECK(v.status == TestStatus::failed);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("the machine was busy") != std::string::npos);
+}
+
+TEST_CASE("a third of the reference's speed is failed, not inconclusive, when busy",
+          "[verdict][decided][load][own_speedup]") {
+  // Honest parallel code 3x slower: its parallel run is 0.6x as fast as the reference's
+  // 1-worker run; with one core busy its ratio might be 0.55x, but even a 1-worker run
+  // read at 1.5x more is short of 1.25x: nothing at either end.
+  Measurement m = noisy_parallel(0.33, 0.3, 0.37);
+  m.noisy = false;
+  m.interference = "other programs kept 1.00 cores busy";
+  m.other_cores = 1.0;
+  m.required_own_speedup = 1.25;
+  m.own_speedup_workers = 2;
+  m.own_speedup = 0.6;
+  m.own_speedup_reference_bound = true;
+  m.candidate = "submission:parallel_dynamic";
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2, 2});
+  CHECK(v.status == TestStatus::failed);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("not parallel: with 1 worker the reference's task") != std::string::npos);
+}
+
+TEST_CASE("near the threshold, high noise stays inconclusive", "[verdict][decided]") {
+  PerformanceVerdict v = performance_verdict(noisy_parallel(0.38, 0.3, 0.5), same_shape(), 25,
+                                             {ParallelKind::processes, 2, 2});
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("too spread out") != std::string::npos);
+}
+
+TEST_CASE("full credit stays full credit, noisy or busy", "[verdict][decided]") {
+  Measurement m = noisy_parallel(0.9, 0.5, 1.2);
+  CHECK(performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2, 2}).points == 25);
+  m.noisy = false;
+  m.interference = "other programs kept 0.98 cores busy";
+  m.other_cores = 0.98;
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2, 2});
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 25);
+}
