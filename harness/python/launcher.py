@@ -17,5 +17,9 @@ here = os.path.dirname(os.path.abspath(__file__))
 # solution last, so it cannot shadow the standard library either.
 sys.path[:0] = [os.path.join(here, "driver")]
 sys.path.append(os.path.join(here, "solution"))
+
+import parlab_harness.driver  # noqa: E402 - importable only now
+
+parlab_harness.driver.solution_dir = os.path.join(here, "solution")
 sys.argv[0] = os.path.join(here, "driver", "driver.py")
 runpy.run_path(sys.argv[0], run_name="__main__")

@@ -124,11 +124,15 @@ def _write_status(directory, status, message=""):
         sys.stderr.write(f"parlab: cannot write status.json: {e}\n")
 
 
+# The folder of the student's sources (the launcher sets it): a failure is placed at
+# the student's last line in the traceback, not in the standard library it called.
+solution_dir = ""
+
+
 def _failure(exc):
     """The exception as one line for status.json, naming the student's line."""
     frames = traceback.extract_tb(exc.__traceback__)
-    own = [f for f in frames if "parlab_harness" not in f.filename
-           and not f.filename.endswith("driver.py")]
+    own = [f for f in frames if solution_dir and f.filename.startswith(solution_dir + os.sep)]
     where = f" (at {os.path.basename(own[-1].filename)}:{own[-1].lineno})" if own else ""
     return f"{type(exc).__name__}: {exc}{where}"
 

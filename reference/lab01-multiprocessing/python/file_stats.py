@@ -89,10 +89,9 @@ def _dynamic_worker(paths, counter, conn):
     conn.close()
 
 
-def _start_workers(paths, workers, schedule):
+def _start_workers(paths, workers, schedule, counter):
     """(process, receiving end) per worker, started."""
     started = []
-    counter = multiprocessing.Value("q", 0)
     block, extra = divmod(len(paths), workers)
     first = 0
     for w in range(workers):
@@ -139,7 +138,10 @@ def process_parallel(paths, workers, schedule):
     workers = max(1, min(workers, len(paths)))
     if not paths:
         return []
-    started = _start_workers(paths, workers, schedule)
+    # Held here until every worker is done: with the spawn start method a worker opens
+    # the counter's semaphore by name after starting, and it is gone once collected.
+    counter = multiprocessing.Value("q", 0)
+    started = _start_workers(paths, workers, schedule, counter)
     try:
         return _collect(started, len(paths))
     finally:
