@@ -1,4 +1,5 @@
 include(${CMAKE_CURRENT_LIST_DIR}/ParlabToolchainJson.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/ParlabPythonTrack.cmake)
 
 # parlab_add_lab(): builds what the grader needs for one lab and records it in
 # toolchain.json (ParlabToolchainJson.cmake), the file the `grade` binary reads at run time to compile
@@ -6,7 +7,9 @@ include(${CMAKE_CURRENT_LIST_DIR}/ParlabToolchainJson.cmake)
 #
 #   parlab_add_lab(ID lab01 DIR lab01-multiprocessing
 #                  SOURCES file_stats.cpp          # the files a student edits
-#                  LIBS pthread)                   # extra link libraries
+#                  LIBS pthread                    # extra link libraries
+#                  PYTHON_REFERENCE python         # optional: the Python track's reference
+#                  PYTHON_SOURCES file_stats.py)   #   folder (under reference/<dir>) and files
 #
 # Targets: parlab_<id>_driver (static lib, grader-owned main), <id>_reference
 # (reference solution executable, the ground truth) and <id>_skeleton (proves the
@@ -42,7 +45,7 @@ function(parlab_compile_like_submissions target)
 endfunction()
 
 function(parlab_add_lab)
-  cmake_parse_arguments(LAB "" "ID;DIR" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(LAB "" "ID;DIR;PYTHON_REFERENCE" "SOURCES;LIBS;PYTHON_SOURCES" ${ARGN})
   set(lab_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
   set(ref_dir ${PROJECT_SOURCE_DIR}/reference/${LAB_DIR})
 
@@ -81,5 +84,11 @@ function(parlab_add_lab)
   parlab_json_set_string(entry reference_exe "${reference_exe}")
   parlab_json_string_array(libs ${LAB_LIBS})
   string(JSON entry SET "${entry}" libs "${libs}")
+  # A student kit has no reference sources, so no Python reference program either.
+  if(LAB_PYTHON_REFERENCE AND NOT PARLAB_PREBUILT_REFERENCES)
+    parlab_python_reference(python_reference_exe ID ${LAB_ID} DIR ${LAB_DIR}
+                            REFERENCE ${LAB_PYTHON_REFERENCE} SOURCES ${LAB_PYTHON_SOURCES})
+    parlab_json_set_string(entry python_reference_exe "${python_reference_exe}")
+  endif()
   parlab_record_lab_toolchain(${LAB_ID} "${entry}")
 endfunction()

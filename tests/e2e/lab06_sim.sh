@@ -15,7 +15,7 @@ expect_message "$W/ref.json" "streams run one after the other, so overlap cannot
 
 run_grade list list
 # text: grade list writes no report; its console table is what it gives
-expect_in "$W/list.out" "lab06 +gpu +100 +Streams, asynchronous copies and pinned memory" "grade list shows lab06"
+expect_in "$W/list.out" "lab06 +gpu +cpp +100 +Streams, asynchronous copies and pinned memory" "grade list shows lab06"
 
 run_grade skel lab06 --device sim --work-dir "$W/work" --json "$W/skel.json"
 expect_rc skel 1

@@ -70,7 +70,7 @@ expect_rc help 0
 expect_in "$W/help.out" "--no-perf" "help lists options"
 run_grade list list
 expect_rc list 0
-expect_in "$W/list.out" "lab01 +cpu +100 +Multiprocessing" "list shows lab01"
+expect_in "$W/list.out" "lab01 +cpu +cpp, python +100 +Multiprocessing" "list shows lab01 with its tracks"
 # A broken spec is reported with file:line.
 mkdir -p "$W/labs/lab01-multiprocessing"
 cp -r "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/." "$W/labs/lab01-multiprocessing/"

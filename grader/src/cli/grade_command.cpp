@@ -8,6 +8,7 @@
 #include "compile/content_hash.hpp"
 #include "compile/submission_check.hpp"
 #include "compile/toolchain.hpp"
+#include "compile/track_choice.hpp"
 #include "cli/commands.hpp"
 #include "cli/grade_command_line.hpp"
 #include "core/errors.hpp"
@@ -26,6 +27,7 @@
 #include "report/console_layout.hpp"
 #include "report/reporter.hpp"
 #include "spec/lab_spec.hpp"
+#include "spec/lab_tracks.hpp"
 #include "util/atomic_write.hpp"
 
 namespace fs = std::filesystem;
@@ -54,6 +56,19 @@ LabSpec load_lab(const GradeCommandLine& c, const Toolchain& toolchain) {
     for (TestSpec& t : lab.tests) t.limits.wall_seconds = std::min(t.limits.wall_seconds, *c.wall_limit);
   }
   return lab;
+}
+
+// The lab as graded for the submission's track (--language, else the sources the
+// folder holds; the skeleton and the reference are the C++ track's unless --language
+// says otherwise), with the track's skeleton and reference folders in `options`.
+LabSpec lab_for_submission(const GradeCommandLine& c, const LabSpec& lab, GradeOptions& options) {
+  const Track track = c.submission ? choose_track(lab, fs::absolute(*c.submission), c.language)
+                                   : c.language.value_or(Track::cpp);
+  LabSpec graded = for_track(lab, track);
+  const TrackSpec& spec = *find_track(graded, track);
+  options.skeleton_folder = spec.skeleton;
+  options.reference_folder = spec.reference;
+  return graded;
 }
 
 GradeOptions grade_options_for(const GradeCommandLine& c, const Toolchain& toolchain) {
@@ -182,8 +197,8 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
   }
   const Toolchain toolchain =
       load_toolchain(c.toolchain ? fs::path(*c.toolchain) : default_toolchain_path());
-  const LabSpec lab = load_lab(c, toolchain);
   GradeOptions options = grade_options_for(c, toolchain);
+  const LabSpec lab = lab_for_submission(c, load_lab(c, toolchain), options);
   const fs::path submission = check_before_grading(c, options, toolchain.lab(lab_id));
   const ReportOptions report_options = report_options_for(c, lab, options, submission);
   // On a terminal the line fits it, as the report and the progress line do (a long

@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/sandbox_level.hpp"
 #include "core/errors.hpp"
@@ -27,6 +28,8 @@ po::options_description grade_options() {
       ("no-perf", "correctness tests only; performance tests are reported as not graded")
       ("device", po::value<std::string>()->default_value("auto"),
        "GPU labs: auto (the GPU if one is usable, else the simulator) | gpu | sim | none")
+      ("language", po::value<std::string>(), "the submission's track: cpp | python (default: "
+                                             "the one whose sources the folder holds)")
       ("seed", po::value<std::string>(), "seed of the fresh dataset (repeat a grading)")
       ("work-dir", po::value<std::string>(), "where builds, runs and caches go "
                                                "(default: BUILD_DIR/grade-work as root, else "
@@ -51,6 +54,14 @@ std::uint64_t parse_seed(const std::string& text) {
     throw UsageError("--seed must be a whole number from 0 to 9999999999999999999, got '" + text + "'");
   }
   return std::stoull(text);
+}
+
+Track parse_language(const std::string& text) {
+  try {
+    return track_from_string(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--language: ") + e.what());
+  }
 }
 
 std::string checked_color(const std::string& mode) {
@@ -101,6 +112,7 @@ GradeCommandLine parse_grade_command_line(const std::string& lab_id,
     throw UsageError("give either --reference or a SUBMISSION_DIR, not both");
   c.performance = vm.count("no-perf") == 0;
   c.device = parse_device_request(vm["device"].as<std::string>());
+  if (vm.count("language")) c.language = parse_language(vm["language"].as<std::string>());
   if (vm.count("seed")) c.seed = parse_seed(vm["seed"].as<std::string>());
   c.work_dir = text_of(vm, "work-dir");
   c.toolchain = text_of(vm, "toolchain");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "grading/device_choice.hpp"
+#include "result/result.hpp"
 
 namespace parlab::grader {
 
@@ -24,6 +25,7 @@ struct GradeCommandLine {
   bool reference_mode = false;
   bool performance = true;  // false: --no-perf
   DeviceRequest device = DeviceRequest::automatic;
+  std::optional<Track> language;  // --language: the track, else found in the folder
   std::optional<std::uint64_t> seed;
   std::optional<std::string> work_dir;
   std::optional<std::string> toolchain;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "compile/python_program.hpp"
 #include "core/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -230,6 +231,7 @@ const char* to_string(BuildTarget target) {
     case BuildTarget::host: return "host";
     case BuildTarget::cuda: return "cuda";
     case BuildTarget::sim: return "sim";
+    case BuildTarget::python: return "python";
   }
   return "?";
 }
@@ -240,6 +242,7 @@ CompilePlan plan_compile(BuildTarget target, const LabSpec& lab, const Toolchain
     case BuildTarget::host: return host_plan(lab, toolchain, stage, exe);
     case BuildTarget::cuda: return cuda_plan(lab, toolchain, stage, exe);
     case BuildTarget::sim: return sim_plan(lab, toolchain, stage, exe);
+    case BuildTarget::python: return python_plan(lab, toolchain, stage, exe);
   }
   throw ToolError(kExitInternal, "unknown build target");
 }

@@ -12,7 +12,9 @@
 
 namespace parlab::grader {
 
-enum class BuildTarget { host, cuda, sim };
+// host: g++ for the CPU; cuda: nvcc; sim: the simulation backend; python: no
+// compiler, a syntax check and a program folder (compile/python_program.hpp).
+enum class BuildTarget { host, cuda, sim, python };
 
 const char* to_string(BuildTarget target);
 

@@ -12,6 +12,7 @@
 #include "compile/submission_check.hpp"
 #include "compile/submission_stager.hpp"
 #include "compile/elf_object.hpp"
+#include "compile/python_program.hpp"
 #include "compile/runtime_interposition.hpp"
 #include "compile/startup_code_check.hpp"
 #include "core/errors.hpp"
@@ -33,14 +34,22 @@ bool is_student_header(const std::string& path) {
   return is_header(path) && fs::path(path).filename() != "api.hpp";
 }
 
+// A Python submission is its listed sources only: the program folder holds no other.
+bool nothing_optional(const std::string&) { return false; }
+
+// The folder a student starts from, for messages: labs/<dir>/<the track's skeleton>.
+std::string skeleton_folder(const LabSpec& lab) {
+  const TrackSpec* track = find_track(lab, lab.track);
+  return "labs/" + lab.dir.filename().string() + "/" + (track ? track->skeleton : "skeleton");
+}
+
 // A refused or missing file is the student's failure: a failed build naming the file.
 void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
             const StagingResult& staging) {
   std::string message = staging.reason;
   if (staging.missing) {
     message += " in " + submission.string() + ": a " + lab.id + " submission must contain it " +
-               "(start from labs/" + lab.dir.filename().string() + "/skeleton/" +
-               staging.refused_file + ")";
+               "(start from " + skeleton_folder(lab) + "/" + staging.refused_file + ")";
   }
   built.result.log = message;
   built.result.diagnostics.push_back({(submission / staging.refused_file).string(), 0, 0,
@@ -159,8 +168,9 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   CompilePlan plan = plan_compile(target, lab, toolchain, stage, exe);
   fs::create_directories(bin);
 
-  const StagingResult staging =
-      stage_submission_files(submission_dir, lab.sources, is_student_header, stage);
+  const StagingResult staging = stage_submission_files(
+      submission_dir, lab.sources,
+      target == BuildTarget::python ? nothing_optional : is_student_header, stage);
   if (!staging.ok()) {
     refuse(built, lab, submission_dir, staging);
     return built;
@@ -198,6 +208,10 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   built.result.diagnostics =
       parse_gcc_diagnostics(map_paths(diagnostics_text, stage / "sim", submission_dir), stage,
                             submission_dir);
+  if (run.outcome == RunOutcome::ok && target == BuildTarget::python) {
+    assemble_python_program(toolchain.source_dir / "harness" / "python", toolchain.lab(lab.id).dir,
+                            stage, lab.sources, exe);
+  }
   if (run.outcome != RunOutcome::ok || !fs::exists(exe)) {
     // A limit the compiler met is said first and as a diagnostic, so it is not lost
     // below pages of "out of memory" noise or a truncated log.
@@ -232,7 +246,7 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
   // The reference folder holds its own helpers by design (`grade --reference`).
   std::error_code ec;
   if (fs::equivalent(submission_dir, toolchain.lab(lab.id).reference_dir, ec)) check.not_compiled.clear();
-  const std::string skeleton = "labs/" + lab.dir.filename().string() + "/skeleton";
+  const std::string skeleton = skeleton_folder(lab);
   std::vector<Diagnostic> said =
       submission_check_diagnostics(check, submission_dir, lab.id, lab.sources, skeleton);
   if (!check.ok()) {

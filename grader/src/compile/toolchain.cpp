@@ -73,6 +73,7 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
       l.cpu_reference_exe = lab.value("cpu_reference_exe", "");
       l.sim_driver_lib = lab.value("sim_driver_lib", "");
       l.sim_reference_exe = lab.value("sim_reference_exe", "");
+      l.python_reference_exe = lab.value("python_reference_exe", "");
       t.labs.emplace(id, std::move(l));
     }
     return t;

@@ -15,6 +15,9 @@ struct LabToolchain {
   std::filesystem::path driver_lib;     // CPU lab: g++; GPU lab: nvcc build (empty without nvcc)
   std::filesystem::path reference_exe;  // the same
   std::vector<std::string> libs;        // extra link libraries (-l)
+  // The Python track's reference program (compile/python_program.hpp's layout, put
+  // together by cmake/ParlabPythonTrack.cmake); empty for a lab without that track.
+  std::filesystem::path python_reference_exe;
   // GPU labs only (cmake/ParlabGpuLab.cmake):
   std::filesystem::path cpu_reference_exe;  // the expected outputs
   std::filesystem::path sim_driver_lib;     // driver against the simulated runtime

@@ -35,7 +35,8 @@ BuiltProgram build_step(GradingContext& ctx, const fs::path& submission) {
     FolderLock build_lock(ctx.work / "build.lock", ctx.options.notice,
                           "another grading of this submission is building it");
     built = build_submission(ctx.lab, ctx.toolchain, submission, ctx.work / "build", ctx.runner,
-                             build_target(ctx.lab.kind, ctx.mode));
+                             ctx.lab.track == Track::python ? BuildTarget::python
+                                                            : build_target(ctx.lab.kind, ctx.mode));
   }
   open_cached_build_to_this_grading(ctx.work / "build");
   return built;

@@ -98,6 +98,7 @@ GradeResult Session::start_result() {
   result.lab_title = ctx_.lab.title;
   result.submission = resolve_submission(ctx_.options, ctx_.labtc).string();
   result.reference_mode = ctx_.options.reference_mode;
+  result.track = ctx_.lab.track;
   result.started_at = now_iso8601();
   result.performance_enabled = ctx_.options.performance;
   result.host = probe_host(ctx_.runner.sandbox_name());
@@ -220,8 +221,9 @@ GradeResult Session::finish(GradeResult& result, std::chrono::steady_clock::time
 }  // namespace
 
 fs::path resolve_submission(const GradeOptions& options, const LabToolchain& lab) {
-  if (options.reference_mode) return lab.reference_dir;
-  if (options.submission_dir.empty()) return lab.dir / "skeleton";
+  if (options.reference_mode)
+    return options.reference_folder.empty() ? lab.reference_dir : lab.reference_dir / options.reference_folder;
+  if (options.submission_dir.empty()) return lab.dir / options.skeleton_folder;
   return options.submission_dir;
 }
 

@@ -20,6 +20,10 @@ struct GradeOptions {
   std::string lab_id;
   std::filesystem::path submission_dir;  // empty: the lab's skeleton
   bool reference_mode = false;           // grade reference/<lab> as if a submission
+  // The graded track's folders (spec TrackSpec): its skeleton under labs/<lab>/, its
+  // reference under reference/<lab>/ ("": the folder itself, the C++ track's).
+  std::string skeleton_folder = "skeleton";
+  std::string reference_folder;
   bool performance = true;               // false: correctness only (--no-perf)
   std::optional<std::uint64_t> seed;     // fresh-data seed; random when empty
   std::filesystem::path work_root;       // builds, runs, caches live under here

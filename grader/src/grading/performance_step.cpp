@@ -1,5 +1,6 @@
 #include "grading/performance_step.hpp"
 
+#include "core/errors.hpp"
 #include "grading/gpu_figures.hpp"
 #include "grading/host_info.hpp"
 #include "grading/performance_test.hpp"
@@ -79,6 +80,13 @@ fs::path baseline_executable(const GradingContext& ctx, const PerformanceSpec& p
   // A GPU lab's reference built like the submission: nvcc on a GPU, else for the host
   // (only CPU tests are measured there).
   if (ctx.lab.kind == Device::gpu && ctx.mode != DeviceMode::gpu) return ctx.labtc.sim_reference_exe;
+  // Fair speed: a Python submission is measured against the Python reference, never
+  // against compiled C++ (docs/lab-spec.md, "Tracks").
+  if (ctx.lab.track == Track::python) {
+    if (ctx.labtc.python_reference_exe.empty())
+      throw EnvironmentError(ctx.lab.id + "'s Python reference was not built; re-run cmake");
+    return ctx.labtc.python_reference_exe;
+  }
   return ctx.labtc.reference_exe;
 }
 

@@ -48,6 +48,9 @@ InstructorFiles instructor_files(const Toolchain& toolchain) {
     add_if_present(files.executables, lab.reference_exe);
     add_if_present(files.executables, lab.cpu_reference_exe);
     add_if_present(files.executables, lab.sim_reference_exe);
+    add_if_present(files.executables, lab.python_reference_exe);
+    // The Python reference's program folder holds its source (solution/file_stats.py).
+    if (!lab.python_reference_exe.empty()) add_if_present(files.folders, lab.python_reference_exe.parent_path());
     add_if_present(files.folders, lab.reference_dir);
   }
   // The reference sources and what the build made of them: objects, rewritten sources.

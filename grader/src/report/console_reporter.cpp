@@ -44,6 +44,7 @@ std::string header(const GradeResult& r, const ReportOptions& options, const Pai
   if (r.reference_mode) out += "  " + paint("REFERENCE MODE", Paint::bold_yellow);
   out += "\n";
   out += fit_line("Submission: " + untrusted_text::escape_line(r.submission), width) + "\n";
+  if (r.track != Track::cpp) out += fit_line("Track:      " + std::string(to_string(r.track)), width) + "\n";
   std::string host = "Machine:    " + r.host.hostname + ", " + std::to_string(r.host.cores) +
                      " cores, " + r.host.sandbox + ", seed " + std::to_string(r.fresh_seed) +
                      ", took " + format_seconds(r.seconds);

@@ -393,6 +393,8 @@ std::string rerun_command(const GradeResult& r) {
   } else if (!r.submission.empty()) {
     command += " " + untrusted_text::escape_line(r.submission);
   }
+  // The C++ track is the default; another is named (the reference holds both).
+  if (r.track != Track::cpp) command += std::string(" --language ") + to_string(r.track);
   return command + " --seed " + std::to_string(r.fresh_seed);
 }
 

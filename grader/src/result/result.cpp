@@ -50,6 +50,11 @@ constexpr NameTable<RooflineBound, 2> kRooflineBoundNames{{
     {RooflineBound::compute, "compute"},
 }};
 
+constexpr NameTable<Track, 2> kTrackNames{{
+    {Track::cpp, "cpp"},
+    {Track::python, "python"},
+}};
+
 }  // namespace
 
 bool counts_in_graded_total(TestStatus s) {
@@ -60,6 +65,7 @@ const char* to_string(RunOutcome o) { return name_of(kRunOutcomeNames, o); }
 const char* to_string(TestStatus s) { return name_of(kTestStatusNames, s); }
 const char* to_string(Visibility v) { return name_of(kVisibilityNames, v); }
 const char* to_string(TestKind k) { return name_of(kTestKindNames, k); }
+const char* to_string(Track t) { return name_of(kTrackNames, t); }
 const char* to_string(DeviceMode m) { return name_of(kDeviceModeNames, m); }
 const char* to_string(RooflineBound b) { return name_of(kRooflineBoundNames, b); }
 
@@ -76,6 +82,7 @@ Visibility visibility_from_string(const std::string& s) {
 TestKind test_kind_from_string(const std::string& s) {
   return value_of(kTestKindNames, s, "test kind");
 }
+Track track_from_string(const std::string& s) { return value_of(kTrackNames, s, "track"); }
 DeviceMode device_mode_from_string(const std::string& s) {
   return value_of(kDeviceModeNames, s, "device mode");
 }

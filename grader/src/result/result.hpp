@@ -56,6 +56,13 @@ enum class DeviceMode {
   none,  // --device none: GPU tests not graded here
 };
 
+// The language a submission is written in, a track of its lab (docs/lab-spec.md,
+// "Tracks"); the JSON form leaves `track` out for cpp.
+enum class Track {
+  cpp,     // the lab's [lab] sources, compiled against its driver.cpp
+  python,  // [tracks.python] sources, run by its driver.py
+};
+
 enum class RooflineBound {
   memory,   // GB/s against the measured copy bandwidth
   compute,  // GFLOP/s against the measured cuBLAS SGEMM rate
@@ -67,6 +74,7 @@ const char* to_string(Visibility v);
 const char* to_string(TestKind k);
 const char* to_string(DeviceMode m);
 const char* to_string(RooflineBound b);
+const char* to_string(Track t);
 // Each throws std::invalid_argument naming the word and the words it knows.
 RunOutcome run_outcome_from_string(const std::string& s);
 TestStatus test_status_from_string(const std::string& s);
@@ -74,6 +82,7 @@ Visibility visibility_from_string(const std::string& s);
 TestKind test_kind_from_string(const std::string& s);
 DeviceMode device_mode_from_string(const std::string& s);
 RooflineBound roofline_bound_from_string(const std::string& s);
+Track track_from_string(const std::string& s);
 
 // The first element that did not match, so feedback can say exactly where.
 struct Mismatch {
@@ -230,6 +239,7 @@ struct GradeResult {
   std::string lab_title;
   std::string submission;        // path as given
   bool reference_mode = false;   // `--reference`: the reference graded as a submission
+  Track track = Track::cpp;      // the submission's language (the lab's track graded)
   std::string started_at;        // ISO 8601 UTC
   double seconds = 0;
   double child_seconds = 0;      // wall time inside lab executables (grader overhead = rest)

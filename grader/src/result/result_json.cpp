@@ -409,6 +409,7 @@ nlohmann::json to_json(const GradeResult& r) {
           {"graded_max_score", number_to_json(r.graded_max_score)},
           {"notes", r.notes}};
   if (r.device.mode != DeviceMode::host) out["device"] = device_to_json(r.device);
+  if (r.track != Track::cpp) out["track"] = to_string(r.track);
   if (!r.interrupted.empty()) out["interrupted"] = r.interrupted;
   return out;
 }
@@ -440,6 +441,7 @@ GradeResult grade_result_from_json(const nlohmann::json& json) {
   r.performance_enabled = f.boolean("performance_enabled");
   r.host = host_from(f.object("host"));
   if (f.has_value("device")) r.device = device_from(f.object("device"));
+  if (f.has_value("track")) r.track = f.enumeration("track", track_from_string);
   r.build = build_from(f.object("build"));
   const nlohmann::json& tests = f.array("tests");
   for (std::size_t i = 0; i < tests.size(); ++i) {

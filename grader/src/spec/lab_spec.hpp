@@ -129,13 +129,31 @@ struct TestSpec {
   std::string where;
 };
 
+// One language a submission may be written in (docs/lab-spec.md, "Tracks"): the C++
+// track is [lab] sources; another is a [tracks.NAME] table. A track brings its own
+// sources, skeleton and reference; the tests, datasets and outputs are the lab's.
+struct TrackSpec {
+  Track track = Track::cpp;
+  std::vector<std::string> sources;  // files a submission of this track must contain
+  std::string skeleton = "skeleton"; // folder under labs/<dir>/ with the track's skeleton
+  std::string reference;             // folder under reference/<dir>/ ("": the folder itself)
+  // A test's dataset -> the one this track's tests read instead (same shape, sized for
+  // the language: Python reads a row ~50x slower than C++).
+  std::map<std::string, std::string> datasets;
+  std::string where;
+};
+
 struct LabSpec {
   std::filesystem::path file;  // the lab.toml
   std::filesystem::path dir;   // labs/<dir>
   std::string id;              // "lab01"
   std::string title;
   Device kind = Device::cpu;   // [lab] kind: cpu | gpu
-  std::vector<std::string> sources;  // files a submission must contain
+  std::vector<std::string> sources;  // files a submission must contain (the graded track's)
+  // Every track of the lab, the C++ one ([lab] sources) first; `track` is the one this
+  // spec is for (for_track() makes a spec of another).
+  std::vector<TrackSpec> tracks;
+  Track track = Track::cpp;
   // Performance tests whose speed ratio goes on Gradescope's leaderboard (may be empty).
   std::vector<std::string> leaderboard;
   std::vector<DatasetSpec> datasets;
@@ -145,6 +163,13 @@ struct LabSpec {
   double max_points() const;
   const DatasetSpec& dataset(const std::string& id) const;  // throws SpecError
 };
+
+// The track `t` of `lab`, or nullptr when the lab has none.
+const TrackSpec* find_track(const LabSpec& lab, Track t);
+
+// `lab` as graded for track `t`: its sources, and its tests reading the track's
+// datasets. Throws UsageError when the lab has no such track.
+LabSpec for_track(const LabSpec& lab, Track t);
 
 // Reads and validates a lab.toml. Throws SpecError("<file>:<line>:<col>: <what>").
 LabSpec load_lab_spec(const std::filesystem::path& toml_file);

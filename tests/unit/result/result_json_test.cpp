@@ -192,3 +192,16 @@ TEST_CASE("GPU-lab fields are left out for CPU labs and read back for GPU labs",
   broken["tests"][1]["roofline"].erase("peak");
   CHECK_THAT(error_of(broken), Contains("tests[1].roofline.peak"));
 }
+
+TEST_CASE("the track is written only when not cpp and read back", "[result][json]") {
+  GradeResult r = sample_grade_result();
+  CHECK_FALSE(to_json(r).contains("track"));
+  CHECK(grade_result_from_json(to_json(r)).track == Track::cpp);
+  r.track = Track::python;
+  const nlohmann::json j = to_json(r);
+  CHECK(j.at("track") == "python");
+  CHECK(grade_result_from_json(j).track == Track::python);
+  nlohmann::json bad = j;
+  bad["track"] = "rust";
+  CHECK_THROWS_WITH(grade_result_from_json(bad), Catch::Contains("track"));
+}

@@ -1,0 +1,112 @@
+"""Lab 01 driver checks of the rules about worker processes that no output value
+shows, the Python counterpart of worker_checks.hpp:
+  - unreaped_children(): child processes still there when process_parallel returned
+    (workers never joined, zombies never waited for). multiprocessing's own helpers
+    (the resource tracker, the forkserver) outlive a call by design and are not
+    counted: they are the library's, not the student's workers.
+  - WorkerKiller: "if a worker dies, raise". A FIFO named like a CSV file is handed out
+    first; the worker that opens it blocks, is found through /proc (the child holding
+    the FIFO open) and killed with SIGKILL, as a crash would.
+Grader-owned, like driver.py."""
+
+import os
+import signal
+import threading
+import time
+
+_LIBRARY_HELPERS = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
+
+
+def _parent_of(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read()
+    except OSError:
+        return -1
+    fields = text[text.rfind(b")") + 1:].split()
+    return int(fields[1]) if len(fields) > 1 else -1
+
+
+def _is_library_helper(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            command = f.read()
+    except OSError:
+        return False
+    return any(helper in command for helper in _LIBRARY_HELPERS)
+
+
+def children_of_self():
+    me = os.getpid()
+    return [int(name) for name in os.listdir("/proc")
+            if name.isdigit() and _parent_of(name) == me]
+
+
+def unreaped_children():
+    return sum(1 for pid in children_of_self() if not _is_library_helper(pid))
+
+
+def _holds_open(pid, path):
+    directory = f"/proc/{pid}/fd"
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return False
+    for name in names:
+        try:
+            if os.readlink(os.path.join(directory, name)) == path:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+class WorkerKiller:
+    """Creates DIR/worker_dies.csv as a FIFO and kills the child that reads it."""
+
+    def __init__(self, directory):
+        os.makedirs(directory, exist_ok=True)
+        self.path = os.path.join(directory, "worker_dies.csv")
+        if os.path.lexists(self.path):
+            os.remove(self.path)
+        os.mkfifo(self.path, 0o600)
+        self.killed = False
+        self._stop = threading.Event()
+        self._write_fd = -1
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+        self._watcher.start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._watcher.join()
+        if self._write_fd >= 0:
+            os.close(self._write_fd)
+        try:
+            os.remove(self.path)
+        except OSError:
+            pass
+
+    def _watch(self):
+        give_up = time.monotonic() + 20
+        while not self._stop.is_set() and time.monotonic() < give_up:
+            # Succeeds once a reader has the FIFO open (or is blocked opening it); the
+            # reader then blocks in read(): nothing is ever written.
+            if self._write_fd < 0:
+                try:
+                    self._write_fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                except OSError:
+                    pass
+            if self._write_fd >= 0:
+                for child in children_of_self():
+                    if _holds_open(child, self.path):
+                        os.kill(child, signal.SIGKILL)
+                        self.killed = True
+                        return
+            time.sleep(0.01)
+        # Nobody to kill (the parent read the FIFO itself?): end its read with EOF.
+        if self._write_fd >= 0:
+            os.close(self._write_fd)
+            self._write_fd = -1

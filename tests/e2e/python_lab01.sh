@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# lab01's Python track (docs/lab-spec.md, "Tracks"): the same grader, tests and
+# expected outputs as C++, a Python reference as the performance baseline. The
+# reference gets full correctness marks (its speed: passed, or inconclusive on a busy
+# machine); the skeleton 0 with a next step; a serial process_parallel no parallel
+# points; a syntax error is a build failure at file:line; a lambda sent to a pool fails
+# naming pickling; a folder with both tracks' sources is refused.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+REF="$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing/python"
+SKEL="$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/skeleton/python"
+CORRECTNESS=("serial statistics" "single file" "empty files and malformed rows" "static schedule"
+             "dynamic schedule" "blank lines, CRLF line ends and padded fields"
+             "workers reaped (no zombies)" "a worker that dies is reported" "hidden fresh data")
+
+# 1. The Python reference, performance included: measured against itself.
+run_grade ref lab01 --reference --language python --work-dir "$W/work" --json "$W/ref.json"
+expect_rc_or_busy ref 0
+expect_field "$W/ref.json" track python "the result names the Python track"
+expect_field "$W/ref.json" reference_mode true "graded as the reference"
+for t in "${CORRECTNESS[@]}"; do expect_scored "$W/ref.json" "$t" "passed $(result_field "$W/ref.json" tests "$t" max_points) $(result_field "$W/ref.json" tests "$t" max_points)"; done
+expect_test "$W/ref.json" "parallel speedup" status "passed|inconclusive" "the reference's speed against itself: passed, or inconclusive when busy"
+expect_test "$W/ref.json" "dynamic beats static on skewed sizes" status "passed|inconclusive"
+
+# 2. The skeleton, found as Python from its file: runs, scores 0, says what to do.
+run_grade skel lab01 "$SKEL" --no-perf --work-dir "$W/work" --json "$W/skel.json"
+expect_rc skel 1
+expect_field "$W/skel.json" track python "file_stats.py alone is the Python track"
+expect_field "$W/skel.json" build.ok true "the skeleton builds"
+expect_score "$W/skel.json" 0 100 "the skeleton scores 0 / 100"
+expect_message "$W/skel.json" "file_rows\[0\] \(log_000\.csv\): expected [0-9]+, got 0" "the first mismatch is named"
+# text: the console's "Next:" line exists only as text
+expect_in "$W/skel.out" "^Next:  fix serial statistics first" "a next step"
+
+# 3. A serial process_parallel: correct, so measured, but no parallel points.
+mkdir -p "$W/serial" && cp "$REF/file_stats.py" "$W/serial/"
+printf '\n\ndef process_parallel(paths, workers, schedule):\n    return process_serial(paths)\n' >>"$W/serial/file_stats.py"
+run_grade serial lab01 "$W/serial" --work-dir "$W/work" --json "$W/serial.json"
+expect_scored "$W/serial.json" "dynamic schedule" "passed 5 5" "a serial solution is correct"
+expect_test "$W/serial.json" "parallel speedup" points "0" "a serial solution earns no parallel speedup points"
+expect_test "$W/serial.json" "dynamic beats static on skewed sizes" points "0" "nor the skewed test's"
+
+# 4. A syntax error: a failed build naming the student's file and line.
+mkdir -p "$W/syntax" && cp "$REF/file_stats.py" "$W/syntax/"
+line=$(($(wc -l <"$W/syntax/file_stats.py") + 1))
+echo "def broken(:" >>"$W/syntax/file_stats.py"
+run_grade syntax lab01 "$W/syntax" --work-dir "$W/work" --json "$W/syntax.json"
+expect_rc syntax 1
+expect_field "$W/syntax.json" build.ok false "a syntax error fails the build"
+expect_field "$W/syntax.json" build.diagnostics.0.file "$W/syntax/file_stats.py" "the error names the student's file"
+expect_field "$W/syntax.json" build.diagnostics.0.line "$line" "and its line"
+expect_field "$W/syntax.json" build.diagnostics.0.message "SyntaxError: .*" "and says it is a SyntaxError"
+expect_no_test "$W/syntax.json" "passed|partial" "no test passes without a build"
+
+# 5. A lambda sent to a pool cannot be pickled: the tests fail, saying so.
+mkdir -p "$W/lambda" && cp "$REF/file_stats.py" "$W/lambda/"
+printf '\n\ndef process_parallel(paths, workers, schedule):\n    with multiprocessing.Pool(workers) as pool:\n        return pool.map(lambda p: compute_file_stats(p), paths)\n' >>"$W/lambda/file_stats.py"
+run_grade lambda lab01 "$W/lambda" --no-perf --work-dir "$W/work" --json "$W/lambda.json"
+expect_rc lambda 1
+expect_scored "$W/lambda.json" "serial statistics" "passed 5 5" "the serial part still passes"
+expect_test "$W/lambda.json" "dynamic schedule" status failed "a pool given a lambda fails"
+expect_test_says "$W/lambda.json" "dynamic schedule" "[Pp]ickl" "the failure names pickling"
+
+# 6. Both tracks' sources in one folder: refused before grading, naming both and --language.
+mkdir -p "$W/both" && cp "$REF/file_stats.py" "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/skeleton/file_stats.cpp" "$W/both/"
+run_grade both lab01 "$W/both" --no-perf --work-dir "$W/work" --json "$W/both.json"
+expect_rc both 2
+# text: a usage error is printed before any report exists
+expect_in "$W/both.err" "both file_stats.cpp \(cpp track\) and file_stats.py \(python track\).*--language" "both files and --language named"
+run_grade both_py lab01 "$W/both" --language python --no-perf --work-dir "$W/work" --json "$W/both_py.json"
+expect_field "$W/both_py.json" track python "--language python grades the Python file"
+expect_score "$W/both_py.json" 60 100 "... with full correctness marks"
+finish
