@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -70,26 +71,58 @@ void freeze_build(const fs::path& build_dir) {
   freeze_folder(build_dir, 0);
 }
 
-std::string executable_digest(const fs::path& exe) {
-  const int fd = ::open(exe.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return "";
-  sha256_ctx ctx;
-  sha256_init(&ctx);
-  std::vector<std::uint8_t> buffer(1 << 16);
-  ssize_t n = 0;
-  while ((n = ::read(fd, buffer.data(), buffer.size())) > 0) sha256_update(&ctx, static_cast<size_t>(n), buffer.data());
-  ::close(fd);
-  if (n < 0) return "";
+namespace {
+
+constexpr const char* kHex = "0123456789abcdef";
+
+std::string hex_of(sha256_ctx& ctx) {
   std::uint8_t digest[SHA256_DIGEST_SIZE];
   sha256_digest(&ctx, sizeof digest, digest);
-  static const char* const kHex = "0123456789abcdef";
   std::string hex;
   for (std::uint8_t b : digest) hex += {kHex[b >> 4], kHex[b & 15]};
   return hex;
 }
 
-bool build_intact(const fs::path& build_dir, const fs::path& exe, const std::string& digest) {
-  if (digest.empty() || executable_digest(exe) != digest) return false;
+bool add_file(sha256_ctx& ctx, const fs::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::vector<std::uint8_t> buffer(1 << 16);
+  ssize_t n = 0;
+  while ((n = ::read(fd, buffer.data(), buffer.size())) > 0) sha256_update(&ctx, static_cast<size_t>(n), buffer.data());
+  ::close(fd);
+  return n == 0;
+}
+
+}  // namespace
+
+std::string executable_digest(const fs::path& exe) {
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  return add_file(ctx, exe) ? hex_of(ctx) : "";
+}
+
+std::string build_digest(const fs::path& build_dir, const fs::path& key_file) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(build_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it.depth() > kMaxDepth) it.disable_recursion_pending();
+    if (it->symlink_status(ec).type() == fs::file_type::regular && it->path() != key_file) files.push_back(it->path());
+  }
+  if (ec) return "";
+  std::sort(files.begin(), files.end());
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  for (const fs::path& file : files) {
+    const std::string name = file.lexically_relative(build_dir).string() + '\0';
+    sha256_update(&ctx, name.size(), reinterpret_cast<const std::uint8_t*>(name.data()));
+    if (!add_file(ctx, file)) return "";
+  }
+  return hex_of(ctx);
+}
+
+bool build_intact(const fs::path& build_dir, const fs::path& exe, const fs::path& key_file,
+                  const std::string& digest) {
+  if (digest.empty() || build_digest(build_dir, key_file) != digest) return false;
   if (::geteuid() != 0) return true;
   for (fs::path p = exe;; p = p.parent_path()) {
     if (!graders_and_closed(p)) return false;

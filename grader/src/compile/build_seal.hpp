@@ -3,8 +3,9 @@
 // touch"). The compile writes as the grading's pool uid; the moment it ends, before any
 // run, the whole build folder is given to the grader's own uid with no write permission
 // for anyone else, so no run at any level can replace the executable a later grading
-// would reuse. The executable's SHA-256 is recorded with the build's key, and a cached
-// build is reused only while its digest and ownership still hold.
+// would reuse. The SHA-256 of the whole build folder (the executable, and for a Python
+// program its driver and sources) is recorded with the build's key, and a cached build
+// is reused only while that digest and the ownership still hold.
 #include <filesystem>
 #include <string>
 
@@ -16,12 +17,17 @@ namespace parlab::grader {
 // EnvironmentError naming an entry that cannot be changed.
 void freeze_build(const std::filesystem::path& build_dir);
 
-// The executable's SHA-256 as 64 hex digits; empty when it cannot be read.
+// A file's SHA-256 as 64 hex digits; empty when it cannot be read.
 std::string executable_digest(const std::filesystem::path& exe);
 
-// The executable still has `digest`, and (as root) it and every folder from it up to
-// `build_dir` are the grader's and writable by no one else.
+// The SHA-256 of every regular file under `build_dir` but `key_file` (its path relative
+// to the folder, its size and its bytes, in path order; links not followed); empty when
+// one cannot be read.
+std::string build_digest(const std::filesystem::path& build_dir, const std::filesystem::path& key_file);
+
+// The build still has `digest`, and (as root) the executable and every folder from it
+// up to `build_dir` are the grader's and writable by no one else.
 bool build_intact(const std::filesystem::path& build_dir, const std::filesystem::path& exe,
-                  const std::string& digest);
+                  const std::filesystem::path& key_file, const std::string& digest);
 
 }  // namespace parlab::grader

@@ -114,7 +114,7 @@ std::string build_key(const std::string& command, const CompilePlan& plan,
   return key.hex();
 }
 
-// The key file holds the build's key, then the executable's SHA-256 at build time; a
+// The key file holds the build's key, then the build folder's SHA-256 at build time; a
 // build is reused only when both still hold and the folder is still the grader's.
 bool built_before(const fs::path& build_dir, const fs::path& exe, const fs::path& key_file,
                   const std::string& key) {
@@ -122,7 +122,7 @@ bool built_before(const fs::path& build_dir, const fs::path& exe, const fs::path
   std::ifstream in(key_file);
   std::string old, digest;
   return std::getline(in, old) && old == key && std::getline(in, digest) &&
-         build_intact(build_dir, exe, digest);
+         build_intact(build_dir, exe, key_file, digest);
 }
 
 // Runs the plan's steps in the sandbox until one fails; the last step's result, the
@@ -229,7 +229,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   }
   // Before any run: from here on no run can change what a later grading reuses.
   freeze_build(build_dir);
-  std::ofstream(key_file) << key << "\n" << executable_digest(exe) << "\n";
+  std::ofstream(key_file) << key << "\n" << build_digest(build_dir, key_file) << "\n";
   built.result.ok = true;
   built.executable = exe;
   return built;

@@ -57,16 +57,24 @@ TEST_CASE("A frozen build is the grader's and stays intact until changed", "[com
   REQUIRE(::stat(outside.c_str(), &info) == 0);
   CHECK((info.st_mode & 07777) == 0666);  // the link's target is not the build's
 
-  const std::string digest = executable_digest(b.exe);
-  CHECK(build_intact(b.dir, b.exe, digest));
-  CHECK_FALSE(build_intact(b.dir, b.exe, ""));
+  const fs::path key = b.dir / "bin" / "build.key";
+  const std::string digest = build_digest(b.dir, key);
+  REQUIRE_FALSE(digest.empty());
+  std::ofstream(key) << "the key file itself is not part of the digest";
+  CHECK(build_intact(b.dir, b.exe, key, digest));
+  CHECK_FALSE(build_intact(b.dir, b.exe, key, ""));
+  // Any other file of the build changed (a Python program's driver or sources): not reused.
+  std::ofstream(b.dir / "bin" / "extra.py") << "x";
+  CHECK_FALSE(build_intact(b.dir, b.exe, key, digest));
+  fs::remove(b.dir / "bin" / "extra.py");
+  CHECK(build_intact(b.dir, b.exe, key, digest));
   // Writable by others again, or owned by a run's uid: not reused.
   fs::permissions(b.exe.parent_path(), fs::perms(0777));
-  CHECK_FALSE(build_intact(b.dir, b.exe, digest));
+  CHECK_FALSE(build_intact(b.dir, b.exe, key, digest));
   fs::permissions(b.exe.parent_path(), fs::perms(0755));
   REQUIRE(::chown(b.exe.c_str(), 60599, 60599) == 0);
-  CHECK_FALSE(build_intact(b.dir, b.exe, digest));
+  CHECK_FALSE(build_intact(b.dir, b.exe, key, digest));
   REQUIRE(::chown(b.exe.c_str(), 0, 0) == 0);
   std::ofstream(b.exe, std::ios::app) << "patched";
-  CHECK_FALSE(build_intact(b.dir, b.exe, digest));
+  CHECK_FALSE(build_intact(b.dir, b.exe, key, digest));
 }
