@@ -16,6 +16,7 @@
 #include "counters/access_counters.hpp"
 #include "race/race_check.hpp"
 #include "runtime/deferred_copies.hpp"
+#include "runtime/device_pages.hpp"
 #include "runtime/managed_kernel_writes.hpp"
 #include "runtime/memory_registry.hpp"
 
@@ -69,6 +70,9 @@ void run_launch(const LaunchRequest& request) {
   const RuntimeSettings& settings = runtime_settings();
   job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
   if (settings.seeded) choose_orders(job, settings);
+  // The kernel runs on the workers while this thread waits: device memory is open to
+  // the whole process meanwhile (runtime/device_pages.hpp).
+  const DeviceMemoryOpen open_device_memory;
   complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
   land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
   if (g_access_hooks_enabled) race_check_begin_launch();

@@ -11,6 +11,7 @@
 #include "exec/execution_state.hpp"
 #include "fault/code_offset.hpp"
 #include "fault/fatal_report.hpp"
+#include "fault/host_device_access.hpp"
 #include "fault/memory_fault.hpp"
 #include "fault/pending_copy_fault.hpp"
 #include "parlab_sim/exit_codes.hpp"
@@ -76,6 +77,7 @@ int signal_slot(int signal) {
 void on_fault(int signal, siginfo_t* info, void* context) {
   if (handle_pending_copy_signal(signal, info, context)) return;
   if (t_lane != nullptr && signal != SIGTRAP) report_kernel_fault(signal, info, context);
+  if (signal == SIGSEGV) report_if_host_device_access(info, context);  // ends the process if so
   if ((signal == SIGSEGV || signal == SIGBUS) &&
       is_simulator_guard_address(reinterpret_cast<std::uintptr_t>(info->si_addr))) {
     ReportText text;

@@ -1,0 +1,35 @@
+#pragma once
+// Host code cannot touch device memory: on a GPU, dereferencing a cudaMalloc pointer in
+// host code is a segmentation fault, while here device memory is ordinary host memory.
+// So the pages of every device allocation (cudaMalloc, cudaMallocPitch,
+// cudaMallocAsync; not managed or pinned memory, which host code may use) are
+// inaccessible whenever no kernel runs and the runtime is not copying or setting
+// device memory; a host access faults and is reported with its line
+// (fault/host_device_access.hpp). Protection is per process: while a kernel or a
+// runtime copy runs on one thread, another host thread's access goes unnoticed.
+#include <cstdint>
+
+#include "runtime/memory_registry.hpp"
+
+namespace parlab_sim::detail {
+
+// Opens every device allocation's pages for as long as it lives (nested and from
+// several threads: they close when the last one ends). Kernels, copies, memsets and
+// cuBLAS hold one.
+class DeviceMemoryOpen {
+ public:
+  DeviceMemoryOpen();
+  ~DeviceMemoryOpen();
+  DeviceMemoryOpen(const DeviceMemoryOpen&) = delete;
+  DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
+};
+
+// Records a new allocation in the memory registry; a device allocation's pages are
+// closed unless device memory is open now. False when the registry is full.
+bool add_allocation(const MemoryRange& range);
+
+// Takes the live range starting at `begin` of `kind` out of the registry and
+// quarantines it (runtime/guarded_mapping.hpp), so that no opening reopens its pages.
+bool take_and_quarantine(std::uintptr_t begin, MemoryKind kind, MemoryRange& out);
+
+}  // namespace parlab_sim::detail
