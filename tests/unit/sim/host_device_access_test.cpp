@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parlab_sim/exit_codes.hpp"
+#include "runtime/device_pages.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -118,6 +119,40 @@ TEST_CASE("pitched and stream-ordered allocations are device memory too, closed 
     INFO(outcome.stderr_text);
     CHECK(outcome.exit_code == parlab_sim::kExitHostDeviceAccess);
     CHECK_THAT(outcome.stderr_text, Contains("host code read device memory"));
+  }
+}
+
+TEST_CASE("an allocation made or freed while device memory is open gets the right pages",
+          "[sim][faults][host_access]") {
+  SECTION("made open, closed with the others") {
+    const auto outcome = run_in_child([] {
+      float* device = nullptr;
+      {
+        const parlab_sim::detail::DeviceMemoryOpen open;  // as a kernel on another thread
+        cudaMalloc(&device, 16 * sizeof(float));
+        host_writes_device(device);  // open: no fault
+        std::fprintf(stderr, "wrote while open\n");
+      }
+      host_reads_device(device);
+    });
+    INFO(outcome.stderr_text);
+    CHECK_THAT(outcome.stderr_text, Contains("wrote while open\n"));
+    CHECK(outcome.exit_code == parlab_sim::kExitHostDeviceAccess);
+  }
+  SECTION("freed while open: freed memory, not reopened") {
+    const auto outcome = run_in_child([] {
+      float* device = nullptr;
+      cudaMalloc(&device, 16 * sizeof(float));
+      {
+        const parlab_sim::detail::DeviceMemoryOpen open;
+        cudaFree(device);
+      }
+      host_reads_device(device);
+    });
+    INFO(outcome.stderr_text);
+    CHECK(outcome.exit_code != parlab_sim::kExitHostDeviceAccess);
+    CHECK(outcome.exit_code != 0);
+    CHECK_THAT(outcome.stderr_text, Contains("use after free"));
   }
 }
 
