@@ -163,7 +163,7 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
                 std::string("host code ") + (wrote ? "wrote" : "read") +
                     " device memory: a device pointer is only valid inside kernels and "
                     "cudaMemcpy/cudaMemset; copy the data back first (on a GPU this is a "
-                    "segmentation fault)" + see};
+                    "segmentation fault) (the simulator's report is in stderr below)"};
       }
       default:
         break;
