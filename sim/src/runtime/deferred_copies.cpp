@@ -185,7 +185,7 @@ void land_locked(PendingCopy& copy) {
   });
   if (closed) set_access(pages.begin, pages.end, PROT_READ | PROT_WRITE);
   {
-    const DeviceMemoryOpen open;  // its destination is device memory, maybe at a sync
+    const DeviceMemoryOpen open(copy.dst);  // device memory, maybe landing at a sync
     std::memcpy(copy.dst, copy.source, copy.size);
   }
   if (closed) reprotect_locked(pages.begin, pages.end);

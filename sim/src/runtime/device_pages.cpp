@@ -3,16 +3,22 @@
 #include <sys/mman.h>
 
 #include <mutex>
+#include <unordered_map>
 
 #include "runtime/guarded_mapping.hpp"
 
 namespace parlab_sim::detail {
 namespace {
 
-// Guards the open count and every change to a device allocation's protection, so an
+// Guards the open counts and every change to a device allocation's protection, so an
 // allocation made or freed while another thread opens device memory gets the right one.
+// An allocation's pages are open while everything is open or its own count is not 0.
 std::mutex g_mutex;
-int g_open = 0;
+int g_all_open = 0;
+std::unordered_map<std::uintptr_t, int>& range_counts() {  // by the allocation's begin
+  static auto* counts = new std::unordered_map<std::uintptr_t, int>;  // used until exit
+  return *counts;
+}
 
 // Only the accessible pages: the guard pages stay inaccessible.
 void protect(const MemoryRange& range, int protection) {
@@ -20,34 +26,77 @@ void protect(const MemoryRange& range, int protection) {
   mprotect(reinterpret_cast<void*>(begin), accessible_end(range) - begin, protection);
 }
 
+bool is_device_mapping(const MemoryRange& range) {
+  return range.kind == MemoryKind::device && range.region_begin != 0;
+}
+
+// Every device allocation without an opening of its own. g_mutex held.
 void protect_all(int protection) {
+  const auto& counts = range_counts();
   MemoryRegistry::instance().for_each([&](const MemoryRange& range) {
-    if (range.kind == MemoryKind::device && range.region_begin != 0) protect(range, protection);
+    if (is_device_mapping(range) && counts.count(range.begin) == 0) protect(range, protection);
   });
+}
+
+// The live device allocation holding `pointer`; its begin, or 0. g_mutex held.
+std::uintptr_t open_one(const void* pointer) {
+  MemoryRange range;
+  if (pointer == nullptr ||
+      !MemoryRegistry::instance().find(reinterpret_cast<std::uintptr_t>(pointer), range) ||
+      !is_device_mapping(range)) {
+    return 0;
+  }
+  if (range_counts()[range.begin]++ == 0 && g_all_open == 0) protect(range, PROT_READ | PROT_WRITE);
+  return range.begin;
+}
+
+// g_mutex held. A range freed meanwhile lost its count (take_and_quarantine).
+void close_one(std::uintptr_t begin) {
+  auto& counts = range_counts();
+  const auto it = counts.find(begin);
+  if (begin == 0 || it == counts.end() || --it->second > 0) return;
+  counts.erase(it);
+  MemoryRange range;
+  if (g_all_open == 0 && MemoryRegistry::instance().find(begin, range) && is_device_mapping(range) &&
+      range.begin == begin) {
+    protect(range, PROT_NONE);
+  }
 }
 
 }  // namespace
 
-DeviceMemoryOpen::DeviceMemoryOpen() {
+DeviceMemoryOpen::DeviceMemoryOpen() : all_(true) {
   std::lock_guard lock(g_mutex);
-  if (g_open++ == 0) protect_all(PROT_READ | PROT_WRITE);
+  if (g_all_open++ == 0) protect_all(PROT_READ | PROT_WRITE);
+}
+
+DeviceMemoryOpen::DeviceMemoryOpen(const void* first, const void* second) {
+  std::lock_guard lock(g_mutex);
+  ranges_[0] = open_one(first);
+  ranges_[1] = open_one(second);
 }
 
 DeviceMemoryOpen::~DeviceMemoryOpen() {
   std::lock_guard lock(g_mutex);
-  if (--g_open == 0) protect_all(PROT_NONE);
+  if (all_) {
+    if (--g_all_open == 0) protect_all(PROT_NONE);
+    return;
+  }
+  close_one(ranges_[1]);
+  close_one(ranges_[0]);
 }
 
 bool add_allocation(const MemoryRange& range) {
   std::lock_guard lock(g_mutex);
   if (!MemoryRegistry::instance().add(range)) return false;
-  if (range.kind == MemoryKind::device && g_open == 0) protect(range, PROT_NONE);
+  if (is_device_mapping(range) && g_all_open == 0) protect(range, PROT_NONE);
   return true;
 }
 
 bool take_and_quarantine(std::uintptr_t begin, MemoryKind kind, MemoryRange& out) {
   std::lock_guard lock(g_mutex);
   if (!MemoryRegistry::instance().take(begin, kind, out)) return false;
+  range_counts().erase(out.begin);  // its openings end on freed memory: nothing to close
   quarantine(out);
   return true;
 }

@@ -13,15 +13,23 @@
 
 namespace parlab_sim::detail {
 
-// Opens every device allocation's pages for as long as it lives (nested and from
-// several threads: they close when the last one ends). Kernels, copies, memsets and
-// cuBLAS hold one.
+// Opens device pages for as long as it lives (nested and from several threads: pages
+// close when the last opening that covers them ends). A kernel (or cuBLAS) may reach
+// any allocation: every one opens. A copy or memset knows its two ends: only the
+// allocations holding them open, so that its cost does not grow with every other
+// allocation's size (mprotect's cost grows with the pages it changes).
 class DeviceMemoryOpen {
  public:
-  DeviceMemoryOpen();
+  DeviceMemoryOpen();  // every device allocation
+  // The device allocations holding `first` and `second` (either may be host memory or null).
+  explicit DeviceMemoryOpen(const void* first, const void* second = nullptr);
   ~DeviceMemoryOpen();
   DeviceMemoryOpen(const DeviceMemoryOpen&) = delete;
   DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
+
+ private:
+  bool all_ = false;
+  std::uintptr_t ranges_[2] = {0, 0};  // the begins of the allocations opened; 0: none
 };
 
 // Records a new allocation in the memory registry; a device allocation's pages are
