@@ -70,14 +70,12 @@ void run_launch(const LaunchRequest& request) {
   const RuntimeSettings& settings = runtime_settings();
   job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
   if (settings.seeded) choose_orders(job, settings);
-  // The kernel runs on the workers while this thread waits: device memory is open to
-  // the whole process meanwhile (runtime/device_pages.hpp).
-  const DeviceMemoryOpen open_device_memory;
   complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
   land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
   if (g_access_hooks_enabled) race_check_begin_launch();
   open_device_sources(true);
-  WorkerPool::instance().run(job);
+  WorkerPool::instance().run(job);  // opens the device allocations it touches
+  close_kernel_openings();           // (runtime/device_pages.hpp)
   open_device_sources(false);
   defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
   if (g_counters_enabled) report_launch_counters(request.kernel_name);

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
@@ -20,10 +21,16 @@ std::unordered_map<std::uintptr_t, int>& range_counts() {  // by the allocation'
   return *counts;
 }
 
+// What kernels opened since the last launch ended, written by the SIGSEGV handler: a
+// fixed array (no allocation there); past its end, every allocation closes instead.
+constexpr std::size_t kMaxKernelOpenings = 4096;
+std::atomic<std::uintptr_t> g_kernel_opened[kMaxKernelOpenings];
+std::atomic<std::size_t> g_kernel_opened_count{0};
+
 // Only the accessible pages: the guard pages stay inaccessible.
-void protect(const MemoryRange& range, int protection) {
+bool protect(const MemoryRange& range, int protection) {
   const std::uintptr_t begin = accessible_begin(range);
-  mprotect(reinterpret_cast<void*>(begin), accessible_end(range) - begin, protection);
+  return mprotect(reinterpret_cast<void*>(begin), accessible_end(range) - begin, protection) == 0;
 }
 
 bool is_device_mapping(const MemoryRange& range) {
@@ -84,6 +91,37 @@ DeviceMemoryOpen::~DeviceMemoryOpen() {
   }
   close_one(ranges_[1]);
   close_one(ranges_[0]);
+}
+
+bool open_for_kernel(std::uintptr_t address) {
+  MemoryRange range;
+  if (!MemoryRegistry::instance().find(address, range) || !is_device_mapping(range) ||
+      address < accessible_begin(range) || address >= accessible_end(range)) {
+    return false;  // a guard page, freed memory, not device memory: a real fault
+  }
+  if (!protect(range, PROT_READ | PROT_WRITE)) return false;
+  const std::size_t slot = g_kernel_opened_count.fetch_add(1);
+  if (slot < kMaxKernelOpenings) g_kernel_opened[slot].store(range.begin);
+  return true;
+}
+
+void close_kernel_openings() {
+  std::lock_guard lock(g_mutex);
+  const std::size_t count = g_kernel_opened_count.exchange(0);
+  if (count == 0 || g_all_open > 0) return;
+  if (count > kMaxKernelOpenings) {
+    protect_all(PROT_NONE);
+    return;
+  }
+  const auto& counts = range_counts();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uintptr_t begin = g_kernel_opened[i].load();
+    MemoryRange range;
+    if (counts.count(begin) == 0 && MemoryRegistry::instance().find(begin, range) &&
+        is_device_mapping(range) && range.begin == begin) {
+      protect(range, PROT_NONE);
+    }
+  }
 }
 
 bool add_allocation(const MemoryRange& range) {

@@ -14,10 +14,11 @@
 namespace parlab_sim::detail {
 
 // Opens device pages for as long as it lives (nested and from several threads: pages
-// close when the last opening that covers them ends). A kernel (or cuBLAS) may reach
-// any allocation: every one opens. A copy or memset knows its two ends: only the
-// allocations holding them open, so that its cost does not grow with every other
-// allocation's size (mprotect's cost grows with the pages it changes).
+// close when the last opening that covers them ends). cuBLAS may reach any allocation:
+// every one opens. A copy or memset knows its two ends: only the allocations holding
+// them open, so that its cost does not grow with every other allocation's size
+// (mprotect's cost grows with the pages it changes). A kernel opens what it touches
+// (open_for_kernel).
 class DeviceMemoryOpen {
  public:
   DeviceMemoryOpen();  // every device allocation
@@ -31,6 +32,13 @@ class DeviceMemoryOpen {
   bool all_ = false;
   std::uintptr_t ranges_[2] = {0, 0};  // the begins of the allocations opened; 0: none
 };
+
+// A kernel's thread touched a closed page of a live device allocation (the SIGSEGV
+// handler): opens that allocation until the launch ends and returns true (retry the
+// access); false for any other address. Signal-safe: lock-free, one mprotect.
+bool open_for_kernel(std::uintptr_t address);
+// At a launch's end: closes what its kernel opened (unless an opening above holds it).
+void close_kernel_openings();
 
 // Records a new allocation in the memory registry; a device allocation's pages are
 // closed unless device memory is open now. False when the registry is full.
