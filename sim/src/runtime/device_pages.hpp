@@ -6,7 +6,8 @@
 // inaccessible whenever no kernel runs and the runtime is not copying or setting
 // device memory; a host access faults and is reported with its line
 // (fault/host_device_access.hpp). Protection is per process: while a kernel or a
-// runtime copy runs on one thread, another host thread's access goes unnoticed.
+// runtime copy runs on one thread, another host thread's access to the allocations
+// they opened goes unnoticed.
 #include <cstdint>
 
 #include "runtime/memory_registry.hpp"
