@@ -59,4 +59,15 @@ expect_rc linked 1
 expect_field "$W/linked.json" build.ok false "a linked sub-folder fails the build"
 expect_field "$W/linked.json" build.diagnostics.0.message "linked is a symbolic link to a folder; submit the folder itself.*" "a linked sub-folder is refused by name"
 expect_field "$W/linked.json" build.diagnostics.0.file ".*/subfolders/linked" "the error names the link"
+# heat_solve reads the device array change[] in host code instead of copying it back: a
+# segfault on a GPU; here device memory is closed to host code, and the test fails
+# naming the line of the read.
+fake_submission lab03 lab03/host_reads_device
+LINE=$(line_of "$FAKE_DIR/kernels.cu" "largest = std::max\(largest, change\[b\]\)")
+run_grade host_reads lab03 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/host_reads.json"
+expect_rc host_reads 1
+expect_test "$W/host_reads.json" "heat_solve, to a tolerance" status failed "host code reading device memory fails"
+expect_test_says "$W/host_reads.json" "heat_solve, to a tolerance" "host code read device memory at kernels.cu:$LINE: a device pointer is only valid inside kernels" \
+  "the message names the read's line and device memory"
+expect_test "$W/host_reads.json" "vector_add, n = 1" status passed "the untouched functions pass"
 finish

@@ -108,6 +108,14 @@ std::string with_fault_place(const std::string& message, const std::string& plac
     out.insert(at + kInKernel.size(), " at " + place);
     return out;
   }
+  // "host code read device memory: ..." names its place as a kernel's fault does.
+  if (message.rfind("host code ", 0) == 0) {
+    if (const std::size_t colon = message.find(':'); colon != std::string::npos) {
+      std::string out = message;
+      out.insert(colon, " at " + place);
+      return out;
+    }
+  }
   std::size_t end = message.find_first_of(":(");
   if (end == std::string::npos) end = message.size();
   if (end > 0 && message[end - 1] == ' ') --end;

@@ -33,7 +33,8 @@ std::optional<std::uint64_t> reported_code_offset(const std::string& stderr_text
 std::string student_place(const std::string& addr2line_output, const std::filesystem::path& stage);
 
 // "invalid device memory access in a kernel: ..." becomes "invalid device memory access
-// in a kernel at kernels.cu:42: ..."; a message without "in a kernel" gets
+// in a kernel at kernels.cu:42: ...", "host code read device memory: ..." becomes "host
+// code read device memory at kernels.cu:42: ..."; any other message gets
 // " (at kernels.cu:42)" after its first sentence part instead.
 std::string with_fault_place(const std::string& message, const std::string& place);
 

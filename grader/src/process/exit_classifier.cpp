@@ -155,6 +155,16 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
       case kSimKernelFaultExitCode:
         return {RunOutcome::crashed,
                 "fault in a kernel (assert, __trap, division by zero, an exception)" + see};
+      case kSimHostDeviceAccessExitCode: {
+        // Read or write: the report's own words (only the message of a failed run).
+        const bool wrote = stderr_text.find("parlab-sim: host code wrote device memory") !=
+                           std::string::npos;
+        return {RunOutcome::crashed,
+                std::string("host code ") + (wrote ? "wrote" : "read") +
+                    " device memory: a device pointer is only valid inside kernels and "
+                    "cudaMemcpy/cudaMemset; copy the data back first (on a GPU this is a "
+                    "segmentation fault) (the simulator's report is in stderr below)"};
+      }
       default:
         break;
     }

@@ -16,6 +16,7 @@ inline constexpr int kHarnessOutOfMemoryExitCode = 86;
 inline constexpr int kSimMemoryFaultExitCode = 87;
 inline constexpr int kSimDeadlockExitCode = 88;
 inline constexpr int kSimKernelFaultExitCode = 89;
+inline constexpr int kSimHostDeviceAccessExitCode = 90;
 
 struct Termination {
   bool signaled = false;

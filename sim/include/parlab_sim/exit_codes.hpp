@@ -20,5 +20,9 @@ inline constexpr int kExitDeadlock = 88;
 // Any other fault in a kernel: assert() failed, __trap(), integer division by zero,
 // an uncaught C++ exception, a device-only call made outside a kernel.
 inline constexpr int kExitKernelFault = 89;
+// Host code read or wrote device memory through a cudaMalloc pointer (on a GPU, a
+// segmentation fault): device memory is inaccessible to host code outside kernels and
+// the runtime's copies.
+inline constexpr int kExitHostDeviceAccess = 90;
 
 }  // namespace parlab_sim

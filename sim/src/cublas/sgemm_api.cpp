@@ -13,6 +13,7 @@
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "runtime/deferred_copies.hpp"
+#include "runtime/device_pages.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -90,6 +91,7 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
   // Device work: pending copies to the device land first, as before a launch
   // (alpha and beta may be among their bytes, in device pointer mode).
   parlab_sim::detail::land_copies_to_device();
+  const DeviceMemoryOpen open;  // the matrices, and alpha and beta in device pointer mode
   args.alpha = *alpha;  // host or device pointer mode: both readable here
   args.beta = *beta;
   args.a = A;

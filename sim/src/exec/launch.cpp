@@ -16,6 +16,7 @@
 #include "counters/access_counters.hpp"
 #include "race/race_check.hpp"
 #include "runtime/deferred_copies.hpp"
+#include "runtime/device_pages.hpp"
 #include "runtime/managed_kernel_writes.hpp"
 #include "runtime/memory_registry.hpp"
 
@@ -73,7 +74,8 @@ void run_launch(const LaunchRequest& request) {
   land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
   if (g_access_hooks_enabled) race_check_begin_launch();
   open_device_sources(true);
-  WorkerPool::instance().run(job);
+  WorkerPool::instance().run(job);  // opens the device allocations it touches
+  close_kernel_openings();           // (runtime/device_pages.hpp)
   open_device_sources(false);
   defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
   if (g_counters_enabled) report_launch_counters(request.kernel_name);

@@ -7,6 +7,7 @@
 #include "runtime/deferred_copies.hpp"
 #include "runtime/allocations.hpp"
 #include "runtime/device_memory_budget.hpp"
+#include "runtime/device_pages.hpp"
 #include "runtime/guarded_mapping.hpp"
 #include "runtime/leak_check.hpp"
 #include "runtime/memory_registry.hpp"
@@ -26,7 +27,7 @@ cudaError_t allocate(void** pointer, std::size_t bytes, MemoryKind kind) {
   const bool budgeted = counts_against_device_memory(kind);
   if (budgeted && !reserve_device_memory(bytes)) return record_error(cudaErrorMemoryAllocation);
   MemoryRange range;
-  if (!map_guarded(bytes, kind, range) || !MemoryRegistry::instance().add(range)) {
+  if (!map_guarded(bytes, kind, range) || !add_allocation(range)) {
     if (budgeted) release_device_memory(bytes);
     return record_error(cudaErrorMemoryAllocation);
   }
@@ -39,12 +40,11 @@ cudaError_t allocate(void** pointer, std::size_t bytes, MemoryKind kind) {
 cudaError_t release(void* pointer, MemoryKind kind) {
   if (pointer == nullptr) return cudaSuccess;
   MemoryRange range;
-  if (!MemoryRegistry::instance().take(reinterpret_cast<std::uintptr_t>(pointer), kind, range)) {
+  if (!take_and_quarantine(reinterpret_cast<std::uintptr_t>(pointer), kind, range)) {
     return cudaErrorInvalidValue;
   }
   if (counts_against_device_memory(kind)) release_device_memory(range.end - range.begin);
   if (kind == MemoryKind::device) forget_allocation_site(range.begin);
-  quarantine(range);
   return cudaSuccess;
 }
 

@@ -7,6 +7,7 @@
 
 #include "parlab_sim/memory.hpp"
 #include "runtime/deferred_copies.hpp"
+#include "runtime/device_pages.hpp"
 #include "runtime/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -62,6 +63,7 @@ cudaError_t copy_to_symbol(void* symbol, std::size_t symbol_bytes, const void* s
   if (offset > symbol_bytes || bytes > symbol_bytes - offset || (bytes > 0 && src == nullptr)) {
     return record_error(cudaErrorInvalidValue);
   }
+  const DeviceMemoryOpen open(src);  // the source may be device memory
   if (bytes > 0) std::memmove(static_cast<char*>(symbol) + offset, src, bytes);
   return cudaSuccess;
 }
@@ -75,6 +77,7 @@ cudaError_t copy_from_symbol(void* dst, const void* symbol, std::size_t symbol_b
   if (offset > symbol_bytes || bytes > symbol_bytes - offset || (bytes > 0 && dst == nullptr)) {
     return record_error(cudaErrorInvalidValue);
   }
+  const DeviceMemoryOpen open(dst);  // the destination may be device memory
   if (bytes > 0) std::memmove(dst, static_cast<const char*>(symbol) + offset, bytes);
   return cudaSuccess;
 }
@@ -97,6 +100,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
       error != cudaSuccess) {
     return parlab_sim::detail::record_error(error);
   }
+  const parlab_sim::detail::DeviceMemoryOpen open(dst, src);  // the runtime's own access
   // A synchronous copy on the legacy default stream waits for the work of every
   // blocking stream, earlier asynchronous copies included (not cudaStreamNonBlocking ones).
   parlab_sim::detail::complete_stream_copies(nullptr);
@@ -114,6 +118,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaM
   if (const cudaError_t error = check_copy(dst, src, bytes, kind); error != cudaSuccess) {
     return record_error(error);
   }
+  const DeviceMemoryOpen open(dst, src);  // a deferred copy to the host takes the bytes now
   if (copy_is_deferred(dst, src, kind)) {
     defer_copy_to_host(stream, dst, src, bytes, site);
     return cudaSuccess;
@@ -136,6 +141,7 @@ cudaError_t cudaMemset(void* device_pointer, int value, std::size_t bytes) {
   if (device_pointer == nullptr || !parlab_sim::detail::device_range_ok(device_pointer, bytes)) {
     return parlab_sim::detail::record_error(cudaErrorInvalidValue);
   }
+  const parlab_sim::detail::DeviceMemoryOpen open(device_pointer);
   parlab_sim::detail::complete_copies_touching(device_pointer, bytes);
   std::memset(device_pointer, value, bytes);
   return cudaSuccess;

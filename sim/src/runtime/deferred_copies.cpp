@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "runtime/device_pages.hpp"
 #include "runtime/early_access.hpp"
 #include "runtime/memory_registry.hpp"
 
@@ -183,7 +184,10 @@ void land_locked(PendingCopy& copy) {
     return other.watched && !to_device(other) && overlaps(pages_of(other), pages);
   });
   if (closed) set_access(pages.begin, pages.end, PROT_READ | PROT_WRITE);
-  std::memcpy(copy.dst, copy.source, copy.size);
+  {
+    const DeviceMemoryOpen open(copy.dst);  // device memory, maybe landing at a sync
+    std::memcpy(copy.dst, copy.source, copy.size);
+  }
   if (closed) reprotect_locked(pages.begin, pages.end);
   copy.landed = true;
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "parlab_sim/errors.hpp"
+#include "runtime/device_pages.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -50,6 +51,7 @@ cudaError_t cudaMemcpy2D(void* dst, std::size_t dst_pitch, const void* src, std:
   if (width > dst_pitch || width > src_pitch) {
     return parlab_sim::detail::record_error(cudaErrorInvalidPitchValue);
   }
+  const parlab_sim::detail::DeviceMemoryOpen open(dst, src);  // once, not once per row
   for (std::size_t row = 0; row < height; ++row) {
     const cudaError_t error = cudaMemcpy(static_cast<char*>(dst) + row * dst_pitch,
                                          static_cast<const char*>(src) + row * src_pitch, width, kind);
@@ -67,6 +69,7 @@ cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dst_pitch, const void* src,
 cudaError_t cudaMemset2D(void* device_pointer, std::size_t pitch, int value, std::size_t width,
                          std::size_t height) {
   if (width > pitch) return parlab_sim::detail::record_error(cudaErrorInvalidPitchValue);
+  const parlab_sim::detail::DeviceMemoryOpen open(device_pointer);  // once, not once per row
   for (std::size_t row = 0; row < height; ++row) {
     const cudaError_t error = cudaMemset(static_cast<char*>(device_pointer) + row * pitch, value, width);
     if (error != cudaSuccess) return error;

@@ -88,6 +88,8 @@ TEST_CASE("fault line: the place goes into the test's message", "[grading][fault
   CHECK(with_fault_place("crashed with SIGSEGV (segmentation fault)", "main.cu:30") ==
         "crashed with SIGSEGV (at main.cu:30) (segmentation fault)");
   CHECK(with_fault_place("exited with status 3", "main.cu:30") == "exited with status 3 (at main.cu:30)");
+  CHECK(with_fault_place("host code read device memory: a device pointer (x)", "kernels.cu:42") ==
+        "host code read device memory at kernels.cu:42: a device pointer (x)");
   CHECK(with_fault_place("invalid device memory access in a kernel: x", "") ==
         "invalid device memory access in a kernel: x");
 }

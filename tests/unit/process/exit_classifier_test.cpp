@@ -157,6 +157,13 @@ TEST_CASE("The CUDA simulator's stops are named, only when the simulator said so
   CHECK_THAT(deadlock.reason, Catch::Contains("__syncthreads()"));
   Verdict fault = classify(exited(kSimKernelFaultExitCode), {}, "parlab-sim: assert ...\n");
   CHECK_THAT(fault.reason, Catch::Contains("fault in a kernel"));
+  Verdict read = classify(exited(kSimHostDeviceAccessExitCode), {},
+                          "parlab-sim: host code read device memory:\n  byte 0 ...\n");
+  CHECK(read.outcome == RunOutcome::crashed);
+  CHECK_THAT(read.reason, Catch::StartsWith("host code read device memory: a device pointer"));
+  Verdict wrote = classify(exited(kSimHostDeviceAccessExitCode), {},
+                           "parlab-sim: host code wrote device memory:\n  byte 0 ...\n");
+  CHECK_THAT(wrote.reason, Catch::StartsWith("host code wrote device memory: "));
   // Any other program exiting 87 is just a non-zero exit.
   Verdict plain = classify(exited(kSimMemoryFaultExitCode), {}, "my own error\n");
   CHECK(plain.outcome == RunOutcome::nonzero_exit);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parlab_sim/exit_codes.hpp"
+#include "runtime/device_pages.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;
@@ -55,7 +56,10 @@ TEST_CASE("every allocation kind starts 256-byte aligned, whatever its size",
     CHECK(aligned256(managed));
     CHECK(aligned256(pinned));
     CHECK(aligned256(async));
-    CHECK(slack_is_filled(device, bytes));
+    {
+      const parlab_sim::detail::DeviceMemoryOpen open;  // host code may not look otherwise
+      CHECK(slack_is_filled(device, bytes));
+    }
     cudaFree(device);
     cudaFree(managed);
     cudaFreeHost(pinned);
@@ -78,8 +82,11 @@ TEST_CASE("memsets and copies stop at an allocation's end, never in its slack",
     const std::vector<unsigned char> zeros(bytes + 8, 0);
     CHECK(cudaMemset(d, 0, bytes) == cudaSuccess);
     CHECK(cudaMemcpy(d, zeros.data(), bytes, cudaMemcpyHostToDevice) == cudaSuccess);
-    CHECK(slack_is_filled(d, bytes));  // neither touched the slack
-    CHECK(d[bytes - 1] == 0);
+    {
+      const parlab_sim::detail::DeviceMemoryOpen open;  // host code may not look otherwise
+      CHECK(slack_is_filled(d, bytes));  // neither touched the slack
+      CHECK(d[bytes - 1] == 0);
+    }
     // One byte too many, or a pointer into the slack: refused as CUDA refuses them.
     CHECK(cudaMemset(d, 0, bytes + 1) == cudaErrorInvalidValue);
     CHECK(cudaMemcpy(d, zeros.data(), bytes + 1, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
@@ -87,7 +94,10 @@ TEST_CASE("memsets and copies stop at an allocation's end, never in its slack",
     std::vector<unsigned char> sink(8);
     CHECK(cudaMemcpy(sink.data(), d + bytes + 1, 1, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
     CHECK(cudaMemset(d + bytes + 2, 0, 1) == cudaErrorInvalidValue);
-    CHECK(slack_is_filled(d, bytes));
+    {
+      const parlab_sim::detail::DeviceMemoryOpen open;
+      CHECK(slack_is_filled(d, bytes));
+    }
     cudaGetLastError();
     cudaFree(d);
   }
