@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `grade export student LAB... --out kit.tar.gz` (docs/release.md): the kit unpacks
 # into one folder, has its own README (no dead links), .dockerignore and short
-# dependency list, holds no reference source, builds with its own README's
+# dependency list, holds no reference source, no prebuilt reference (a kit of every
+# lab) holds a path of the source or build tree, it builds with its own README's
 # commands, and grades: the skeleton fails (1), a correct solution passes against the
 # prebuilt reference (0).
 source "$(dirname "$0")/lib.bash"
@@ -32,15 +33,58 @@ expect_in "$W/kit/containers/install-deps.sh" "libtomlplusplus-dev" "the kit's d
 [ -x "$W/kit/prebuilt-references/lab01_reference" ] && pass "the reference is a prebuilt executable" || fail "no prebuilt lab01_reference"
 # text: the executable's section list (readelf) is the fact
 if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab'; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
-# The simulator references a CUDA lab's kit carries (stripped copies of these) name their
-# sources by file, never by the instructor's paths (issue 27).
-for exe in "$(dirname "$GRADE")"/labs/lab0*_reference_sim; do
-  strip --strip-all -o "$W/stripped" "$exe"
+# No prebuilt reference of any lab (a kit of all of them, as exported: stripped) holds a
+# path of the source or the build tree (issue 27; the references are compiled with
+# -fmacro-prefix-map, CMakeLists.txt). A compiler cache with CCACHE_BASEDIR in the
+# build's environment makes those paths relative by itself, so see below too.
+BUILD_DIR=$(dirname "$GRADE")
+run_grade export_all export student $(ls "$PARLAB_SOURCE_DIR/labs" | grep -o '^lab[0-9]*' | sort -u) --out "$W/all.tar.gz"
+expect_rc export_all 0
+mkdir "$W/all" && tar -xzf "$W/all.tar.gz" -C "$W/all" || fail "all.tar.gz does not unpack"
+refs=("$W"/all/all/prebuilt-references/*)
+[ "${#refs[@]}" -ge 6 ] && pass "a kit of every lab has ${#refs[@]} prebuilt references" || fail "prebuilt references of every lab: ${refs[*]}"
+for exe in "${refs[@]}"; do
   # text: no byte of the executable may hold the path
-  if strings "$W/stripped" | grep -qF "$PARLAB_SOURCE_DIR"; then
-    fail "$(basename "$exe") holds a path of the source tree: $(strings "$W/stripped" | grep -F "$PARLAB_SOURCE_DIR" | head -2 | tr '\n' ' ')"
-  else pass "$(basename "$exe"), stripped, holds no path of the source tree"; fi
+  leaked=$(strings "$exe" | grep -F -e "$PARLAB_SOURCE_DIR" -e "$BUILD_DIR" | sort -u | head -3 | tr '\n' ' ')
+  if [ -n "$leaked" ]; then fail "prebuilt $(basename "$exe") holds a path of the source or build tree: $leaked"
+  else pass "prebuilt $(basename "$exe") holds no path of the source or build tree"; fi
 done
+# Whatever the build's environment was: a reference's sources compiled again with the
+# build's own commands (Ninja's, without a compiler launcher) name no such path either.
+# lab03: its driver and reference call PARLAB_CUDA_CHECK (__FILE__) and its harness
+# headers; the reference's .cu through nvcc where the build has one.
+mkdir "$W/recompiled"
+ninja -C "$BUILD_DIR" -t compdb >"$W/compdb.json" 2>"$W/compdb.err" || fail "ninja -t compdb in $BUILD_DIR: $(head -2 "$W/compdb.err")"
+python3 - "$W/compdb.json" "$W/recompiled" "$PARLAB_SOURCE_DIR" "$BUILD_DIR" <<'PY' || fail "recompiled reference objects hold a path of the source or build tree (see above)"
+import json, os, re, shlex, subprocess, sys
+compdb, out_dir, source_dir, build_dir = sys.argv[1:5]
+wanted = [r"/parlab_lab03_driver_sim\.dir/.*driver\.cpp\.o$", r"/lab03_reference\.dir/.*kernels\.cu\.o$"]
+entries = [e for e in json.load(open(compdb)) if any(re.search(w, e["output"]) for w in wanted)]
+if not entries:
+    sys.exit(print("no compile command of lab03's driver or reference in the build", file=sys.stderr) or 1)
+leaks = 0
+for n, e in enumerate(entries):
+    args = shlex.split(e["command"])
+    if os.path.basename(args[0]) in ("ccache", "sccache"):  # a compiler launcher: not this check's
+        args = args[1:]
+    obj = os.path.join(out_dir, f"{n}.o")
+    for flag, value in (("-o", obj), ("-MF", obj + ".d"), ("-MT", obj)):
+        if flag in args:
+            args[args.index(flag) + 1] = value
+    run = subprocess.run(args, cwd=e["directory"], capture_output=True, text=True)
+    if run.returncode != 0:
+        print(f"recompiling {e['output']} failed:\n{run.stderr[-2000:]}", file=sys.stderr)
+        leaks += 1
+        continue
+    # As in a kit: line tables (-g1, -g) keep whole paths for addr2line, strip drops them.
+    subprocess.run(["strip", "--strip-debug", obj], check=True)
+    data = open(obj, "rb").read()
+    found = [d for d in (source_dir, build_dir) if d.encode() in data]
+    print(f"{'FAIL' if found else 'ok'}: {e['output']}, recompiled, holds {'paths under ' + ' and '.join(found) if found else 'no path of the source or build tree'}",
+          file=sys.stderr if found else sys.stdout)
+    leaks += bool(found)
+sys.exit(1 if leaks else 0)
+PY
 [ -e "$W/kit/labs/lab03-cuda-kernels" ] && fail "a lab not asked for is in the kit" || pass "only the chosen labs"
 [ -e "$W/kit/tests" ] || [ -e "$W/kit/bench" ] && fail "tests/ or bench/ (reference sources) in the kit" || pass "no tests/ or bench/"
 no_reference_source_in "$W/kit"
