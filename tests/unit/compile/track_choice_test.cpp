@@ -54,7 +54,7 @@ TEST_CASE("both tracks' sources: refused, naming both files and --language", "[c
                         Catch::Contains("--language cpp or --language python"));
 }
 
-TEST_CASE("--language decides, whatever the folder holds", "[compile][tracks]") {
+TEST_CASE("the language option decides, whatever the folder holds", "[compile][tracks]") {
   ScratchDir both;
   touch(both.path() / "file_stats.py");
   touch(both.path() / "file_stats.cpp");
