@@ -2,8 +2,9 @@
 """Code and docs name no tracker issue by its number.
 
 Usage: check_no_tracker_refs.py SOURCE_DIR
-Exit 0 when no text file of the repository says "issue 30", "issues 26 and 27",
-"Issue #12" or "the issue's ..."; 1 with each offending line otherwise.
+Exit 0 when no text file of the repository names a tracker issue (the word issue or
+issues, any case, then a number, with or without "#"; or a possessive quoting the
+tracker's text); 1 with each offending line otherwise.
 
 A reader of the repository cannot see the tracker: a comment or a doc says the reason
 in words instead (what broke, what the rule guards against). The history of changes is
