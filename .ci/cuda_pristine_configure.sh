@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI check (issue 17): parlab configures with CUDA 13 against Debian's *unmodified*
+# CI check: parlab configures with CUDA 13 against Debian's *unmodified*
 # FindCUDAToolkit.cmake (cmake-data), not a locally edited copy. No GPU needed: nvcc
 # is enough. Fetches the cmake-data package matching the installed cmake with
 # `apt-get download`, extracts its Modules folder and puts it first on CMAKE_MODULE_PATH, then
@@ -53,7 +53,7 @@ if cmake -S control -B control/build -DCMAKE_MODULE_PATH="$scratch/modules" \
      -DCUDAToolkit_ROOT="$(dirname "$(dirname "$nvcc")")" > control.log 2>&1; then
   echo "cuda-pristine: control: this CUDA does not trigger the nvToolsExt bug (parlab must still configure)"
 elif grep -q "CUDA::nvToolsExt" control.log; then
-  echo "cuda-pristine: control: the pristine module fails as in issue 17 (CUDA::nvToolsExt)"
+  echo "cuda-pristine: control: the pristine module fails on CUDA 13 (CUDA::nvToolsExt)"
 else
   cat control.log >&2
   echo "cuda-pristine: control failed for another reason" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): a student kit's first build, with the commands of its own
-# README, from an empty folder, without a compiler cache (docs/release.md; issue 28).
+# README, from an empty folder, without a compiler cache (docs/release.md).
 #   bash bench/kit_first_build.sh [BUILD_DIR] [LAB...]     (default: every lab)
 # Prints the seconds of each step: export, unpack, configure, build, a first grading of
 # the first lab's skeleton (--no-perf: it builds the datasets and the submission).

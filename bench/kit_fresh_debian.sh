@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): a student kit on a fresh, minimal Debian 12, with the commands
-# of the kit's own README (issue 28: "unpacked in an empty folder on a fresh Debian 12,
+# of the kit's own README ("unpacked in an empty folder on a fresh Debian 12,
 # builds and grades"). As root, with Debian's archive reachable:
 #   bash bench/kit_fresh_debian.sh [BUILD_DIR] [LAB...]     (default: every lab)
 # 1. debootstrap --variant=minbase bookworm into a scratch folder (nothing of this

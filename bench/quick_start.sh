@@ -10,7 +10,7 @@
 # and prints the figures for docs/performance.md (figure, seconds, machine, date).
 # Usage, from the repository root, as root with podman:
 #   bash bench/quick_start.sh [--tests] [--tests-regex R] [--jobs N]
-# --jobs N caps the container to N CPUs (default 2, the "2 cores").
+# --jobs N caps the container to N CPUs (default 2, the 2 cores the timing targets assume).
 # The container is --privileged: root on a real machine (CAP_SYS_ADMIN: cgroups, the
 # run area, the bridge for a clone in /root). PARLAB_PODMAN_FLAGS adds host-specific
 # flags (a VM with low rlimits and hybrid cgroups needed

@@ -8,7 +8,7 @@
 #   - an honest parallel submission 2x slower than the reference
 #     (tests/fakes/parallelism, *_half_speed), graded the same way: never full points;
 #   - lab01's serial pool with a CPU-burning child (lab01_burner): no performance points
-#     on the parallel tests (issue 27), never full.
+#     on the parallel tests, never full.
 # Prints one table row per (condition, lab, submission) with the performance outcome
 # of each grading. Run from the repository root after building:
 #   bash bench/verdict_stability.sh [BUILD_DIR] [RUNS] [LAB02_RUNS]

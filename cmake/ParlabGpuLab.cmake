@@ -51,7 +51,7 @@ function(parlab_add_gpu_lab)
   # The harness's GPU headers use simulator extensions there (device_memory_budget.hpp).
   target_compile_definitions(parlab_${LAB_ID}_driver_sim PRIVATE PARLAB_SIM_DRIVER=1)
   # Line tables: a finding may name a driver line (host_out read as soon as the student's
-  # function returns, before its copies landed: docs/simulation.md).
+  # function returns, before its copies landed: docs/simulation-design.md).
   target_compile_options(parlab_${LAB_ID}_driver_sim PRIVATE -g1)
   if("thread" IN_LIST PARLAB_SANITIZE)  # the simulator is left out of TSan (sim/CMakeLists.txt)
     set_target_properties(parlab_${LAB_ID}_driver_sim PROPERTIES PARLAB_NO_SANITIZE ON)

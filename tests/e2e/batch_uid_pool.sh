@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A batch on a small uid pool (issue 28): --jobs 8 on a pool of 10 uids (each grading
+# A batch on a small uid pool: --jobs 8 on a pool of 10 uids (each grading
 # leases two) is lowered to 5 and said, gradings wait for a uid instead of failing, and
 # every row is graded; a fork-loop student (EAGAIN in its own run, under its own uid)
 # is graded on the first attempt, not an `error` row; a class folder with `josé/` and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The console on a terminal and piped (issue 16): colors and a redrawn progress line
+# The console on a terminal and piped: colors and a redrawn progress line
 # only on a terminal, NO_COLOR honoured, nothing extra on stderr when piped unless -v
 # (then one line per step, with test i/n), every report line within 100 columns and
 # the total last; on an 80-column terminal nothing past column 80. The terminal is a
@@ -35,7 +35,7 @@ TERM=xterm NO_COLOR=1 script -qec "'$GRADE' ${common[*]} 2>/dev/null" /dev/null 
 if grep -q $'\x1b\\[' "$W/nocolor.out"; then fail "NO_COLOR: escape sequences on stdout"; else pass "NO_COLOR honoured"; fi
 expect_in "$W/nocolor.out" "Total: 0 / " "NO_COLOR: the report is still there"
 
-# An 80-column terminal (issue 28): no line of the report or of the progress line
+# An 80-column terminal: no line of the report or of the progress line
 # drawn past column 80 (a wrapped progress line cannot be erased: "... (test 9/2" stays).
 TERM=xterm script -qec "stty cols 80 rows 40; '$GRADE' ${common[*]}" /dev/null >"$W/tty80.out"
 python3 - "$W/tty80.out" <<'PY' && pass "80 columns: nothing drawn past column 80" || fail "80 columns: lines wider than the terminal"

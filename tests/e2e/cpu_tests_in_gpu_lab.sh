@@ -29,7 +29,7 @@ run_grade ref lab03 --reference "${common[@]}" --json "$W/ref.json"
 expect_rc ref 3
 expect_test "$W/ref.json" "vector_add, n = 100003 (prime)" status passed "CPU test of a GPU lab runs without a GPU"
 expect_test "$W/ref.json" "saxpy, n = 1" status not_graded "GPU tests are not graded here"
-# The GPU tests not graded for one reason share one row (issue 16): "N tests: ...  not graded".
+# The GPU tests not graded for one reason share one row: "N tests: ...  not graded".
 # text: the folding of the console's rows is the subject (result.json keeps one entry per test)
 expect_in "$W/ref.out" "[0-9]+ tests: .* +not graded " "GPU tests not graded folded into one row"
 expect_test_says "$W/ref.json" "saxpy, n = 1" "not graded here: no GPU tests run" "the reason given"

@@ -12,7 +12,7 @@ W="$E2E_WORK"
 run_grade export export student lab01 --out "$W/kit.tar.gz"
 expect_rc export 0
 mkdir "$W/unpacked" && tar -xzf "$W/kit.tar.gz" -C "$W/unpacked" || fail "kit.tar.gz does not unpack"
-# One top-level folder, named like the archive (issue 28).
+# One top-level folder, named like the archive.
 [ "$(ls -A "$W/unpacked")" = kit ] && pass "the kit unpacks into one folder, kit/" || fail "top level of the kit: $(ls -A "$W/unpacked" | head -5 | tr '\n' ' ')"
 mv "$W/unpacked/kit" "$W/kit"
 expect_in "$W/kit/README.md" "student kit: lab01" "the kit's own README names the labs"
@@ -34,7 +34,7 @@ expect_in "$W/kit/containers/install-deps.sh" "libtomlplusplus-dev" "the kit's d
 # text: the executable's section list (readelf) is the fact
 if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab'; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
 # No prebuilt reference of any lab (a kit of all of them, as exported: stripped) holds a
-# path of the source or the build tree (issue 27; the references are compiled with
+# path of the source or the build tree (the references are compiled with
 # -fmacro-prefix-map, CMakeLists.txt). A compiler cache with CCACHE_BASEDIR in the
 # build's environment makes those paths relative by itself, so see below too.
 BUILD_DIR=$(dirname "$GRADE")

@@ -52,7 +52,7 @@ expect_test "$W/branch.json" "tiled: 17 x 17 x 17 (tile + 1)" status failed \
   "edge threads that skip the tile loads: wrong on edge tiles"
 expect_test "$W/branch.json" "tiled: 256 x 256 x 256" status passed "... and right on full tiles"
 expect_message "$W/branch.json" "simulator: early exit before the __syncthreads\(" \
-  "the barrier inside the branch is reported (issue 15)"
+  "the barrier inside the branch is reported"
 
 fake_submission lab05 lab05/compile_error
 run_grade cerr lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/cerr.json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU correctness as strict as the simulator (issue 26): on a GPU, with the toolkit's
+# GPU correctness as strict as the simulator: on a GPU, with the toolkit's
 # compute-sanitizer, a kernel with no bounds check and one whose two halves wait at
 # different barriers must lose the tests the simulator fails them on, in its words
 # with file:line. Skips (77) without a GPU or without compute-sanitizer, saying which.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A student who is not root on a shared install (issue 28): the default work dir is
+# A student who is not root on a shared install: the default work dir is
 # their own cache ($XDG_CACHE_HOME/parlab, else ~/.cache/parlab), and a work dir they
 # cannot write is exit 3 with the fix, never "internal" (exit 4).
 # As root the gradings run as nobody; as anyone else, as that user. Skips (77) when

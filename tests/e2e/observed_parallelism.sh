@@ -6,7 +6,7 @@
 # the tests fail ("not parallel"); a machine the grader saw busy makes them inconclusive
 # (never points): both are accepted, each with its own message. A serial pool with a
 # forked child that only burns CPU spreads CPU time, not work: its own 1-worker run is
-# as fast, and it earns nothing either (issue 27).
+# as fast, and it earns nothing either.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 FAKES="$PARLAB_SOURCE_DIR/tests/fakes/parallelism"

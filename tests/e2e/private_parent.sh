@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A work dir under a private parent (what a clone under /root, mode 0700, gives):
 # as root, the grader bridges the parent in each child's own mount namespace, so the
-# sandbox's pool uid reaches the work dir without /root's mode changing (issue 17).
+# sandbox's pool uid reaches the work dir without /root's mode changing.
 # A private work dir itself cannot be bridged: exit 3 naming it. Skips (77) when not root.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"

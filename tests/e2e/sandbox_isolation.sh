@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 items 2-4: the sandbox level is explicit and never silently weaker; a
+# The sandbox level is explicit and never silently weaker; a
 # submission cannot read expected outputs or another grading's files at any level;
 # one grading holding its process limit does not hurt a concurrent one; a memfd hog
 # and a disk filler end with their own clear reasons. Cases that need root (uid pool,

@@ -82,8 +82,8 @@ PARLAB_NO_UID_POOL=1 PARLAB_BWRAP=/nonexistent/bwrap run_grade nopool_exec lab01
   --wall-limit 10 --work-dir "$W/work" --sandbox auto --json "$W/nopool_exec.json"
 expect_zero nopool_exec "exec_reference without the uid pool"
 # A worker killed by the memory cgroup, its parent then blocked on a pipe nobody
-# writes: out of memory, never "deadlock" (issue 27 saw it in 2 runs of 3). With
-# bubblewrap where it works (auto), as the issue measured it; 3 gradings.
+# writes: out of memory, never "deadlock" (seen in 2 runs of 3). With
+# bubblewrap where it works (auto), as first measured; 3 gradings.
 level=auto
 for i in 1 2 3; do
   run_grade "oom_$i" lab01 "$SEALED/oom_worker" --no-perf --wall-limit 20 --work-dir "$W/work" \

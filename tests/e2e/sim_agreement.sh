@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The agreement table (issue 30, item 4): every reference and fake of lab02..lab06
+# The agreement table: every reference and fake of lab02..lab06
 # graded in sim (--no-perf) must give the correctness verdict tests/agreement/verdicts.tsv
 # expects; tests/gpu/check_agreement.sh checks the same table on a GPU. Slow (one grading
 # per line): its own CTest timeout (tests/CMakeLists.txt).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scored counter checks in sim mode (issue 15 item 4, docs/simulation.md): a GPU
+# Scored counter checks in sim mode (docs/simulation.md): a GPU
 # performance test with a [tests.sim] table is graded without a GPU by a simulator
 # counter, the submission's against the reference's on the same small dataset.
 #   - lab03 matrix_scale with threads down a column: the coalescing check

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Warp-divergence notes (issues 28 and 30) appear only where they would change what a
+# Warp-divergence notes appear only where they would change what a
 # student should do, name the branch, and are said once:
 #   - lab03's reference and a correct handout-style solution (tests/fakes/lab03/
 #     handout_style: 16 x 16 heat blocks, where the reference's are 32 x 8) get no note,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sim mode teaches instead of hiding (issue 15): fakes under tests/fakes/ graded with
+# Sim mode teaches instead of hiding: fakes under tests/fakes/ graded with
 # --device sim get the verdict and the message a teacher would give.
 #   - an early return before __syncthreads(): right answer, points kept, the finding
 #     names the barrier's line in the student's file;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hints fire on their cause (issue 30, "Hints that blame the wrong cause"): submissions
+# Hints fire on their cause ("Hints that blame the wrong cause"): submissions
 # with one bug each (tests/fakes/hint_causes/, made from the reference here), graded in
 # the simulator; the failed test's message names the cause, and the hint of the cause
 # it used to be blamed on is absent.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The simulator fails no correct CUDA code and misses no bug a GPU shows (issue 30):
+# The simulator fails no correct CUDA code and misses no bug a GPU shows:
 # fakes under tests/fakes/sim_patterns/, each in the shape of a public pattern, graded
 # with --device sim.
 #   - lab03 with float4 / __ldg(float4) matrix_scale, one shared byte per thread in

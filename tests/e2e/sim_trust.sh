@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sim mode's checks out of reach of the submission (issue 27; docs/sandbox.md, "Nothing
+# Sim mode's checks out of reach of the submission (docs/sandbox.md, "Nothing
 # the submission can observe decides a verdict"). Fakes made from the reference at test
 # time (tests/fakes/sim_trust/make_submission.sh), each trying to steer a check from
 # inside its own process, get none of the points they target:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The untouched skeleton of every lab (issue 28): the first report a student sees gives
+# The untouched skeleton of every lab: the first report a student sees gives
 # no hint about a cause the skeleton cannot have (lab01's '\r' line ends, lab03's
 # matrix guard on saxpy, heat_solve's step count) and says "not implemented yet?".
 # Its Gradescope results.json adds up: the tests' max_score sum is the graded total

@@ -10,7 +10,7 @@ run_grade nodir lab01 "$W/does-not-exist"
 expect_rc nodir 2
 expect_in "$W/nodir.err" "^grade: error: submission folder not found" "missing folder named"
 [ "$(wc -l <"$W/nodir.err")" = 1 ] && pass "a missing folder is one line" || fail "nodir printed $(wc -l <"$W/nodir.err") lines"
-# A file given instead of its folder is explained as such (issue 16).
+# A file given instead of its folder is explained as such.
 run_grade file_not_dir lab01 "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/skeleton/file_stats.cpp"
 expect_rc file_not_dir 2
 expect_in "$W/file_not_dir.err" "^grade: error: .*file_stats.cpp is a file, not a folder: give the folder" "a file instead of a folder explained"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The grader's layering (issue 21), checked on the sources.
+"""The grader's layering, checked on the sources.
 
 The build already refuses an upward include (each area sees only its own headers and
 those of the areas it declares, grader/CMakeLists.txt). This check says the rest, in

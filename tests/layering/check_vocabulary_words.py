@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No string comparison of a lab vocabulary word outside the edges (issue 29).
+"""No string comparison of a lab vocabulary word outside the edges.
 
 The words are those of the name tables (spec/lab_vocabulary.cpp, result/result.cpp):
 a lab.toml or result.json word is parsed once into its enum there, and every other

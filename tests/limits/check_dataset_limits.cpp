@@ -3,7 +3,7 @@
 // outputs, the graded program, a performance test's baseline) fit the file size limit
 // (RLIMIT_FSIZE, per file) and, together, the memory limit. Performance datasets run
 // only on a GPU, so without this a lab could ship a test that no machine ever ran
-// (issue 26: lab03's vec_large wrote past 256 MiB on the first GPU that tried).
+// (lab03's vec_large wrote past 256 MiB on the first GPU that tried).
 //
 //   check_dataset_limits --labs DIR --model task_outputs.toml [--toolchain toolchain.json --work DIR]
 //

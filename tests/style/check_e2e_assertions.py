@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests assert on parsed results, not on wording (issue 29, item 5).
+"""End-to-end tests assert on parsed results, not on wording.
 
 Usage: check_e2e_assertions.py E2E_DIR
 Exit 0 when every text assertion of every tests/e2e/*.sh is allowed; 1 with each

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No function in the grader longer than 80 lines (issue 29): a long function is where
+"""No function in the grader longer than 80 lines: a long function is where
 every new feature lands, mixed with the others; split it into named steps.
 
 A plain reading of the brace structure, no parser: comments, strings and preprocessor

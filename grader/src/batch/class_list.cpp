@@ -59,7 +59,7 @@ std::string student_id_problem(const std::string& id) {
       ++i;
       continue;
     }
-    // Whole characters only: a message never splits one (issue 28).
+    // Whole characters only: a message never splits one.
     const auto [cp, length] = decode_utf8(id, i);
     if (length == 0) {
       char hex[8];

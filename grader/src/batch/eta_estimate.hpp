@@ -1,6 +1,6 @@
 #pragma once
 // The batch's time-left estimate, a pure function so it can be tested without clocks.
-// An early estimate must not be low (issue 28): the first students to finish are the
+// An early estimate must not be low: the first students to finish are the
 // quick ones (rejected archives, build failures), which say nothing about how long a
 // real grading takes, so no figure is given until a grading has run to its end.
 #include <optional>

@@ -75,7 +75,7 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
   for (const std::string& l : labtc.libs) link.args.push_back("-l" + l);
   // The child gets only PATH, HOME and LANG (no LD_LIBRARY_PATH): a submission linked
   // with -lcublas must find the toolkit's libraries by itself where ld.so.conf does not
-  // list them (NVIDIA's tarball or image layout). Issue 17.
+  // list them (NVIDIA's tarball or image layout).
   if (!labtc.libs.empty()) {
     const fs::path cuda_lib = tc.nvcc.parent_path().parent_path() / "lib64";
     if (fs::is_directory(cuda_lib)) link.args.push_back("-Xlinker=-rpath=" + cuda_lib.string());

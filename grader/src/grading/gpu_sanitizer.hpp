@@ -1,5 +1,5 @@
 #pragma once
-// GPU correctness as strict as the simulator's (issue 26): on a GPU, a visible GPU
+// GPU correctness as strict as the simulator's: on a GPU, a visible GPU
 // correctness test that passed runs again under NVIDIA's compute-sanitizer, once per tool
 // (memcheck: out-of-bounds and misaligned accesses; racecheck: shared-memory races;
 // synccheck: barriers in divergent code; initcheck: reads of memory nothing wrote), and

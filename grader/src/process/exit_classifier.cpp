@@ -100,7 +100,7 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
   // included): a kill there explains any failure that followed, even when only a
   // child died and the program itself exited with an error. First, before our own
   // kills: a worker killed for memory leaves its parent blocked on a pipe nobody
-  // writes, which the monitor then stops as a deadlock (issue 27).
+  // writes, which the monitor then stops as a deadlock.
   if (context.cgroup_oom_kills > 0) {
     return {RunOutcome::memory_limit,
             "memory limit: the program and its child processes together used more than " +

@@ -19,7 +19,7 @@ std::string format_ratio(const Measurement& m);  // "1.42x ±6%"
 std::string points_cell(const TestResult& t);    // "7.5 / 15"
 std::string total_line(const GradeResult& r);    // "Total: 37.5 / 100"
 
-// Gradable vs total (issue 14's statuses, shown by every reporter).
+// Gradable vs total (the statuses, shown by every reporter).
 bool is_left_out(const TestResult& t);  // not_graded or inconclusive: not in the graded total
 // Why a not_graded test could not be graded here, in a few words: "need a GPU",
 // "not measured (--no-perf)", "need 8 cores (4 here)", else its message's first line.

@@ -1,7 +1,7 @@
 #pragma once
 // Device, pinned and managed memory, copies and memsets, __device__/__constant__
 // symbols. Device memory is host memory with guard pages around each allocation
-// (docs/simulation.md); copies run synchronously, except a device-to-host cudaMemcpyAsync
+// (docs/simulation-design.md); copies run synchronously, except a device-to-host cudaMemcpyAsync
 // into pinned memory, which lands at the synchronization that orders it.
 #include <cstddef>
 #include <source_location>

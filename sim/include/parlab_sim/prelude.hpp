@@ -1,5 +1,6 @@
 #pragma once
 // Force-included before every file compiled in sim mode (g++ -include
 // parlab_sim/prelude.hpp), as nvcc implicitly includes cuda_runtime.h before a .cu
-// file. See docs/simulation.md for the full command line.
+// file. See docs/simulation-design.md, "Building a .cu file in sim mode", for the full
+// command line.
 #include "parlab_sim/runtime.hpp"

@@ -2,7 +2,7 @@
 // CUDA's declaration keywords, spelled as macros so that unmodified .cu code compiles
 // as host C++. Every function is host code in sim mode, so the execution-space
 // qualifiers vanish; __shared__ becomes per-OS-thread storage, which is per block
-// because a worker thread runs one block at a time (docs/simulation.md).
+// because a worker thread runs one block at a time (docs/simulation-design.md).
 //
 // libstdc++ spells one attribute __noinline__ (bits/shared_ptr_base.h): include it
 // before __noinline__ becomes a macro, as nvcc's own headers have to.

@@ -1,5 +1,5 @@
 #pragma once
-// Runtime calls real CUDA code uses beyond the basics (issue 15): pitched 2D memory,
+// Runtime calls real CUDA code uses beyond the basics: pitched 2D memory,
 // the occupancy calculator, cudaLaunchKernel, the shared-memory carve-out, and the
 // include guards other headers (helper_cuda.h) test to know the runtime is there.
 #include <cstddef>

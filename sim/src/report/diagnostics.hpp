@@ -1,7 +1,7 @@
 #pragma once
 // Findings that do not stop the program but that a teacher would point out: a barrier
 // some threads had exited before, a shuffle reading a lane that is not taking part, a
-// device allocation never freed, a data race (docs/simulation.md, "Warnings").
+// device allocation never freed, a data race (docs/simulation.md, "Findings").
 //
 // Each distinct finding (kind + key, usually the source line) is reported once: on
 // stderr as "parlab-sim: warning: ...", and, when PARLAB_SIM_DIAGNOSTICS names a file,

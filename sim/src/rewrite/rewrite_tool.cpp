@@ -1,5 +1,5 @@
 // parlab-sim-rewrite IN.cu OUT.cpp [NAME]: the source step of building a .cu file in sim mode
-// (docs/simulation.md). Exit status 0 on success, 1 when a construct could not be
+// (docs/simulation-design.md). Exit status 0 on success, 1 when a construct could not be
 // rewritten (messages "IN.cu:LINE: error: ..." on stderr), 2 on a usage or I/O error.
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
 #pragma once
 // Asynchronous device-to-host copies (and kernels' writes to managed memory) completing
 // as late as CUDA allows
-// (docs/simulation.md, "Streams and events"). A cudaMemcpyAsync from device memory into
+// (docs/simulation-design.md, "Streams and events"). A cudaMemcpyAsync from device memory into
 // page-locked host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister) returns on
 // a GPU before the bytes arrive; host code that reads them before a synchronization
 // that orders the copy (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize,

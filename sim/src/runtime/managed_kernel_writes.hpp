@@ -1,6 +1,6 @@
 #pragma once
 // A kernel's writes to managed memory reach the host only at a synchronization
-// (docs/simulation.md, "Streams and events"). On a GPU a launch returns before its kernel
+// (docs/simulation-design.md, "Streams and events"). On a GPU a launch returns before its kernel
 // runs: host code that reads cudaMallocManaged memory right after it, with no
 // cudaDeviceSynchronize, sees the bytes from before the kernel. The simulator runs the
 // kernel during the launch, so at its end it puts back, on the host side, the bytes the

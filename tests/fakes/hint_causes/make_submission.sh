@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make_submission.sh KIND DIR: a submission with one bug whose hint must name its cause
-# (issue 30, "Hints that blame the wrong cause"; README.md here), made from the
+# ("Hints that blame the wrong cause"; README.md here), made from the
 # reference at test time so it stays in step with the labs. Each edit is checked: a
 # reference that moved on fails here, not as a puzzling grade.
 set -euo pipefail

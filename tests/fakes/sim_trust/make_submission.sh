@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make_submission.sh KIND DIR: a submission that tries to steer sim mode's checks from
-# inside its own process (issue 27; README.md here), made from the reference (and the
+# inside its own process (README.md here), made from the reference (and the
 # lab04 race fakes) at test time so it stays correct as the labs move.
 set -euo pipefail
 kind=$1

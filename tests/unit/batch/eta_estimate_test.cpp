@@ -1,4 +1,4 @@
-// The batch's ETA (issue 28, "the early ETA is low"): no figure before a grading has
+// The batch's ETA ("the early ETA is low"): no figure before a grading has
 // finished; then whole gradings for every student left, in flight ones included.
 #include <catch2/catch.hpp>
 

@@ -85,7 +85,7 @@ TEST_CASE("the grader's failures are told from the student's") {
   r.tests[0].stderr_tail = "assertion failed\n";
   CHECK(infrastructure_problem_in(r).empty());
   // Under a pool uid of its own only the student's code held the process limit: a fork
-  // loop's EAGAIN is its verdict, not a retry (issue 28).
+  // loop's EAGAIN is its verdict, not a retry.
   r.host.isolation = "uid pool (uid 60500, reference uid 60501), cgroup v2 memory+pids+cpu";
   r.tests[0].message = t.message;
   CHECK(infrastructure_problem_in(r).empty());
@@ -155,7 +155,7 @@ TEST_CASE("gradebook cells stay readable, the early ETA is not too optimistic") 
   p.finished(graded);
   // 8 left on 2 jobs: 4 rounds of a minute, whatever the wall clock says so far.
   CHECK_THAT(p.status_line(), Contains("ETA 4m00s"));
-  // A grading that needed retries says so (issue 28), on a terminal too.
+  // A grading that needed retries says so, on a terminal too.
   StudentRecord retried;
   retried.student.id = "alice";
   retried.status = StudentStatus::graded;

@@ -1,4 +1,4 @@
-// Useful parallel work (issue 27): a parallel test also asks for a speedup over the
+// Useful parallel work: a parallel test also asks for a speedup over the
 // submission's own 1-worker run, which a serial program with a CPU burner cannot show.
 #include <catch2/catch.hpp>
 #include <stdexcept>

@@ -49,7 +49,7 @@ TEST_CASE("witness: a 0.5 s start-up and 1 ms calls are honest, full ratio credi
           "[observed][witness]") {
   const std::vector<TimedSample> honest = gpu_reference();  // the candidate, honest
   const double reported = kCpuCall / kGpuCall;              // 12x
-  // Against the CPU baseline alone the start-up looks like hidden work (issue 26):
+  // Against the CPU baseline alone the start-up looks like hidden work:
   const ObservedSpeed without = observed_speed(cpu_baseline(), honest);
   CHECK(claims_beyond_observation(reported, without));
   // With the reference's own GPU runs as the witness of what start-up costs:
@@ -162,7 +162,7 @@ TEST_CASE("witness: only GPU tests against another kind of program need one",
       witnessed += needs ? 1 : 0;
     }
   }
-  // lab02, lab03, lab04, lab05 each have a GPU-against-CPU test (issue 26).
+  // lab02, lab03, lab04, lab05 each have a GPU-against-CPU test.
   CHECK(witnessed >= 4);
   const LabSpec lab04 = [] {
     for (const LabSpec& l : load_all_labs(std::filesystem::path(PARLAB_SOURCE_DIR) / "labs")) {

@@ -1,4 +1,4 @@
-// cudaMalloc & co. return 256-byte aligned memory, as CUDA does (issue 30: a float4 path
+// cudaMalloc & co. return 256-byte aligned memory, as CUDA does (a float4 path
 // runs for every size, as on a GPU), and an access into the slack between an
 // allocation's end and its guard page is still reported where the access hooks run
 // (runtime/guarded_mapping.hpp, race/race_check.cpp).

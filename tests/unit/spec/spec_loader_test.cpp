@@ -164,7 +164,7 @@ TEST_CASE("performance tests declare parallelism, load bound and a serial task",
              Catch::Contains("min_spread must be >= 1"));
   CHECK_THAT(error_of(replace(parallel, "max_other_load = 0.5", "max_other_load = 0")),
              Catch::Contains("max_other_load must be > 0"));
-  // The speedup over the submission's own 1-worker run (issue 27).
+  // The speedup over the submission's own 1-worker run.
   CHECK(plain.tests[1].performance->min_own_speedup == 1.25);
   CHECK(load_lab_spec(write_spec(replace(parallel, "min_spread = 1.8", "min_own_speedup = 1.4")))
             .tests[1].performance->min_own_speedup == 1.4);

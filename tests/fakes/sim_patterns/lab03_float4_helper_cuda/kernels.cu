@@ -1,4 +1,4 @@
-// Fake lab03 kernels.cu (issue 30, item 1): the reference with the two public patterns
+// Fake lab03 kernels.cu: the reference with the two public patterns
 // the simulator used to punish, each correct on a GPU:
 //   - matrix_scale with float4 loads (through __ldg) and float4 stores when a row is a
 //     whole number of float4s (each thread scales 4 consecutive columns), the scalar

@@ -1,4 +1,4 @@
-// Fake lab04 max_reduce.cu (issue 30, item 3): max_block folds each block's maximum
+// Fake lab04 max_reduce.cu: max_block folds each block's maximum
 // into the result with a plain read-modify-write instead of atomicMax. Every block's
 // own threads are ordered by their barriers, so the block-level race check sees
 // nothing; two blocks can read the old maximum at the same time on a GPU and one

@@ -1,4 +1,4 @@
-// Fake lab04 sum_reduce.cu (issue 30, item 1): the sum as one cooperative kernel, the
+// Fake lab04 sum_reduce.cu: the sum as one cooperative kernel, the
 // grid sized the way the CUDA programming guide sizes a cooperative launch (blocks per
 // multiprocessor from the occupancy API times the multiprocessor count), a grid-stride
 // loop, one partial per block, this_grid().sync(), and block 0 adding the partials in

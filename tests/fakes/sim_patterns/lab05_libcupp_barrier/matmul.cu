@@ -1,4 +1,4 @@
-// Fake lab05 matmul.cu (issue 30, item 1): a kernel in the shape of the double-buffered
+// Fake lab05 matmul.cu: a kernel in the shape of the double-buffered
 // SGEMMs that include libcu++'s <cuda/barrier>. Sim mode must answer with the
 // documented "not supported by the simulator" line, not "No such file or directory".
 #include <cuda/barrier>

@@ -1,4 +1,4 @@
-// Fake lab05 matmul.cu (issue 30, item 1): the tiled kernel with its tiles staged the
+// Fake lab05 matmul.cu: the tiled kernel with its tiles staged the
 // warp-synchronous way (the shape of the SGEMM tutorials' copies): warp 0 copies the
 // padded A tile, warp 1 the padded B tile, each lane a strided share with a
 // __syncwarp() after every element; the other warps go straight to __syncthreads().
