@@ -22,6 +22,7 @@ namespace {
 constexpr const char* kKitSourceEntries[] = {
     "CMakeLists.txt", "CMakePresets.json", "cmake", "containers",
     "harness",        "datasets",          "sim",   "grader", "docs",
+    "CHANGELOG.md",  // docs link to it
 };
 // Not the repository's README (its quick start runs the test suite and links labs a
 // kit may not hold), nor its install-deps.sh (test tools: Slurm, chromium, Catch2):
