@@ -6,9 +6,7 @@
 #include "cli/commands.hpp"
 #include "compile/toolchain.hpp"
 #include "core/errors.hpp"
-#include "similarity/class_sources.hpp"
-#include "similarity/pair_scores.hpp"
-#include "similarity/similarity_report.hpp"
+#include "similarity/class_similarity.hpp"
 #include "spec/lab_spec.hpp"
 
 namespace po = boost::program_options;
@@ -56,26 +54,16 @@ int run_similarity_command(const std::vector<std::string>& args) {
   Toolchain toolchain = load_toolchain(default_toolchain_path());
   LabSpec lab = load_lab_spec(toolchain.lab(positional[0]).dir / "lab.toml");
   const fs::path out = fs::absolute(vm["out"].as<std::string>());
-  const fs::path work = out / "work";  // the copies similarity-tester reads
-  fs::remove_all(work);
-  similarity::ClassSources sources = similarity::copy_class_sources(lab, positional[1], work);
-  similarity::SimilarityResult result;
-  result.flag_at = vm["flag-at"].as<double>();
-  for (const auto& g : sources.groups) {
-    if (g.submissions.size() < 2) continue;
-    const double timeout = vm["timeout"].as<double>();
-    auto runs = similarity::run_tester(g, vm["min-run"].as<int>(), false, timeout, work);
-    auto base = similarity::run_tester(g, vm["base-min-run"].as<int>(), true, timeout, work);
-    for (auto& p : similarity::score_pairs(g, runs, base)) result.pairs.push_back(std::move(p));
-  }
-  std::stable_sort(result.pairs.begin(), result.pairs.end(),
-                   [](const auto& x, const auto& y) { return x.score > y.score; });
-  similarity::write_similarity_report(sources, result, out);
-  std::size_t flagged = 0;
-  for (const auto& p : result.pairs) flagged += p.score >= result.flag_at ? 1 : 0;
-  std::cout << result.pairs.size() << " pairs compared, " << flagged << " flagged; " << (out / "index.html").string()
-            << "\n";
-  for (const auto& s : sources.skipped) std::cout << "not compared: " << s << "\n";
+  similarity::SimilarityOptions o;
+  o.flag_at = vm["flag-at"].as<double>();
+  o.min_run = vm["min-run"].as<int>();
+  o.base_min_run = vm["base-min-run"].as<int>();
+  o.timeout_s = vm["timeout"].as<double>();
+  if (!(o.flag_at >= 0 && o.flag_at <= 1)) throw UsageError("--flag-at must be between 0 and 1");
+  if (o.min_run < 1 || o.base_min_run < 1) throw UsageError("--min-run and --base-min-run must be at least 1");
+  const auto s = similarity::run_class_similarity(lab, positional[1], out, o);
+  std::cout << s.pairs << " pairs compared, " << s.flagged << " flagged; " << (out / "index.html").string() << "\n";
+  for (const auto& n : s.not_compared) std::cout << "not compared: " << n << "\n";
   return 0;
 }
 

@@ -1,10 +1,11 @@
 // Gathers the class's sources for similarity-tester (class_sources.hpp). Submissions
-// are found as `grade batch` finds them; archives are not unpacked here.
+// are found and archives unpacked (into the work folder) as `grade batch` does.
 #include "similarity/class_sources.hpp"
 
 #include <fstream>
 
 #include "batch/submission_discovery.hpp"
+#include "batch/submission_unpacker.hpp"
 #include "core/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -70,15 +71,23 @@ ClassSources copy_class_sources(const LabSpec& lab, const fs::path& class_dir, c
   ClassSources out;
   for (const auto& t : lab.tracks) out.groups.push_back(group_for(lab, t, work_dir / to_string(t.track)));
   for (const auto& s : folder.sources) {
+    fs::path root = s.path;
     if (s.kind != batch::SourceKind::folder) {
-      out.skipped.push_back(s.entry + ": an archive (unpack the class first, or run grade batch --similarity)");
-      continue;
+      root = work_dir / "unpacked" / std::to_string(&s - folder.sources.data());
+      fs::create_directories(root.parent_path());
+      batch::UnpackOutcome u = s.kind == batch::SourceKind::archive
+                                   ? batch::unpack_archive(s.path, root, batch::UnpackLimits{})
+                                   : batch::UnpackOutcome{"an archive format grade batch does not read"};
+      if (!u.ok()) {
+        out.skipped.push_back(s.entry + ": " + u.problem);
+        continue;
+      }
     }
     bool found = false;
     for (std::size_t g = 0; g < out.groups.size() && !found; ++g) {
       SourceCopy c;
       c.student = s.stem;
-      if (!gather(s.path, lab.tracks[g].sources, c)) continue;
+      if (!gather(root, lab.tracks[g].sources, c)) continue;
       found = true;
       auto& group = out.groups[g];
       const std::string ext = group.tester == "sim_text" ? ".py" : ".cpp";
