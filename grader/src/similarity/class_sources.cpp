@@ -51,6 +51,7 @@ void write_copy(SourceCopy& c, const fs::path& file) {
 
 TrackGroup group_for(const LabSpec& lab, const TrackSpec& t, const fs::path& dir) {
   TrackGroup g;
+  g.kind = t.track;
   g.track = to_string(t.track);
   const bool python = t.track == Track::python;
   g.tester = python ? "sim_text" : "sim_c++";

@@ -23,7 +23,8 @@ struct SourceCopy {
 };
 
 struct TrackGroup {
-  std::string track;               // "cpp", "python"
+  Track kind = Track::cpp;
+  std::string track;               // its name: "cpp", "python"
   std::string tester;              // "sim_c++", "sim_text"
   SourceCopy base;                 // the track's skeleton, the code everyone was given
   std::vector<SourceCopy> submissions;

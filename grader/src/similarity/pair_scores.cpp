@@ -72,7 +72,7 @@ std::vector<SimRun> run_tester(const TrackGroup& group, int min_run, bool base_o
 
 std::vector<PairScore> score_pairs(const TrackGroup& group, const std::vector<SimRun>& runs,
                                    const std::vector<SimRun>& base_runs) {
-  const bool python = group.track == "python";
+  const bool python = group.kind == Track::python;
   const std::size_t n = group.submissions.size();
   std::map<std::string, std::size_t> index;  // copy path -> submission; the base is n
   for (std::size_t i = 0; i < n; ++i) index[group.submissions[i].copy.string()] = i;
