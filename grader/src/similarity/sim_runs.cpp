@@ -1,4 +1,5 @@
 // Reads sim's -n output with a regular expression per line kind (sim_runs.hpp).
+// sim_text counts words where sim_c++ counts tokens.
 #include "similarity/sim_runs.hpp"
 
 #include <regex>
@@ -9,8 +10,8 @@
 namespace parlab::grader::similarity {
 
 std::vector<SimRun> parse_sim_runs(std::string_view output) {
-  static const std::regex file_line(R"(^File (.+): (\d+ tokens, \d+ lines|new/old separator)$)");
-  static const std::regex total_line(R"(^Total input: \d+ files \(\d+ new, \d+ old\), \d+ tokens$)");
+  static const std::regex file_line(R"(^File (.+): (\d+ (tokens|words), \d+ lines|new/old separator)$)");
+  static const std::regex total_line(R"(^Total input: \d+ files \(\d+ new, \d+ old\), \d+ (tokens|words)$)");
   static const std::regex run_line(
       R"(^(.+): line (\d+)-(\d+)\s*\|(.+): line (\d+)-(\d+)\s*\[(\d+)\]$)");
   std::vector<SimRun> runs;

@@ -30,6 +30,14 @@ TEST_CASE("sim -n output: header lines skipped, each run read with its lines and
   CHECK(runs[1].tokens == 46);
 }
 
+TEST_CASE("sim_text counts words where sim_c++ counts tokens") {
+  auto runs = parse_sim_runs(
+      "File /w/python/0.py: 737 words, 152 lines\nTotal input: 1 files (1 new, 0 old), 737 words\n"
+      "/w/python/0.py: line 3-40 |/w/python/1.py: line 5-42 [200]\n");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].b_first == 5);
+}
+
 TEST_CASE("sim output with no runs is no run, not an error") {
   CHECK(parse_sim_runs("File a.cpp: 10 tokens, 3 lines\nTotal input: 1 files (1 new, 0 old), 10 tokens\n").empty());
   CHECK(parse_sim_runs("").empty());
