@@ -205,6 +205,10 @@ int run_batch_command(const std::vector<std::string>& args) {
   if (!vm.count("out")) throw UsageError("grade batch needs --out DIR, the output folder");
 
   const batch::BatchOptions o = batch_options_from(vm);
+  if (vm.count("slurm") && vm.count("similarity")) {
+    throw UsageError("--similarity runs after a batch graded here; for a Slurm batch run grade similarity "
+                     "on the class folder once --collect is done");
+  }
   if (vm.count("slurm")) return submit_to_slurm(vm, o);
   // Refuse up front (exit 3, with the fix) rather than fail every student's grading.
   if (o.sandbox_level == "require") make_runner_for_level(o.sandbox_level);

@@ -27,6 +27,14 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
+// Lines first..last of a copy as the student's files name them: "kernels.cu:13-40"
+// (a lab with several sources is one concatenated copy for the tester).
+std::string where(const SourceCopy& c, int first, int last) {
+  const auto& f = c.origins.at(first - 1);
+  const auto& l = c.origins.at(last - 1);
+  return f.file + ":" + std::to_string(f.line) + "-" + (l.file == f.file ? "" : l.file + ":") + std::to_string(l.line);
+}
+
 // One side of a pair: its lines, those inside a matching region highlighted.
 std::string side_html(const SourceCopy& c, const std::vector<std::pair<int, int>>& ranges) {
   std::string out = "<pre>";
@@ -50,8 +58,8 @@ std::string pair_page(const TrackGroup& g, const PairScore& p) {
   for (const auto& r : p.regions) {
     ra.push_back({r.a_first, r.a_last});
     rb.push_back({r.b_first, r.b_last});
-    table += "<tr><td>" + std::to_string(r.a_first) + "-" + std::to_string(r.a_last) + "</td><td>" +
-             std::to_string(r.b_first) + "-" + std::to_string(r.b_last) + "</td><td>" +
+    table += "<tr><td>" + html::escape(where(a, r.a_first, r.a_last)) + "</td><td>" +
+             html::escape(where(b, r.b_first, r.b_last)) + "</td><td>" +
              std::to_string(r.tokens) + "</td></tr>\n";
   }
   std::string body = "<h1>" + html::escape(a.student) + " and " + html::escape(b.student) + ": " +
