@@ -3,7 +3,7 @@
 # grading, only similarity-tester. Disguised copies score at least 0.9 against their
 # source, an independent solution at most 0.3, the skeleton alone 0; flagged pairs get
 # a page; a hostile folder name and file content come out escaped; a bad class folder
-# is a clear error. Skips (77) without similarity-tester.
+# is a clear error; a roster names a student. Skips (77) without similarity-tester.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 if ! command -v sim_c++ >/dev/null; then echo "skipped: similarity-tester not installed"; exit 77; fi
@@ -17,13 +17,14 @@ python3 -c "import zipfile,sys; zipfile.ZipFile(sys.argv[1],'w').write(sys.argv[
   "$W/class/zipped.zip" "$W/class/renamed/kernels.cu"
 mkdir "$W/class/no_sources" && echo hello >"$W/class/no_sources/notes.txt"
 
-run_grade sim similarity lab03 "$W/class" --out "$W/out"
+printf 'folder,id,name\nrenamed,s123,Ann Lee\n' >"$W/roster.csv"  # names one student, as in grade batch
+run_grade sim similarity lab03 "$W/class" --out "$W/out" --roster "$W/roster.csv"
 expect_rc sim 0
 if python3 - "$W/out/pairs.json" <<'PY'; then
 import json, sys
 pairs = json.load(open(sys.argv[1]))["pairs"]
 score = {frozenset((p["a"], p["b"])): p["score"] for p in pairs}
-copies = ["original", "renamed", "reformatted", "reordered", "zipped", "<img src=x onerror=alert(1)>"]
+copies = ["original", "s123 (Ann Lee)", "reformatted", "reordered", "zipped", "<img src=x onerror=alert(1)>"]
 bad = []
 for i, a in enumerate(copies):
     for b in copies[i + 1:]:

@@ -155,7 +155,9 @@ batch::BatchOptions batch_options_from(const po::variables_map& vm) {
 void run_batch_similarity(const batch::BatchOptions& o) {
   const Toolchain t = load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path());
   const LabSpec lab = load_lab_spec(t.lab(o.lab_id).dir / "lab.toml");
-  const auto s = similarity::run_class_similarity(lab, o.class_dir, o.out_dir / "similarity", {});
+  similarity::SimilarityOptions so;
+  so.roster = o.roster;
+  const auto s = similarity::run_class_similarity(lab, o.class_dir, o.out_dir / "similarity", so);
   std::cerr << "grade: batch: similarity: " << s.pairs << " pairs, " << s.flagged << " flagged: "
             << (o.out_dir / "similarity" / "index.html").string() << "\n";
 }

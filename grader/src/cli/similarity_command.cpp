@@ -20,6 +20,7 @@ po::options_description similarity_options() {
   o.add_options()
       ("help,h", "this help")
       ("out", po::value<std::string>(), "output folder: index.html, pairs.csv, pairs.json, pairs/ (required)")
+      ("roster", po::value<std::string>(), "CSV with columns folder,id[,name]: names the submissions (as grade batch)")
       ("flag-at", po::value<double>()->default_value(0.6), "pairs at or above this score get a page")
       ("min-run", po::value<int>()->default_value(24), "shortest match counted, in tokens (sim's -r)")
       ("base-min-run", po::value<int>()->default_value(12), "shortest match with the skeleton that is base code, in tokens")
@@ -59,6 +60,7 @@ int run_similarity_command(const std::vector<std::string>& args) {
   o.min_run = vm["min-run"].as<int>();
   o.base_min_run = vm["base-min-run"].as<int>();
   o.timeout_s = vm["timeout"].as<double>();
+  if (vm.count("roster")) o.roster = fs::absolute(vm["roster"].as<std::string>());
   if (!(o.flag_at >= 0 && o.flag_at <= 1)) throw UsageError("--flag-at must be between 0 and 1");
   if (o.min_run < 1 || o.base_min_run < 1) throw UsageError("--min-run and --base-min-run must be at least 1");
   const auto s = similarity::run_class_similarity(lab, positional[1], out, o);

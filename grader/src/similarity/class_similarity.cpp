@@ -2,6 +2,9 @@
 #include "similarity/class_similarity.hpp"
 
 #include <algorithm>
+#include <map>
+
+#include "batch/roster.hpp"
 
 #include "similarity/class_sources.hpp"
 #include "similarity/pair_scores.hpp"
@@ -15,7 +18,11 @@ SimilaritySummary run_class_similarity(const LabSpec& lab, const fs::path& class
                                        const SimilarityOptions& o) {
   const fs::path work = out_dir / "work";  // the copies similarity-tester reads
   fs::remove_all(work);
-  ClassSources sources = copy_class_sources(lab, class_dir, work);
+  std::map<std::string, std::string> names;
+  if (o.roster) {
+    for (const auto& e : batch::load_roster(*o.roster)) names[e.folder] = e.name.empty() ? e.id : e.id + " (" + e.name + ")";
+  }
+  ClassSources sources = copy_class_sources(lab, class_dir, work, names);
   SimilarityResult result;
   result.flag_at = o.flag_at;
   for (const auto& g : sources.groups) {

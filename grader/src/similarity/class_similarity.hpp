@@ -3,6 +3,7 @@
 // similarity-tester per track (pairs, then matches with the skeleton), score, write the
 // report. Shared by `grade similarity` and `grade batch --similarity`.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ struct SimilarityOptions {
   int min_run = 24;         // tokens: shortest match between two submissions (sim -r)
   int base_min_run = 12;    // tokens: shortest match with the skeleton that is base code
   double timeout_s = 600;   // per run of similarity-tester
+  std::optional<std::filesystem::path> roster;  // names the students as grade batch does
 };
 
 struct SimilaritySummary {

@@ -64,7 +64,8 @@ TrackGroup group_for(const LabSpec& lab, const TrackSpec& t, const fs::path& dir
 
 }  // namespace
 
-ClassSources copy_class_sources(const LabSpec& lab, const fs::path& class_dir, const fs::path& work_dir) {
+ClassSources copy_class_sources(const LabSpec& lab, const fs::path& class_dir, const fs::path& work_dir,
+                                const std::map<std::string, std::string>& names) {
   batch::ClassFolder folder = batch::discover_submissions(class_dir);
   if (folder.sources.empty()) {
     throw UsageError(class_dir.string() + " holds no submission (one folder per student expected)");
@@ -87,7 +88,9 @@ ClassSources copy_class_sources(const LabSpec& lab, const fs::path& class_dir, c
     bool found = false;
     for (std::size_t g = 0; g < out.groups.size() && !found; ++g) {
       SourceCopy c;
-      c.student = s.stem;
+      auto named = names.find(s.entry);
+      if (named == names.end()) named = names.find(s.stem);
+      c.student = named == names.end() ? s.stem : named->second;
       if (!gather(root, lab.tracks[g].sources, c)) continue;
       found = true;
       auto& group = out.groups[g];

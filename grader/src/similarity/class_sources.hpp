@@ -3,6 +3,7 @@
 // submission and track, in a work folder: similarity-tester never reads a student's
 // folder in place and never sees a student's file name (the copy is "<n>.<ext>").
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,10 @@ struct ClassSources {
 };
 
 // Throws UsageError when `class_dir` is not a class folder with a submission.
+// `names`: a roster's folder -> "id (name)"; a submission it does not name keeps its
+// folder's name.
 ClassSources copy_class_sources(const LabSpec& lab, const std::filesystem::path& class_dir,
-                                const std::filesystem::path& work_dir);
+                                const std::filesystem::path& work_dir,
+                                const std::map<std::string, std::string>& names = {});
 
 }  // namespace parlab::grader::similarity
