@@ -19,6 +19,7 @@ packages=(
   libseccomp-dev                  # without bubblewrap: runs get no network sockets, io_uring or keyrings
   libarchive-dev                  # grade batch: unpacking students' .zip/.tar(.gz) safely
   libarchive-tools                # bsdtar: the batch tests build .zip class folders with it
+  similarity-tester               # grade similarity: sim_c++ and sim_text, copying checks offline
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
   python3                         # e2e tests and bench scripts read result JSON with it
   patch                           # tests/fakes/make_fake.sh: fakes are the reference plus a .patch

@@ -17,6 +17,8 @@
 #include "compile/toolchain.hpp"
 #include "grading/host_info.hpp"
 #include "process/uid_pool.hpp"
+#include "similarity/class_similarity.hpp"
+#include "spec/lab_spec.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -29,6 +31,7 @@ po::options_description batch_options() {
   o.add_options()
       ("help,h", "show this help")
       ("out", po::value<std::string>(), "output folder: per-student reports, gradebook.csv, summary (required)")
+      ("similarity", "after grading, compare every pair of submissions into OUT/similarity (grade similarity)")
       ("roster", po::value<std::string>(), "CSV with columns folder,id[,name]: names the submissions")
       ("jobs,j", po::value<int>(), "gradings at once (default: the cores available)")
       ("regrade", "grade everyone again (default: finished students are skipped)")
@@ -147,6 +150,18 @@ batch::BatchOptions batch_options_from(const po::variables_map& vm) {
   return o;
 }
 
+// --similarity: the class's copying check beside the gradebook, with the defaults of
+// `grade similarity`.
+void run_batch_similarity(const batch::BatchOptions& o) {
+  const Toolchain t = load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path());
+  const LabSpec lab = load_lab_spec(t.lab(o.lab_id).dir / "lab.toml");
+  similarity::SimilarityOptions so;
+  so.roster = o.roster;
+  const auto s = similarity::run_class_similarity(lab, o.class_dir, o.out_dir / "similarity", so);
+  std::cerr << "grade: batch: similarity: " << s.pairs << " pairs, " << s.flagged << " flagged: "
+            << (o.out_dir / "similarity" / "index.html").string() << "\n";
+}
+
 // --slurm: the job array and its collect job submitted instead of grading here.
 int submit_to_slurm(const po::variables_map& vm, const batch::BatchOptions& o) {
   if (o.id_list) throw UsageError("--slurm submits the tasks; it does not go with --id-list");
@@ -192,11 +207,17 @@ int run_batch_command(const std::vector<std::string>& args) {
   if (!vm.count("out")) throw UsageError("grade batch needs --out DIR, the output folder");
 
   const batch::BatchOptions o = batch_options_from(vm);
+  if (vm.count("slurm") && vm.count("similarity")) {
+    throw UsageError("--similarity runs after a batch graded here; for a Slurm batch run grade similarity "
+                     "on the class folder once --collect is done");
+  }
   if (vm.count("slurm")) return submit_to_slurm(vm, o);
   // Refuse up front (exit 3, with the fix) rather than fail every student's grading.
   if (o.sandbox_level == "require") make_runner_for_level(o.sandbox_level);
   require_writable_work_root(o.work_root);
-  return batch::run_batch(o);
+  const int rc = batch::run_batch(o);
+  if (vm.count("similarity")) run_batch_similarity(o);
+  return rc;
 }
 
 }  // namespace parlab::grader

@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
     {"list", "list the labs with title, kind and points", run_list_command},
     {"report", "render a result.json in another format", run_report_command},
     {"batch", "grade a whole class, here or on Slurm (grade batch --help)", run_batch_command},
+    {"similarity", "copying checks across a class (grade similarity --help)", run_similarity_command},
     {"export", "a Gradescope autograder or a student kit (grade export --help)", run_export_command},
     {"version", "print the version", run_version},
     {"help", "show this help", run_help},

@@ -26,5 +26,6 @@ int run_list_command(const std::vector<std::string>& args);
 int run_report_command(const std::vector<std::string>& args);
 int run_batch_command(const std::vector<std::string>& args);
 int run_export_command(const std::vector<std::string>& args);
+int run_similarity_command(const std::vector<std::string>& args);
 
 }  // namespace parlab::grader
