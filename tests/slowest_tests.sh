@@ -17,10 +17,11 @@ if [ ! -f "$costs" ]; then
 fi
 case "$count" in ''|*[!0-9]*) echo "$0: COUNT must be a number, got '$count'" >&2; exit 2 ;; esac
 # Each line: NAME RUNS AVERAGE_SECONDS (the name may hold spaces); the file ends with a
-# "---" line followed by the names of the tests that failed last.
+# "---" line followed by the names of the tests that failed last. Lines with no run are
+# left out: CTest also records pieces of names with spaces there, never run.
 awk -v count="$count" '
   /^---$/ { exit }
-  NF >= 3 { secs = $NF; runs = $(NF - 1); $NF = ""; $(NF - 1) = ""; sub(/ +$/, "")
+  NF >= 3 && $(NF - 1) > 0 { secs = $NF; runs = $(NF - 1); $NF = ""; $(NF - 1) = ""; sub(/ +$/, "")
             printf "%s\t%s\t%s\n", secs, runs, $0 }
 ' "$costs" | sort -t$'\t' -k1,1 -g -r | head -n "$count" |
   awk -F'\t' 'BEGIN { print "| test | seconds | runs |"; print "|---|---:|---:|" }
