@@ -65,7 +65,13 @@ if not entries:
 leaks = 0
 for n, e in enumerate(entries):
     args = shlex.split(e["command"])
-    if os.path.basename(args[0]) in ("ccache", "sccache"):  # a compiler launcher: not this check's
+    # A compiler launcher is not this check's: `cmake -E env VAR=VALUE... ccache` (the
+    # build's own, CMakeLists.txt) or a bare ccache from the environment.
+    if os.path.basename(args[0]) == "cmake" and args[1:3] == ["-E", "env"]:
+        args = args[3:]
+        while args and "=" in args[0] and not args[0].startswith("-"):
+            args = args[1:]
+    if os.path.basename(args[0]) in ("ccache", "sccache"):
         args = args[1:]
     obj = os.path.join(out_dir, f"{n}.o")
     for flag, value in (("-o", obj), ("-MF", obj + ".d"), ("-MT", obj)):

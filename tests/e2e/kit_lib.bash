@@ -2,7 +2,8 @@
 # build_kit DIR: configures and builds an unpacked kit as its README says. Both tests
 # build a whole kit; with ccache installed they use the user's cache (CCACHE_DIR or
 # ccache's default) with CCACHE_BASEDIR at the kit, so paths are relative and the second
-# kit, or a kit after a build that used ccache the same way (.ci/run), mostly hits.
+# kit, or a kit after a build that used ccache the same way (the build's own launcher,
+# CMakeLists.txt), mostly hits.
 kit_build_env() {
   if command -v ccache >/dev/null; then
     export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_CUDA_COMPILER_LAUNCHER=ccache
