@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "process/bwrap_command.hpp"
 #include "process/bwrap_probe.hpp"
@@ -248,8 +249,11 @@ SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(op
   drop_privileges_ = options_.drop_privileges && ::geteuid() == 0;
   uid_ = options_.unprivileged_uid;
   gid_ = options_.unprivileged_gid;
+  // Its own uid and its reference's, taken together (uid_pool.hpp, lease_uids).
+  std::vector<UidLease> leases;
   if (drop_privileges_ && options_.use_uid_pool) {
-    lease_.emplace(lease_uid(options_.uid_pool));
+    leases = lease_uids(options_.uid_pool, 2);
+    lease_.emplace(std::move(leases[0]));
     uid_ = lease_->uid();
     gid_ = lease_->gid();
   }
@@ -276,8 +280,8 @@ SandboxedRunner::SandboxedRunner(SandboxOptions options) : options_(std::move(op
   }
   // A crashed grader's litter under this uid goes before the first run.
   if (lease_) sweep_leftovers_of(uid_, gid_);
-  // Leased now, so a full pool is an error here (exit 3 in the CLI), not mid-grading.
-  if (lease_) reference_runner_.reset(new SandboxedRunner(*this, lease_uid(options_.uid_pool)));
+  // Leased above, so a full pool is an error there (exit 3 in the CLI), not mid-grading.
+  if (lease_) reference_runner_.reset(new SandboxedRunner(*this, std::move(leases[1])));
   else if (drop_privileges_) reference_runner_.reset(new SandboxedRunner(*this, std::nullopt));
 }
 

@@ -11,8 +11,10 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "process/uid_leftovers.hpp"
+#include "process/uid_queue.hpp"
 
 namespace parlab::grader::process {
 namespace {
@@ -38,6 +40,35 @@ void ensure_lock_dir(const fs::path& dir) {
     throw std::runtime_error("the uid pool's lock folder " + dir.string() +
                              " must be owned by the grader's user and writable by no one "
                              "else (chmod 755)");
+}
+
+std::string pool_range(const UidPoolConfig& pool) {
+  return std::to_string(pool.first) + "-" + std::to_string(pool.first + pool.count - 1);
+}
+
+// Up to `count` free uids of the pool now (call under the PoolMutex); fewer when the
+// pool has fewer free, and then the caller lets them all go again.
+std::vector<UidLease> take_free_uids(const UidPoolConfig& pool, unsigned count) {
+  std::vector<UidLease> leases;
+  for (unsigned i = 0; i < pool.count && leases.size() < count; ++i) {
+    const uid_t uid = pool.first + i;
+    const fs::path file = pool.lock_dir / std::to_string(uid);
+    UniqueFd fd(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
+    if (!fd.valid())
+      throw std::runtime_error("cannot open the uid lock " + file.string() + ": " +
+                               std::strerror(errno));
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) {
+      // Free in this lock folder, but running processes: another grader that keeps its
+      // locks elsewhere (in a chroot, or with another PARLAB_UID_POOL_DIR) uses it, and
+      // the leftover sweep of either would kill the other's runs. Not ours to take.
+      if (!processes_of(uid).empty()) continue;
+      leases.emplace_back(uid, std::move(fd));
+      continue;
+    }
+    if (errno != EWOULDBLOCK)
+      throw std::runtime_error("cannot lock " + file.string() + ": " + std::strerror(errno));
+  }
+  return leases;
 }
 
 }  // namespace
@@ -70,43 +101,46 @@ UidPoolConfig uid_pool_config_from_environment() {
   return pool;
 }
 
-UidLease lease_uid(const UidPoolConfig& pool) {
+UidLease lease_uid(const UidPoolConfig& pool) { return std::move(lease_uids(pool, 1).front()); }
+
+std::vector<UidLease> lease_uids(const UidPoolConfig& pool, unsigned count) {
   ensure_lock_dir(pool.lock_dir);
-  // A full pool is other gradings of this machine (a batch's jobs, students at the
-  // same time): one of them ends soon, so wait for its uid rather than fail.
+  if (count > pool.count)
+    throw std::runtime_error("a grading needs " + std::to_string(count) + " sandbox uids but the pool " +
+                             pool_range(pool) + " has " + std::to_string(pool.count) +
+                             "; set PARLAB_UID_POOL to a larger range of unused uids");
+  // A full pool is other gradings of this machine (a batch's jobs, other batches,
+  // students at the same time): one of them ends soon, so wait in line for its uids
+  // rather than fail. All at once or none: a grading never holds one uid while it
+  // waits for the next (two batches would each hold one and wait forever).
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration<double>(std::max(0.0, pool.wait_seconds));
+  std::optional<QueueTicket> ticket;
   while (true) {
-    if (std::optional<UidLease> lease = try_lease_uid(pool)) return std::move(*lease);
+    {
+      PoolMutex mutex(pool.lock_dir);
+      if (!ticket) ticket.emplace(pool.lock_dir);
+      if (ticket->first_in_line()) {
+        std::vector<UidLease> leases = take_free_uids(pool, count);
+        if (leases.size() == count) return leases;
+      }
+    }
     if (std::chrono::steady_clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  throw std::runtime_error("all " + std::to_string(pool.count) + " sandbox uids (" +
-                           std::to_string(pool.first) + "-" +
-                           std::to_string(pool.first + pool.count - 1) +
+  throw std::runtime_error("all " + std::to_string(pool.count) + " sandbox uids (" + pool_range(pool) +
                            ") are in use by other gradings; wait, or set PARLAB_UID_POOL to a "
                            "larger range of unused uids");
 }
 
 std::optional<UidLease> try_lease_uid(const UidPoolConfig& pool) {
-  for (unsigned i = 0; i < pool.count; ++i) {
-    const uid_t uid = pool.first + i;
-    const fs::path file = pool.lock_dir / std::to_string(uid);
-    UniqueFd fd(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600));
-    if (!fd.valid())
-      throw std::runtime_error("cannot open the uid lock " + file.string() + ": " +
-                               std::strerror(errno));
-    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) {
-      // Free in this lock folder, but running processes: another grader that keeps its
-      // locks elsewhere (in a chroot, or with another PARLAB_UID_POOL_DIR) uses it, and
-      // the leftover sweep of either would kill the other's runs. Not ours to take.
-      if (!processes_of(uid).empty()) continue;
-      return UidLease(uid, std::move(fd));
-    }
-    if (errno != EWOULDBLOCK)
-      throw std::runtime_error("cannot lock " + file.string() + ": " + std::strerror(errno));
-  }
-  return std::nullopt;
+  ensure_lock_dir(pool.lock_dir);
+  PoolMutex mutex(pool.lock_dir);
+  QueueTicket ticket(pool.lock_dir);  // never ahead of a grading already waiting
+  if (!ticket.first_in_line()) return std::nullopt;
+  std::vector<UidLease> leases = take_free_uids(pool, 1);
+  if (leases.empty()) return std::nullopt;
+  return std::move(leases.front());
 }
 
 }  // namespace parlab::grader::process

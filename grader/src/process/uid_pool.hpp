@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "process/unique_fd.hpp"
 
@@ -70,7 +71,14 @@ class UidLease {
 // message says how to enlarge the pool).
 UidLease lease_uid(const UidPoolConfig& pool);
 
-// The first free uid now, or nothing when every uid is leased (no wait).
+// `count` uids at once (a grading's own and its reference's), or none: a grading
+// never holds some while it waits for the rest. Waiters, from every grader process
+// sharing the lock folder, are served in the order they came (uid_queue.hpp), waiting
+// up to pool.wait_seconds in all. Throws like lease_uid, and when count exceeds the pool.
+std::vector<UidLease> lease_uids(const UidPoolConfig& pool, unsigned count);
+
+// The first free uid now, or nothing when every uid is leased or a grading is already
+// waiting in line for uids (no wait).
 std::optional<UidLease> try_lease_uid(const UidPoolConfig& pool);
 
 }  // namespace parlab::grader::process

@@ -6,10 +6,12 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "process/uid_pool.hpp"
 #include "process_test_support.hpp"
@@ -150,4 +152,68 @@ TEST_CASE("A full pool waits for a uid to be released", "[process][uid_pool]") {
   CHECK(default_uid_pool_count() >= 128);
   CHECK(default_uid_pool_count() >= 4 * std::thread::hardware_concurrency());
   CHECK(uid_pool_config_from_environment().wait_seconds > 0);
+}
+
+TEST_CASE("A grading takes all its uids at once or none", "[process][uid_pool]") {
+  // Two gradings of a pool of 3, each needing two: one gets both, the other holds none
+  // while it waits (one uid each would leave both waiting forever).
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 3);
+  std::vector<UidLease> first = lease_uids(pool, 2);
+  REQUIRE(first.size() == 2);
+  CHECK(first[0].uid() != first[1].uid());
+  pool.wait_seconds = 0.3;
+  CHECK_THROWS_WITH(lease_uids(pool, 2), Contains("in use"));
+  std::optional<UidLease> third = try_lease_uid(pool);  // the waiter kept nothing
+  REQUIRE(third);
+  CHECK(third->uid() == pool.first + 2);
+  CHECK_THROWS_WITH(lease_uids(pool, 4), Contains("needs 4") && Contains("PARLAB_UID_POOL"));
+}
+
+TEST_CASE("Waiters for uids are served in the order they came", "[process][uid_pool]") {
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 2);
+  pool.wait_seconds = 20;
+  std::optional<std::vector<UidLease>> held(lease_uids(pool, 2));
+  std::mutex order_mutex;
+  std::vector<std::string> order;
+  auto waiter = [&](const std::string& name, unsigned count) {
+    std::vector<UidLease> got = lease_uids(pool, count);
+    std::lock_guard<std::mutex> lock(order_mutex);
+    order.push_back(name);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // held a moment
+  };
+  std::thread two([&] { waiter("needs two", 2); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // first in line
+  std::thread one([&] { waiter("needs one", 1); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  held->pop_back();  // one uid free: the later, smaller waiter must not take it
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  {
+    std::lock_guard<std::mutex> lock(order_mutex);
+    CHECK(order.empty());
+  }
+  held.reset();
+  two.join();
+  one.join();
+  CHECK(order == std::vector<std::string>{"needs two", "needs one"});
+}
+
+TEST_CASE("A waiter that died leaves the line", "[process][uid_pool]") {
+  ScratchDir scratch;
+  UidPoolConfig pool = small_pool(scratch, 1);
+  std::optional<UidLease> held(lease_uid(pool));
+  const pid_t waiter = ::fork();
+  REQUIRE(waiter >= 0);
+  if (waiter == 0) {
+    pool.wait_seconds = 60;
+    (void)lease_uid(pool);  // waits in line, then is killed
+    _exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ::kill(waiter, SIGKILL);
+  ::waitpid(waiter, nullptr, 0);
+  held.reset();
+  pool.wait_seconds = 5;
+  CHECK(lease_uid(pool).uid() == pool.first);  // not stuck behind the dead ticket
 }
