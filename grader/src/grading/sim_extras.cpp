@@ -70,6 +70,7 @@ void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
 
 // The same run again, with another seed for the simulator's order (grading/schedule_check).
 ReorderedRun SimExtras::run_in_another_order(GradingContext& ctx, const TestSpec& t, int n) {
+  const PhaseScope in_reruns(ctx.phases, GradingPhase::checking_reruns);
   const Params params = ctx.resolve_params(t.params);
   const ExpectedOutputs& expected = ctx.reference_run(t, t.task, params);
   TaskInvocation inv{ctx.executable, t.task, params, ctx.dataset_dir(t.dataset), t.warmup, t.repeat,
