@@ -34,6 +34,23 @@ expect_test_says "$W/unc.json" "$SCALE" "global sectors per request 32.0 \(refer
 expect_test_says "$W/unc.json" "$SCALE" "uncoalesced loads at kernels.cu:$LINE" "the line of the uncoalesced load"
 expect_score "$W/unc.json" 60 100 "correctness points kept"
 expect_field "$W/unc.json" graded_max_score 68 "68 graded here"
+# The grading's time itemized (docs/result-schema.md, "Phase seconds"): every phase
+# there, the sim-only ones spent, and together no more than the whole grading.
+PHASES=(setup reference_runs build tests checking_reruns performance)
+SUM=0
+for p in "${PHASES[@]}"; do
+  v=$(result_field "$W/unc.json" phase_seconds "$p")
+  [[ "$v" =~ ^[0-9.e+-]+$ ]] || fail "phase_seconds.$p is a number (got '$v')"
+  SUM=$(python3 -c "print($SUM + $v)")
+done
+for p in reference_runs tests checking_reruns; do
+  python3 -c "import sys; sys.exit(0 if $(result_field "$W/unc.json" phase_seconds "$p") > 0 else 1)" \
+    && pass "sim: time spent in $p" || fail "sim: no time in $p"
+done
+TOTAL=$(result_field "$W/unc.json" seconds)
+python3 -c "import sys; sys.exit(0 if $SUM <= $TOTAL else 1)" \
+  && pass "the phases ($SUM s) sum to no more than the grading ($TOTAL s)" \
+  || fail "the phases ($SUM s) sum to more than the grading ($TOTAL s)"
 
 # 2. lab05, the tiled kernel untiled: right answers, the data-reuse check lost.
 fake_submission lab05 lab05/untiled

@@ -54,6 +54,7 @@ class Session {
 
 GradeResult Session::run() {
   const auto t0 = std::chrono::steady_clock::now();
+  ctx_.phases = PhaseClock();  // from t0: the phases sum to no more than `seconds`
   GradeResult result = start_result();
   const GradingStage stage(ctx_.work, ctx_.grading_dir, ctx_.options.keep_runs,
                            ctx_.options.run_disk_quota_mb);
@@ -74,14 +75,18 @@ GradeResult Session::run() {
       ctx_.mode == DeviceMode::gpu ? std::optional<int>(MeasurementLock::visible_gpu()) : std::nullopt,
       ctx_.options.notice, "grade " + ctx_.lab.id + " " + result.submission);
   machine_lock.share();
+  ctx_.phases.switch_to(GradingPhase::reference_runs);
   run_reference_step(ctx_, *extras_);
+  ctx_.phases.switch_to(GradingPhase::build);
   if (!build(result)) {
     result.tests = not_compiled_results(ctx_);
     return finish(result, t0);
   }
   TestResults done;
+  ctx_.phases.switch_to(GradingPhase::tests);
   extras_->before_tests(ctx_, result);
   run_correctness_tests(result, done);
+  ctx_.phases.switch_to(GradingPhase::performance);
   if (measures_any(done)) machine_lock.take_exclusive();
   run_performance_tests(result, done);
   machine_lock.release();
@@ -211,6 +216,7 @@ void Session::publish_done(const GradeResult& result, const TestResults& done) c
 
 GradeResult Session::finish(GradeResult& result, std::chrono::steady_clock::time_point t0) {
   add_totals(result);
+  result.phase_seconds = ctx_.phases.totals();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.child_seconds = ctx_.submission_runs.child_seconds() + ctx_.reference_runs.child_seconds();
   write_file_atomically(ctx_.work / "result.json", result_json_text(result));

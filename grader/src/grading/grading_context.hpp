@@ -12,6 +12,7 @@
 #include "grading/grade_session.hpp"
 #include "grading/lab_runner.hpp"
 #include "grading/performance_gate.hpp"
+#include "grading/phase_clock.hpp"
 #include "grading/reference_outputs.hpp"
 
 namespace parlab::grader {
@@ -41,6 +42,7 @@ class GradingContext {
   std::filesystem::path expected_exe;  // where expected outputs come from (GPU labs: the CPU reference)
   DeviceInfo device;                   // GPU labs: where the tests run, for the report
   DeviceMode mode = DeviceMode::host;  // the same, for the policy
+  PhaseClock phases;                   // where the grading's time goes (result.json)
 
   void log(const std::string& line) const;
   std::filesystem::path runs_root() const { return grading_dir / "runs"; }

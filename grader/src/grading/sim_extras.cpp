@@ -32,6 +32,9 @@ void SimExtras::prepare(GradingContext& ctx, GradeResult& result) {
   // reference's come from the same blocks (comparable), which no run can know.
   env["PARLAB_SIM_SAMPLE_SEED"] = fresh_sim_seed();
   ctx.submission_runs.set_extra_env(env);
+  // The reference runs in the simulator only for its counters, which the race check
+  // does not change; its findings are never read, and the check is most of a run's time.
+  env["PARLAB_SIM_RACE_CHECK"] = "0";
   ctx.reference_runs.set_extra_env(env);
 }
 
@@ -70,6 +73,7 @@ void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
 
 // The same run again, with another seed for the simulator's order (grading/schedule_check).
 ReorderedRun SimExtras::run_in_another_order(GradingContext& ctx, const TestSpec& t, int n) {
+  const PhaseScope in_reruns(ctx.phases, GradingPhase::checking_reruns);
   const Params params = ctx.resolve_params(t.params);
   const ExpectedOutputs& expected = ctx.reference_run(t, t.task, params);
   TaskInvocation inv{ctx.executable, t.task, params, ctx.dataset_dir(t.dataset), t.warmup, t.repeat,

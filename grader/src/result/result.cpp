@@ -90,4 +90,20 @@ RooflineBound roofline_bound_from_string(const std::string& s) {
   return value_of(kRooflineBoundNames, s, "roofline bound");
 }
 
+double& PhaseSeconds::of(GradingPhase p) {
+  switch (p) {
+    case GradingPhase::setup: return setup;
+    case GradingPhase::reference_runs: return reference_runs;
+    case GradingPhase::build: return build;
+    case GradingPhase::tests: return tests;
+    case GradingPhase::checking_reruns: return checking_reruns;
+    case GradingPhase::performance: return performance;
+  }
+  return setup;
+}
+
+double PhaseSeconds::sum() const {
+  return setup + reference_runs + build + tests + checking_reruns + performance;
+}
+
 }  // namespace parlab::grader

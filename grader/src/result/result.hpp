@@ -232,6 +232,21 @@ struct DeviceInfo {
   double sgemm_gflops = 0;       // measured cuBLAS SGEMM rate (0: not measured)
 };
 
+// The phases of a grading, for the itemized time (result.json "phase_seconds").
+enum class GradingPhase { setup, reference_runs, build, tests, checking_reruns, performance };
+
+// Wall seconds of each phase; they sum to no more than the grading's `seconds`.
+struct PhaseSeconds {
+  double setup = 0;            // staging, the device probe, the mode's preparation
+  double reference_runs = 0;   // expected outputs; in sim also the reference's counters
+  double build = 0;            // compiling the submission
+  double tests = 0;            // the correctness tests' own runs and checks
+  double checking_reruns = 0;  // sim: the same test re-run in other orders
+  double performance = 0;      // measuring, or in sim counting, the performance tests
+  double& of(GradingPhase p);
+  double sum() const;
+};
+
 struct GradeResult {
   int schema_version = kResultSchemaVersion;
   std::string grader_version;
@@ -243,6 +258,7 @@ struct GradeResult {
   std::string started_at;        // ISO 8601 UTC
   double seconds = 0;
   double child_seconds = 0;      // wall time inside lab executables (grader overhead = rest)
+  PhaseSeconds phase_seconds;    // `seconds` itemized by phase
   std::uint64_t fresh_seed = 0;  // the seed of this grading's fresh data (`--seed` repeats it)
   bool performance_enabled = true;
   HostInfo host;

@@ -140,6 +140,15 @@ json build_to_json(const BuildResult& b) {
           {"diagnostics", std::move(diagnostics)}};
 }
 
+json phases_to_json(const PhaseSeconds& p) {
+  return {{"setup", number_to_json(p.setup)},
+          {"reference_runs", number_to_json(p.reference_runs)},
+          {"build", number_to_json(p.build)},
+          {"tests", number_to_json(p.tests)},
+          {"checking_reruns", number_to_json(p.checking_reruns)},
+          {"performance", number_to_json(p.performance)}};
+}
+
 json host_to_json(const HostInfo& h) {
   json j = {{"hostname", h.hostname},
             {"cpu_model", h.cpu_model},
@@ -365,6 +374,15 @@ BuildResult build_from(const FieldReader& f) {
   return b;
 }
 
+PhaseSeconds phases_from(const FieldReader& f) {
+  return {.setup = f.number("setup"),
+          .reference_runs = f.number("reference_runs"),
+          .build = f.number("build"),
+          .tests = f.number("tests"),
+          .checking_reruns = f.number("checking_reruns"),
+          .performance = f.number("performance")};
+}
+
 HostInfo host_from(const FieldReader& f) {
   HostInfo h{.hostname = f.string("hostname"),
              .cpu_model = f.string("cpu_model"),
@@ -399,6 +417,7 @@ nlohmann::json to_json(const GradeResult& r) {
           {"started_at", r.started_at},
           {"seconds", number_to_json(r.seconds)},
           {"child_seconds", number_to_json(r.child_seconds)},
+          {"phase_seconds", phases_to_json(r.phase_seconds)},
           {"fresh_seed", r.fresh_seed},
           {"performance_enabled", r.performance_enabled},
           {"host", host_to_json(r.host)},
@@ -437,6 +456,8 @@ GradeResult grade_result_from_json(const nlohmann::json& json) {
   r.started_at = f.string("started_at");
   r.seconds = f.number("seconds");
   r.child_seconds = f.number("child_seconds");
+  // Older results did not itemize their time.
+  if (f.has_value("phase_seconds")) r.phase_seconds = phases_from(f.object("phase_seconds"));
   r.fresh_seed = f.unsigned_integer("fresh_seed");
   r.performance_enabled = f.boolean("performance_enabled");
   r.host = host_from(f.object("host"));

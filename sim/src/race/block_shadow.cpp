@@ -37,12 +37,12 @@ RaceConflict BlockShadow::access(std::uintptr_t address, std::size_t bytes, bool
 bool BlockShadow::read_before_write(std::uintptr_t address, std::size_t bytes) const {
   const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
   for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
-    const auto it = words_.find(word);
-    if (it == words_.end()) continue;
+    const Word* it = words_.find(word);
+    if (it == nullptr) continue;
     unsigned mask = 0;
     for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) mask |= 1u << (b - word);
-    for (unsigned i = 0; i < it->second.read_count; ++i) {
-      if ((it->second.reads[i].bytes & mask) != 0) return true;
+    for (unsigned i = 0; i < it->read_count; ++i) {
+      if ((it->reads[i].bytes & mask) != 0) return true;
     }
   }
   return false;

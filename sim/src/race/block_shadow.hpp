@@ -10,8 +10,9 @@
 // and not both are atomic. Pure bookkeeping: the caller classifies addresses and
 // reports the conflicts it is handed.
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
+
+#include "race/shadow_table.hpp"
 
 namespace parlab_sim::detail {
 
@@ -63,7 +64,7 @@ class BlockShadow {
 
   std::uint32_t epoch_ = 1;
   std::vector<std::uint32_t> warp_epochs_;
-  std::unordered_map<std::uintptr_t, Word> words_;
+  ShadowTable<Word> words_;
 };
 
 }  // namespace parlab_sim::detail

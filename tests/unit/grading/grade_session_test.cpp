@@ -205,6 +205,20 @@ TEST_CASE("session: an honest submission gets its points", "[session]") {
   CHECK(r.interrupted.empty());
 }
 
+TEST_CASE("session: the grading's time is itemized by phase, within its total", "[session]") {
+  Fixture f("honest");
+  const GradeResult r = f.grade();
+  const PhaseSeconds& p = r.phase_seconds;
+  for (const double s : {p.setup, p.reference_runs, p.build, p.tests, p.checking_reruns, p.performance})
+    CHECK(s >= 0);
+  // The steps that ran took some time; the phases never sum past the whole grading.
+  CHECK(p.reference_runs > 0);
+  CHECK(p.build > 0);
+  CHECK(p.tests > 0);
+  CHECK(p.performance > 0);
+  CHECK(p.sum() <= r.seconds);
+}
+
 TEST_CASE("session: a constructor doing the work earns no performance points", "[session]") {
   Fixture f("constructor");
   // Reports a microsecond per call, but its process runs as long as the slow reference.

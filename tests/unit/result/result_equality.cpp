@@ -121,6 +121,12 @@ void check_same(const GradeResult& a, const GradeResult& b) {
   CHECK(a.started_at == b.started_at);
   CHECK(same_number(a.seconds, b.seconds));
   CHECK(same_number(a.child_seconds, b.child_seconds));
+  CHECK(same_number(a.phase_seconds.setup, b.phase_seconds.setup));
+  CHECK(same_number(a.phase_seconds.reference_runs, b.phase_seconds.reference_runs));
+  CHECK(same_number(a.phase_seconds.build, b.phase_seconds.build));
+  CHECK(same_number(a.phase_seconds.tests, b.phase_seconds.tests));
+  CHECK(same_number(a.phase_seconds.checking_reruns, b.phase_seconds.checking_reruns));
+  CHECK(same_number(a.phase_seconds.performance, b.phase_seconds.performance));
   CHECK(a.fresh_seed == b.fresh_seed);
   CHECK(a.performance_enabled == b.performance_enabled);
   CHECK(a.host.hostname == b.host.hostname);

@@ -66,10 +66,12 @@ TEST_CASE("JSON carries the format name, version and every field", "[result][jso
   CHECK(j.at("tests").at(0).at("mismatch").is_null());
   CHECK(j.at("tests").at(1).at("measurement").at("ratios").size() == 9);
   CHECK(j.at("build").at("diagnostics").at(0).at("line") == 58);
-  CHECK(j.size() == 19);
+  CHECK(j.size() == 20);
   CHECK(j.contains("graded_max_score"));
   CHECK(j.at("tests").at(1).at("measurement").at("observed").at("work_spread") == 3.9);
   CHECK(j.at("child_seconds") == 38.25);
+  CHECK(j.at("phase_seconds").at("checking_reruns") == 8.0);
+  CHECK(j.at("phase_seconds").size() == 6);
   CHECK(j.at("tests").at(0).size() == 14);
 }
 

@@ -14,6 +14,8 @@ GradeResult common_header() {
   r.started_at = "2024-03-01T12:00:00Z";
   r.seconds = 42.7;
   r.child_seconds = 38.25;
+  r.phase_seconds = {.setup = 0.5, .reference_runs = 6.25, .build = 3.5, .tests = 20.0,
+                     .checking_reruns = 8.0, .performance = 4.25};
   r.fresh_seed = 2718281828ULL;
   r.host = {.hostname = "lab-node-07",
             .cpu_model = "AMD EPYC 7763 64-Core Processor",
