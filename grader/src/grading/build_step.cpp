@@ -45,6 +45,22 @@ BuiltProgram build_step(GradingContext& ctx, const fs::path& submission) {
 std::vector<TestResult> not_compiled_results(const GradingContext& ctx) {
   std::vector<TestResult> results;
   for (const TestSpec& t : ctx.lab.tests) {
+    // What this machine or mode could not have graded anyway stays out of the total, so
+    // a build failure is scored out of the same points as a graded upload here.
+    if (!ctx.runs_here(t)) {
+      results.push_back(ctx.skipped_without_gpu(t));
+      continue;
+    }
+    if (t.kind == TestKind::performance) {
+      if (auto why = ctx.not_measured_reason(t, {}); why && why->status == TestStatus::not_graded) {
+        TestResult r = ctx.base_result(t);
+        r.status = TestStatus::not_graded;
+        r.outcome = RunOutcome::not_run;
+        r.message = why->reason;
+        results.push_back(r);
+        continue;
+      }
+    }
     TestResult r = ctx.base_result(t);
     r.status = TestStatus::failed;
     r.outcome = RunOutcome::not_run;

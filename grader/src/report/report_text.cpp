@@ -409,12 +409,19 @@ std::string ratio_against_band(const Measurement& m) {
          "x, full at " + format_number(m.full_at, 3) + "x)";
 }
 
+std::string inconclusive_cause(const TestResult& t) {
+  // The grader's own sentence (grading/performance_test.cpp) when its reference failed.
+  if (t.message.rfind("inconclusive: the reference", 0) == 0) return "the reference failed on this machine";
+  return "machine busy";
+}
+
 std::string short_reason(const GradeResult& r, const TestResult& t) {
   const std::string message = untrusted_text::escape_controls(t.message);
   switch (t.status) {
     case TestStatus::not_graded:  // the grader's own sentence ("not graded here: ...")
       return message.empty() ? not_graded_reason(r, t) : untrusted_text::escape_line(message);
     case TestStatus::inconclusive: {
+      if (inconclusive_cause(t) != "machine busy") return inconclusive_cause(t) + ": re-run";
       if (t.measurement && !t.measurement->interference.empty()) {
         return "machine busy: re-run (" + untrusted_text::escape_line(t.measurement->interference) + ")";
       }

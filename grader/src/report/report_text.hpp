@@ -40,6 +40,9 @@ std::string counter_against_band(const CounterMeasurement& c);
 // What to do next, in one line: the first thing that costs points ("fix the build
 // error in kernels.cu", "fix X first", "speed up Y: 1.2x now, full credit at 2x").
 std::string next_step(const GradeResult& r);
+// Why an inconclusive test was not judged: "machine busy" or "the reference failed on
+// this machine".
+std::string inconclusive_cause(const TestResult& t);
 // The one short reason of a test's table row (empty for a plain pass).
 std::string short_reason(const GradeResult& r, const TestResult& t);
 
