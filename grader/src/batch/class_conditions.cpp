@@ -59,11 +59,21 @@ json run_problems(const std::vector<StudentRecord>& records) {
   json out = json::array();
   for (const StudentRecord& r : records) {
     if (!r.result) continue;
-    std::string reason;
+    // One clause per way of ending: "crashed (killed by a signal) in 'a', 'b' and 3 more".
+    std::vector<RunOutcome> order;
+    std::map<RunOutcome, std::vector<std::string>> tests;
     for (const TestResult& t : r.result->tests) {
       if (t.outcome == RunOutcome::ok || t.outcome == RunOutcome::not_run) continue;
-      reason += (reason.empty() ? "" : "; ") + report_text::describe_outcome(t.outcome) + " in '" +
-                untrusted_text::escape_line(t.name) + "'";
+      if (tests[t.outcome].empty()) order.push_back(t.outcome);
+      tests[t.outcome].push_back("'" + untrusted_text::escape_line(t.name) + "'");
+    }
+    std::string reason;
+    for (RunOutcome o : order) {
+      const std::vector<std::string>& names = tests[o];
+      std::string list;
+      for (std::size_t i = 0; i < names.size() && i < 2; ++i) list += (i ? ", " : "") + names[i];
+      if (names.size() > 2) list += " and " + std::to_string(names.size() - 2) + " more";
+      reason += (reason.empty() ? "" : "; ") + report_text::describe_outcome(o) + " in " + list;
     }
     if (!reason.empty()) out.push_back({{"id", r.student.id}, {"name", r.student.name}, {"reason", reason}});
   }

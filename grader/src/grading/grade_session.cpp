@@ -76,7 +76,7 @@ GradeResult Session::run() {
   machine_lock.share();
   run_reference_step(ctx_, *extras_);
   if (!build(result)) {
-    result.tests = not_compiled_results(ctx_);
+    result.tests = not_compiled_results(ctx_, result.build);
     return finish(result, t0);
   }
   TestResults done;

@@ -140,6 +140,8 @@ std::string format_ratio(const Measurement& m) {
 }
 
 std::string points_cell(const TestResult& t) {
+  // Left out of the total: "- / 8", never "0 / 8", which reads as points lost.
+  if (is_left_out(t)) return "- / " + format_points(t.max_points);
   return format_points(t.points) + " / " + format_points(t.max_points);
 }
 

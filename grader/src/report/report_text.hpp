@@ -16,7 +16,7 @@ std::string format_points(double points);        // up to 2 decimals: "37.5", "1
 std::string format_value(double value);          // %.6g; "NaN", "inf", "-inf"
 std::string format_seconds(double seconds);      // "0.8123 s"
 std::string format_ratio(const Measurement& m);  // "1.42x ±6%"
-std::string points_cell(const TestResult& t);    // "7.5 / 15"
+std::string points_cell(const TestResult& t);    // "7.5 / 15"; "- / 8" when left out (not counted)
 std::string total_line(const GradeResult& r);    // "Total: 37.5 / 100"
 
 // Gradable vs total (issue 14's statuses, shown by every reporter).
