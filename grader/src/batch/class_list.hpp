@@ -18,6 +18,7 @@ struct Student {
   std::vector<std::string> members;  // a group submission's other members (roster `members`)
   std::string roster_row;      // the roster row that named it ("" without one), part of its identity
   std::string regrade_reason;  // set by select_students when a finished record is stale
+  std::string requested_by;    // "--only": graded because the instructor named it
 };
 
 // A member of a group submission: graded with the submitter's entry, one row each.

@@ -79,7 +79,7 @@ GradeResult Session::run() {
   run_reference_step(ctx_, *extras_);
   ctx_.phases.switch_to(GradingPhase::build);
   if (!build(result)) {
-    result.tests = not_compiled_results(ctx_);
+    result.tests = not_compiled_results(ctx_, result.build);
     return finish(result, t0);
   }
   TestResults done;
