@@ -97,7 +97,16 @@ def run_predict_gpu(ctx):
     h = bandwidth(ctx, "h", 0.3)
     budget = max(0, ctx.params.get_int("budget_mb", 0)) << 20
     budget = budget or (1 << 62)
-    run_predict(ctx, "predict_gpu", lambda p: student().predict_gpu(p, h, budget))
+    def call(p):
+        try:
+            return student().predict_gpu(p, h, budget)
+        except IndexError as e:
+            # The simulator checks every index: a thread past the data is a kernel bug.
+            raise IndexError(f"{e}; out of bounds in the kernel: the grid has more threads "
+                             "than queries (blocks are rounded up), so guard with "
+                             "`if i < m:` before touching arrays").with_traceback(e.__traceback__)
+
+    run_predict(ctx, "predict_gpu", call)
 
 
 TASKS = [
