@@ -140,7 +140,9 @@ void Session::choose_device(GradeResult& result) {
                            "): each GPU test is reported as skipped; grade exits with 3 "
                            "(1 when a test that did run failed)");
   }
-  extras_ = make_mode_extras(ctx_.mode);
+  // A Python program's kernels run in Numba's own simulator (its errors come back in
+  // status.json), never in parlab's: no simulator report or counters to read.
+  extras_ = make_mode_extras(ctx_.lab.track == Track::python ? DeviceMode::host : ctx_.mode);
   extras_->prepare(ctx_, result);
 }
 
