@@ -12,6 +12,7 @@
 // Exit 0: every shortcut fails every test; 1: one passes somewhere; 2: bad arguments.
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -41,14 +42,14 @@ Params resolved(const Params& p) {
 }
 
 fs::path dataset_dir(const LabSpec& lab, const DatasetSpec& ds, const fs::path& work) {
+  // Made anew on every run (a few seconds in all): a kept copy would outlive a change
+  // to its generator or parameters.
   const fs::path dir = work / lab.id / "datasets" / ds.id;
-  if (fs::exists(dir / ".complete")) return dir;
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto* gen = parlab::datasets::find_generator(ds.generator);
   if (!gen) throw std::runtime_error(lab.id + ": unknown generator " + ds.generator);
   gen->generate(ds.params, ds.seed.value_or(12345), dir);  // a fresh dataset: any seed
-  std::ofstream(dir / ".complete") << "";
   return dir;
 }
 
@@ -71,10 +72,12 @@ struct TestOutputs {
 std::vector<TestOutputs> expected_outputs(const LabSpec& lab, const fs::path& exe, const fs::path& work,
                                           std::vector<std::string>& failures) {
   std::vector<TestOutputs> out;
+  std::map<std::string, fs::path> made;  // dataset id -> folder, made once per run
   int n = 0;
   for (const TestSpec& t : lab.tests) {
     if (t.performance) continue;
-    const fs::path data = dataset_dir(lab, lab.dataset(t.dataset), work);
+    if (!made.count(t.dataset)) made[t.dataset] = dataset_dir(lab, lab.dataset(t.dataset), work);
+    const fs::path data = made[t.dataset];
     const fs::path dir = work / lab.id / ("expected-" + std::to_string(n++));
     fs::remove_all(dir);
     std::vector<std::string> args = {"--task", t.task, "--dataset", data.string(), "--out",
