@@ -165,6 +165,10 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
                     "cudaMemcpy/cudaMemset; copy the data back first (on a GPU this is a "
                     "segmentation fault) (the simulator's report is in stderr below)"};
       }
+      case kSimNotLockedExitCode:
+        return {RunOutcome::crashed,
+                "the simulator could not lock its checks before the program ran, so nothing "
+                "it would report could be trusted: not graded as passing" + see};
       default:
         break;
     }

@@ -21,6 +21,7 @@
 #include "process/request_checks.hpp"
 #include "process/run_area.hpp"
 #include "process/rlimits.hpp"
+#include "process/settings_file.hpp"
 #include "process/signal_names.hpp"
 #include "process/spawn_child.hpp"
 #include "process/syscall_filter.hpp"
@@ -380,6 +381,12 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;
   add_syscall_filters(plan, drop_privileges_, use_bubblewrap_);
+  UniqueFd settings;
+  if (!request.simulator_settings.empty()) {
+    settings = sealed_settings_file(request.simulator_settings);
+    plan.settings_fd = settings.get();
+    plan.settings_target = kSimSettingsDescriptor;
+  }
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.

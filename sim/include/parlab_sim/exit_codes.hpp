@@ -24,5 +24,9 @@ inline constexpr int kExitKernelFault = 89;
 // segmentation fault): device memory is inaccessible to host code outside kernels and
 // the runtime's copies.
 inline constexpr int kExitHostDeviceAccess = 90;
+// A graded run whose runtime could not lock itself before the submission's code ran
+// (config/runtime_lock: the settings page sealed, the system call filter, the write
+// rules), or whose settings descriptor was unreadable: it fails closed, checks unrun.
+inline constexpr int kExitNotLocked = 91;
 
 }  // namespace parlab_sim
