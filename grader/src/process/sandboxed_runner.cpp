@@ -236,6 +236,16 @@ void add_observation(RunResult& result, const TreeSampler& sampler, double tree_
   }
 }
 
+// The simulator's settings, if any, as a sealed file the child gets at the runtime's
+// descriptor (process/settings_file); kept open here until the child has it.
+UniqueFd pass_simulator_settings(const RunRequest& request, ChildSetupPlan& plan) {
+  if (request.simulator_settings.empty()) return {};
+  UniqueFd settings = sealed_settings_file(request.simulator_settings);
+  plan.settings_fd = settings.get();
+  plan.settings_target = kSimSettingsDescriptor;
+  return settings;
+}
+
 }  // namespace
 
 SandboxOptions::Bubblewrap bubblewrap_mode_from_string(const std::string& text) {
@@ -381,12 +391,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;
   add_syscall_filters(plan, drop_privileges_, use_bubblewrap_);
-  UniqueFd settings;
-  if (!request.simulator_settings.empty()) {
-    settings = sealed_settings_file(request.simulator_settings);
-    plan.settings_fd = settings.get();
-    plan.settings_target = kSimSettingsDescriptor;
-  }
+  const UniqueFd settings = pass_simulator_settings(request, plan);
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.
