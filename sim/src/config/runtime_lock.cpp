@@ -37,6 +37,18 @@ bool seal_locked_page(std::string& problem) {
   return true;
 }
 
+// Landlock binds the calling thread and the threads it starts later: none may exist yet.
+bool single_threaded(std::string& problem) {
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return failed(problem, "listing /proc/self/task");
+  int threads = 0;
+  while (const dirent* entry = ::readdir(tasks)) threads += entry->d_name[0] != '.' ? 1 : 0;
+  ::closedir(tasks);
+  if (threads == 1) return true;
+  problem = "a thread was started before the lock";
+  return false;
+}
+
 // Writes allowed beneath every top-level folder but /proc (Landlock grants, it cannot
 // deny: so the grant is everything else).
 bool forbid_proc_writes(std::string& problem) {
@@ -141,7 +153,8 @@ bool install_filter(std::string& problem) {
 }  // namespace
 
 bool lock_runtime(std::string& problem) {
-  return seal_locked_page(problem) && forbid_proc_writes(problem) && install_filter(problem);
+  return single_threaded(problem) && seal_locked_page(problem) && forbid_proc_writes(problem) &&
+         install_filter(problem);
 }
 
 }  // namespace parlab_sim::detail

@@ -46,13 +46,20 @@ std::string& descriptor_text() {
   return text;
 }
 
+// The last value read from the descriptor (start-up is single-threaded); wiped after.
+std::string& last_value() {
+  static std::string value;
+  return value;
+}
+
+// The setting's value; nullptr when it is not set at all.
+const char* setting(const char* name) {
+  if (source() != SettingsSource::environment) return setting_in(descriptor_text(), name, last_value());
+  return std::getenv(name);
+}
+
 const char* value_of(const char* name) {
-  if (source() != SettingsSource::environment) {
-    static std::string value;  // start-up is single-threaded
-    const char* found = setting_in(descriptor_text(), name, value);
-    return found != nullptr ? found : "";
-  }
-  const char* value = std::getenv(name);
+  const char* value = setting(name);
   return value != nullptr ? value : "";
 }
 
@@ -113,7 +120,7 @@ void load_runtime_settings_from_environment() {
   source() = take_settings_descriptor(descriptor_text());
   RuntimeSettings s;
   s.allow_exited_at_barrier = says_one("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER");
-  s.allow_host_pointers = std::getenv("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
+  s.allow_host_pointers = setting("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
   s.race_check = says_one("PARLAB_SIM_RACE_CHECK");
   const std::string_view counters = value_of("PARLAB_SIM_COUNTERS");
   s.counters = counters == "1" ? 1 : counters == "2" ? 2 : 0;
@@ -137,7 +144,9 @@ void load_runtime_settings_from_environment() {
   std::strncpy(key, value_of("PARLAB_SIM_REPORT_KEY"), sizeof key - 1);
   scrub_environment();
 
-  descriptor_text().assign(descriptor_text().size(), '\0');  // the key was in it
+  // The key was in both.
+  descriptor_text().assign(descriptor_text().size(), '\0');
+  last_value().assign(last_value().size(), '\0');
 
   g_locked.race_check_enabled = s.race_check;
   g_locked.counters_enabled = s.counters != 0;
