@@ -1,6 +1,6 @@
 #include "grading/kernel_lock_support.hpp"
 
-#include <catch2/catch_test_macros.hpp>
+#include <catch2/catch.hpp>
 
 using namespace parlab::grader;
 
