@@ -62,6 +62,8 @@ PY
 [ $? -eq 0 ] && pass "late columns (python csv)" || { fail "late columns"; sed 's/^/  | /' "$W/late.check" >&2; }
 expect_in "$W/out/students/s003/late.json" '"reason": "submitted 5 days .*after the hard cutoff' "s003's record says why"
 expect_in "$W/out/students/s001/late.json" '"due": "2026-03-02T04:59:00Z"' "s001's record names the due time"
+expect_in "$W/out/late.md" '^- s003: 60 -> 0 points: submitted ' "the class's late report names who lost points and why"
+grep -q 's00[12]' "$W/out/late.md" && fail "late.md lists a student who lost nothing" || pass "late.md lists only deductions"
 cmp -s "$W/course.toml" "$W/out/course.toml" && pass "course file kept in the output folder" || fail "course.toml not kept"
 
 # --- the same folder without --course: the usual columns (nobody graded again) -----
@@ -69,5 +71,6 @@ run_grade plain batch "${common[@]}" --out "$W/out"
 expect_rc plain 0
 head -1 "$W/out/gradebook.csv" | grep -q 'raw_score' && fail "late columns without --course" ||
   pass "no late columns without --course"
+[ ! -e "$W/out/late.md" ] && pass "late.md removed without --course" || fail "late.md left without --course"
 expect_in "$W/plain.err" '0 to grade' "nobody graded again"
 finish

@@ -24,6 +24,7 @@ struct BatchLayout {
   std::filesystem::path gradebook() const { return out / "gradebook.csv"; }
   // The --course file as the batch read it (the late columns are built from it).
   std::filesystem::path course_file() const { return out / "course.toml"; }
+  std::filesystem::path late_report() const { return out / "late.md"; }
   std::filesystem::path late_file(const std::string& id) const { return student_dir(id) / "late.json"; }
   std::filesystem::path summary_json() const { return out / "summary.json"; }
   std::filesystem::path summary_markdown() const { return out / "summary.md"; }

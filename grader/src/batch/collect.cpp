@@ -52,6 +52,7 @@ void write_late_records(const BatchLayout& layout, const CourseDeadlines& course
     if (!std::filesystem::is_directory(layout.student_dir(r.student.id))) continue;
     write_file_atomically(layout.late_file(r.student.id), late_record_json_text(late_record(course, r)));
   }
+  write_file_atomically(layout.late_report(), late_report_markdown(course, records));
 }
 
 }  // namespace
@@ -82,7 +83,11 @@ CollectCounts collect_batch(const BatchLayout& layout) {
   const std::optional<nlohmann::json> last_run = read_run_facts(layout.out);
   summary["last_run"] = last_run ? *last_run : nlohmann::json(nullptr);
   const std::optional<CourseDeadlines> course = course_of(layout);
-  if (course) write_late_records(layout, *course, records);
+  if (course) {
+    write_late_records(layout, *course, records);
+  } else {
+    std::filesystem::remove(layout.late_report());
+  }
   write_file_atomically(layout.gradebook(), gradebook_csv(m, records, course ? &*course : nullptr));
   write_file_atomically(layout.summary_json(), summary.dump(2) + "\n");
   write_file_atomically(layout.summary_markdown(), class_summary_markdown(summary));

@@ -4,6 +4,7 @@
 
 #include "batch/gradebook.hpp"
 #include "batch/submission_time.hpp"
+#include "report/untrusted_text.hpp"
 
 namespace parlab::grader::batch {
 
@@ -45,6 +46,22 @@ std::string late_record_json_text(const LateRecord& l) {
   j["penalty_percent"] = l.penalty_percent ? nlohmann::json(*l.penalty_percent) : nlohmann::json(nullptr);
   j["final_score"] = l.final_score ? nlohmann::json(*l.final_score) : nlohmann::json(nullptr);
   return j.dump(2) + "\n";
+}
+
+std::string late_report_markdown(const CourseDeadlines& course, const std::vector<StudentRecord>& records) {
+  std::string out = "# Late submissions\n\n";
+  int listed = 0;
+  for (const StudentRecord& r : records) {
+    const LateRecord l = late_record(course, r);
+    if (l.reason.empty()) continue;
+    out += "- " + untrusted_text::escape_line(r.student.id) + ": " +
+           (l.final_score ? format_points(*l.raw_score) + " -> " + format_points(*l.final_score) + " points: "
+                          : std::string()) +
+           l.reason + "\n";
+    ++listed;
+  }
+  if (listed == 0) out += "No points deducted; every graded submission's time is known.\n";
+  return out;
 }
 
 }  // namespace parlab::grader::batch

@@ -5,6 +5,7 @@
 // needs only `grade batch --collect`, no regrade.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "batch/course_deadlines.hpp"
 #include "batch/student_record.hpp"
@@ -29,5 +30,9 @@ constexpr const char* kLateColumns = "raw_score,submitted_at,submitted_from,late
 std::string late_cells(const LateRecord& late);  // the same columns, ',' first
 
 std::string late_record_json_text(const LateRecord& late);
+
+// OUT/late.md: every student whose points were cut, or whose time is unknown, with the
+// policy's reason; one line each.
+std::string late_report_markdown(const CourseDeadlines& course, const std::vector<StudentRecord>& records);
 
 }  // namespace parlab::grader::batch
