@@ -33,7 +33,7 @@ po::options_description batch_options() {
       ("help,h", "show this help")
       ("out", po::value<std::string>(), "output folder: per-student reports, gradebook.csv, summary (required)")
       ("similarity", "after grading, compare every pair of submissions into OUT/similarity (grade similarity)")
-      ("roster", po::value<std::string>(), "CSV with columns folder,id[,name]: names the submissions")
+      ("roster", po::value<std::string>(), "CSV with columns folder,id[,name,members,section,submitted_at]: names the submissions")
       ("course", po::value<std::string>(), "course file (TOML): due times, extensions, late policy; "
                                           "adds late columns to the gradebook (docs/batch.md)")
       ("jobs,j", po::value<int>(), "gradings at once (default: the cores available)")
