@@ -15,7 +15,8 @@
 # All of it is recorded in toolchain.json for the grader.
 
 function(parlab_add_gpu_lab)
-  cmake_parse_arguments(LAB "" "ID;DIR" "SOURCES;REFERENCE_EXTRA;CPU_REFERENCE;CUDA_LIBS" ${ARGN})
+  cmake_parse_arguments(LAB "" "ID;DIR;PYTHON_REFERENCE"
+                        "SOURCES;REFERENCE_EXTRA;CPU_REFERENCE;CUDA_LIBS;PYTHON_SOURCES" ${ARGN})
   set(lab_dir ${PROJECT_SOURCE_DIR}/labs/${LAB_DIR})
   set(ref_dir ${PROJECT_SOURCE_DIR}/reference/${LAB_DIR})
   list(TRANSFORM LAB_SOURCES PREPEND ${ref_dir}/ OUTPUT_VARIABLE ref_srcs)
@@ -117,6 +118,12 @@ function(parlab_add_gpu_lab)
   if(cuda_driver_lib)
     parlab_json_set_string(entry driver_lib "${cuda_driver_lib}")
     parlab_json_set_string(entry reference_exe "${cuda_reference_exe}")
+  endif()
+  # The Python track's reference (NumPy, processes, Numba): as for a CPU lab (ParlabLab.cmake).
+  if(LAB_PYTHON_REFERENCE AND NOT PARLAB_PREBUILT_REFERENCES)
+    parlab_python_reference(python_reference_exe ID ${LAB_ID} DIR ${LAB_DIR}
+                            REFERENCE ${LAB_PYTHON_REFERENCE} SOURCES ${LAB_PYTHON_SOURCES})
+    parlab_json_set_string(entry python_reference_exe "${python_reference_exe}")
   endif()
   parlab_record_lab_toolchain(${LAB_ID} "${entry}")
 endfunction()

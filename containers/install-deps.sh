@@ -22,6 +22,9 @@ packages=(
   similarity-tester               # grade similarity: sim_c++ and sim_text, copying checks offline
   slurm-wlm                       # grade batch --slurm: sbatch, and slurmctld+slurmd for its test
   python3                         # e2e tests and bench scripts read result JSON with it
+  python3-numpy                   # Python tracks of lab02/lab03: NumPy, worker processes
+  python3-joblib                  #   joblib.Parallel, which the course material teaches
+  python3-numba                   #   Numba's @cuda.jit kernels (its CUDA simulator without a GPU)
   patch                           # tests/fakes/make_fake.sh: fakes are the reference plus a .patch
   procps                          # ps and pgrep in e2e tests (minbase lacks them; slurm-wlm pulls them in today)
   ccache                          # the export e2e tests build two kits from one compiler cache

@@ -16,6 +16,9 @@ here = os.path.dirname(os.path.abspath(__file__))
 # The driver and the harness first, so a student's module cannot shadow them; the
 # solution last, so it cannot shadow the standard library either.
 sys.path[:0] = [os.path.join(here, "driver")]
+# Debian's NumPy, joblib and Numba (python3-numpy, ...), which -S leaves out, before the
+# solution, so a student's numpy.py cannot stand in for them.
+sys.path.append("/usr/lib/python3/dist-packages")
 sys.path.append(os.path.join(here, "solution"))
 
 import parlab_harness.driver  # noqa: E402 - importable only now

@@ -111,14 +111,16 @@ PY
 printf 'folder,id,name\nanna,s2,Anna\nben,s1,Ben\ncleo,s3,Cleo\nzoë.zip,s4,Zoë\n' >"$W/roster.csv"
 run_grade utf8 batch "${common[@]}"
 expect_rc utf8 0
-expect_in "$G" '^Zoë,s4,zoë.zip,graded,.*,60,100,' "a UTF-8 zip from Python's zipfile is graded"
+expect_in "$G" '^Zoë,s4,zoë.zip,graded,.*,60,60,' "a UTF-8 zip from Python's zipfile is graded"
 
 # --- infrastructure failures: retried, never the student's --------------------------
 PARLAB_TEST_BATCH_INFRA_FAIL="s2:4:1" run_grade infra1 batch "${common[@]}" --only s2
 expect_rc infra1 0
 expect_field "$S/s2/status.json" attempts 2 "an internal error once: retried and graded"
-expect_field "$W/out/summary.json" last_run.retried '\[\{"attempts": 2, "id": "s2"\}\]' "the run records the retry"
-expect_in "$G" '^Anna,s2,anna,graded,.*,60,100,' "full marks after the retry"
+expect_field "$W/out/summary.json" last_run.retried '\[\{"attempts": 2, "id": "s2", "reasons": \["[^"]*simulated infrastructure failure[^"]*"\]\}\]' "the run records the retry and why"
+expect_field "$S/s2/status.json" requested_by "--only" "the record says it was graded because --only named it"
+expect_field "$S/s2/status.json" retried_because.0 ".*simulated infrastructure failure.*" "and why its first attempt was repeated"
+expect_in "$G" '^Anna,s2,anna,graded,.*,60,60,' "full marks after the retry"
 PARLAB_TEST_BATCH_INFRA_FAIL="s2:4:9" run_grade infra2 batch "${common[@]}" --only s2
 expect_rc infra2 1
 expect_field "$W/out/summary.json" last_run.errors 1 "the run records its grader error"
@@ -131,7 +133,7 @@ expect_in "$G" '^Anna,s2,anna,error,.*status 3' "an environment failure is an er
 run_grade infra3 batch "${common[@]}"
 expect_rc infra3 0
 expect_field "$W/out/summary.json" last_run.to_grade 1 "the next run retries the error row"
-expect_in "$G" '^Anna,s2,anna,graded,.*,60,100,' "and grades it"
+expect_in "$G" '^Anna,s2,anna,graded,.*,60,60,' "and grades it"
 
 # --- --no-perf summary does not claim performance tests failed ----------------------
 expect_not_in "$W/out/summary.md" '\| performance \| [0-9.]+ \| 0/' "no 0/N for performance tests that did not run"

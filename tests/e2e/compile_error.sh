@@ -5,7 +5,10 @@ source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 run_grade ce lab01 "$FAKES/compile_error" --work-dir "$W/work" --json "$W/r.json"
 expect_rc ce 1
-expect_field "$W/r.json" build.diagnostics.0.file "$FAKES/compile_error/file_stats.cpp" "error points at the student's file"
+expect_field "$W/r.json" build.diagnostics.0.file "file_stats.cpp" "error points at the student's file, as submitted (no grader folder)"
+[[ "$(result_field "$W/r.json" build log)" != *"$W/work"* ]] && pass "no grader work path in the build log" ||
+  fail "the build log shows the grader's work path"
+expect_some_test "$W/r.json" message "not run: the submission did not compile \(first error: file_stats.cpp:[0-9]+: .*" "each test names the first error"
 expect_field "$W/r.json" build.diagnostics.0.line "[1-9][0-9]*" "error names its line"
 expect_field "$W/r.json" build.diagnostics.0.severity error "the diagnostic is an error"
 expect_field "$W/r.json" score 0 "a build failure scores 0"

@@ -11,6 +11,10 @@
 #     only in the blocks the counters used to sample: the coalescing check earns nothing;
 #   - a forged counters file, a removed findings file: the sealed lines no longer verify;
 #   - a call to the runtime's sealing function, a memcpy of its own: not linkable, refused;
+#   - the runtime's state found through the symbol table and cleared (a plain write,
+#     /proc/self/mem, mprotect first), a re-exec without settings, the key looked for
+#     in the environment, /proc/self/environ and /proc/self/fd: none scores more than
+#     the honest racy control;
 #   - the lab03 reference keeps full marks.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -99,6 +103,33 @@ expect_rc memcpy 1
 expect_field "$W/memcpy.json" build.ok false "a memcpy of its own fails the build"
 expect_field "$W/memcpy.json" build.diagnostics.0.message ".*defines memcpy, which the simulator runtime uses itself.*" "the replaced memcpy is named"
 expect_field "$W/memcpy.json" score 0 "no points"
+
+# 11. The runtime locked before the submission runs (docs/sandbox.md, "The runtime locks
+#     itself before the submission runs"): each class of tampering, graded once, scores no
+#     more than the same racy histogram left honest.
+score_of() { result_field "$1" score; }
+expect_at_most_control() {  # REPORT WHAT
+  if awk -v a="$(score_of "$1")" -v b="$(score_of "$W/honest.json")" 'BEGIN { exit !(a + 0 <= b + 0) }'
+  then pass "$2"; else fail "$2: $1 scores $(score_of "$1"), the honest racy control $(score_of "$W/honest.json")"; fi
+}
+bash "$MAKE" honest_race "$W/honest"
+run_grade honest lab04 "$W/honest" --device sim --no-perf --work-dir "$W/work" --json "$W/honest.json"
+expect_test_says "$W/honest.json" "$HIST" "data race on .local." "the control's race is found"
+for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect reexec_without_settings stolen_key; do
+  bash "$MAKE" "$kind" "$W/$kind"
+  run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
+  expect_rc "$kind" 1
+  expect_at_most_control "$W/$kind.json" "$kind scores no more than its honest racy control"
+  expect_status "$W/$kind.json" "$HIST" failed "$kind: the racy histogram fails"
+done
+# The state found through the symbol table is sealed: a write faults, an mprotect first
+# changes nothing; /proc/self/mem cannot be opened for writing, so the race stays found;
+# the copy's exec is refused; no key is anywhere the submission can read it.
+expect_test_says "$W/locked_state_symtab.json" "$HIST" "SIGSEGV" "the write to the sealed page faults"
+expect_test_says "$W/locked_state_mprotect.json" "$HIST" "SIGSEGV" "the write after mprotect faults"
+expect_test_says "$W/locked_state_proc_mem.json" "$HIST" "data race on .local." "the race survives /proc/self/mem"
+expect_test_says "$W/reexec_without_settings.json" "$HIST" "exited with status 127" "the re-exec is refused"
+expect_test_says "$W/stolen_key.json" "$HIST" "data race on .local." "no key was found: the race stays found"
 
 # 6. The reference keeps every point it can earn here.
 run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"

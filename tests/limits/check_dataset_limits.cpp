@@ -12,10 +12,6 @@
 // dataset, runs the expected-output program and the graded reference (sim build for GPU
 // labs) on it, and compares every array they wrote (name, count, element size).
 // Exit 0: all fit; 1: a test does not fit or the table is wrong; 2: bad arguments.
-#include <spawn.h>
-#include <sys/wait.h>
-#include <fcntl.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -26,11 +22,10 @@
 #include <vector>
 
 #include "output_model.hpp"
+#include "program_run.hpp"
 #include "parlab/datasets/generator.hpp"
 #include "parlab/harness/arrays.hpp"
 #include "spec/lab_spec.hpp"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 using parlab::Params;
@@ -133,31 +128,6 @@ void check_test(const LabSpec& lab, const TestSpec& t, const OutputModel& model,
   }
 }
 
-int run_program(const fs::path& exe, const std::vector<std::string>& args, const fs::path& log) {
-  std::vector<std::string> all = {exe.string()};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.size() > 2000 ? text.substr(text.size() - 2000) : text;
-}
-
 // Runs `exe` on the dataset and compares what it wrote with the model.
 void verify_run(const fs::path& exe, Writer writer, const std::string& task, const Params& test_params,
                 const parlab::grader::DatasetSpec& ds, const fs::path& data_dir, const fs::path& out_dir,
@@ -173,7 +143,7 @@ void verify_run(const fs::path& exe, Writer writer, const std::string& task, con
   const fs::path log = out_dir.string() + ".log";
   const int rc = run_program(exe, args, log);
   if (rc != 0) {
-    failures.push_back(head + "exited with " + std::to_string(rc) + ":\n" + read_text(log));
+    failures.push_back(head + "exited with " + std::to_string(rc) + ":\n" + log_tail(log));
     return;
   }
   const auto predicted = output_bytes(arrays, writer, test_params, ds.params);

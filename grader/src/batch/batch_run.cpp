@@ -127,6 +127,7 @@ std::vector<Student> select_students(const BatchOptions& o, const ClassList& lis
   for (const Student& s : list.students) {
     if ((!o.only.empty() || o.id_list) && !wanted.count(s.id)) continue;
     Student chosen = s;
+    if (!o.only.empty()) chosen.requested_by = "--only";
     if (!force && is_finished(layout, s.id)) {
       const std::string why = stale_reason(layout, context, s);
       if (why.empty()) continue;

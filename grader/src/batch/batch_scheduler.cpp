@@ -30,7 +30,9 @@ ScheduleOutcome grade_all(const std::vector<Student>& students, int jobs, const 
       std::lock_guard<std::mutex> lock(mutex);
       if (g.record.result) ++outcome.finished;
       if (g.record.status == StudentStatus::error) ++outcome.errors;
-      if (g.record.attempts > 1) outcome.retried.push_back({g.record.student.id, g.record.attempts});
+      if (g.record.attempts > 1) {
+        outcome.retried.push_back({g.record.student.id, g.record.attempts, g.record.retried_because});
+      }
       if (g.environment_broken && !outcome.environment_broken) {
         outcome.environment_broken = true;
         outcome.environment_reason = g.record.reason;

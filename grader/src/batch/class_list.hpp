@@ -20,6 +20,7 @@ struct Student {
   std::string regrade_reason;  // set by select_students when a finished record is stale
   std::string section;                      // roster `section` (course file due times)
   std::optional<std::string> submitted_at;  // roster `submitted_at` (see RosterEntry)
+  std::string requested_by;    // "--only": graded because the instructor named it
 };
 
 // A member of a group submission: graded with the submitter's entry, one row each.

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "batch/class_conditions.hpp"
 #include "batch/gradebook.hpp"
 #include "measure/statistics.hpp"
 #include "report/untrusted_text.hpp"
@@ -15,7 +16,9 @@ namespace {
 
 bool finished(const StudentRecord& r) { return r.result.has_value(); }
 
-json score_distribution(const std::vector<double>& scores, double max_score) {
+// `shares`: each score as a share of what that student could earn where graded, so a
+// full score in the simulator (68 of 100) is drawn as full, not as 60-70 %.
+json score_distribution(const std::vector<double>& scores, const std::vector<double>& shares) {
   json d = {{"count", scores.size()}};
   if (scores.empty()) return d;
   d["min"] = *std::min_element(scores.begin(), scores.end());
@@ -24,12 +27,9 @@ json score_distribution(const std::vector<double>& scores, double max_score) {
   d["q3"] = quantile(scores, 0.75);
   d["max"] = *std::max_element(scores.begin(), scores.end());
   d["mean"] = std::accumulate(scores.begin(), scores.end(), 0.0) / scores.size();
-  // Ten bins of the maximum score; a full score falls in the last one.
+  // Ten bins of the reachable share; a full score falls in the last one.
   std::vector<int> bins(10, 0);
-  for (double s : scores) {
-    int b = max_score > 0 ? static_cast<int>(s / max_score * 10) : 0;
-    bins[std::clamp(b, 0, 9)]++;
-  }
+  for (double share : shares) bins[std::clamp(static_cast<int>(share * 10), 0, 9)]++;
   d["histogram"] = bins;
   return d;
 }
@@ -118,13 +118,17 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
             {"students", records.size()}};
   json counts = json::object();
   for (const char* name : {"graded", "build_failed", "rejected", "error", "pending", "missing"}) counts[name] = 0;
-  std::vector<double> scores;
+  std::vector<double> scores, shares;
   for (const StudentRecord& r : records) {
     counts[to_string(r.status)] = counts[to_string(r.status)].get<int>() + 1;
-    if (finished(r)) scores.push_back(r.result->score);
+    if (!finished(r)) continue;
+    scores.push_back(r.result->score);
+    const double out_of = r.result->graded_max_score;
+    shares.push_back(out_of > 0 ? r.result->score / out_of : 0.0);
   }
   s["counts"] = counts;
-  s["score"] = score_distribution(scores, m.max_score);
+  s["score"] = score_distribution(scores, shares);
+  s["graded_where"] = graded_where(records);
   s["reachable_score"] = reachable_score(records);
   json tests = json::array();
   for (const ManifestTest& t : m.tests) tests.push_back(test_summary(t, records));
@@ -133,6 +137,7 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
   s["rejected"] = people(records, StudentStatus::rejected);
   s["errors"] = people(records, StudentStatus::error);
   s["pending"] = people(records, StudentStatus::pending);
+  s["run_problems"] = run_problems(records);
   s["missing"] = people(records, StudentStatus::missing);
   json regraded = json::array();
   for (const StudentRecord& r : records) {
@@ -149,12 +154,43 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
 std::string score_scale_text(const json& s) {
   const double max_score = s["max_score"].get<double>();
   const double reachable = s.value("reachable_score", max_score);
-  std::string text = "out of " + format_points(max_score);
   if (reachable > 0 && reachable < max_score) {
-    text += "; " + format_points(reachable) + " could be earned where it was graded";
+    return "out of " + format_points(reachable) + " reachable where it was graded; the lab has " +
+           format_points(max_score);
   }
-  return text;
+  return "out of " + format_points(max_score);
 }
+
+namespace {
+
+// One row per test; a test not graded where the class was graded says so and how often,
+// never reads as a 0 % pass rate.
+std::string tests_markdown(const json& tests) {
+  std::string md = "\n## Tests\n\n| test | kind | points | passed | pass rate | not graded | median speedup |\n"
+                   "|---|---|---|---|---|---|---|\n";
+  for (const json& t : tests) {
+    std::string speed = "";
+    if (t.contains("median_speedup")) {
+      speed = t["median_speedup"].is_null() ? "not measured" : fmt("%.2fx", t["median_speedup"]);
+    }
+    const bool attempted = t["attempted"].get<int>() > 0;
+    const int not_judged = t.value("not_judged", 0);
+    const bool performance = test_kind_from_string(t["kind"].get<std::string>()) == TestKind::performance;
+    if (!attempted && performance) speed = "";
+    std::string passed = std::to_string(t["passed"].get<int>()) + "/" + std::to_string(t["attempted"].get<int>()) +
+                         " | " + fmt("%.0f %%", t["pass_rate"].get<double>() * 100);
+    if (!attempted) {
+      passed = std::string(not_judged > 0 ? "not graded there" : performance ? "not run (--no-perf)" : "none yet") +
+               " | -";
+    }
+    md += "| " + t["name"].get<std::string>() + " | " + t["kind"].get<std::string>() + " | " +
+          format_points(t["points"].get<double>()) + " | " + passed + " | " +
+          (not_judged > 0 ? std::to_string(not_judged) : "") + " | " + speed + " |\n";
+  }
+  return md;
+}
+
+}  // namespace
 
 std::string class_summary_markdown(const json& s) {
   std::string md = "# " + s["lab_id"].get<std::string>() + " class summary: " +
@@ -166,12 +202,13 @@ std::string class_summary_markdown(const json& s) {
         " grader errors, " + std::to_string(c["pending"].get<int>()) + " pending, " +
         std::to_string(c["missing"].get<int>()) + " missing.\n\n";
   const json& d = s["score"];
+  if (s.contains("graded_where")) md += graded_where_markdown(s["graded_where"]);
   md += "## Scores (" + score_scale_text(s) + ")\n\n";
   if (d["count"].get<int>() > 0) {
     md += "| min | q1 | median | q3 | max | mean |\n|---|---|---|---|---|---|\n| " +
           fmt("%.2f", d["min"]) + " | " + fmt("%.2f", d["q1"]) + " | " + fmt("%.2f", d["median"]) + " | " +
           fmt("%.2f", d["q3"]) + " | " + fmt("%.2f", d["max"]) + " | " + fmt("%.2f", d["mean"]) + " |\n\n";
-    md += "| score | students |\n|---|---|\n";
+    md += "| share of the reachable score | students |\n|---|---|\n";
     for (int b = 0; b < 10; ++b) {
       md += "| " + std::to_string(b * 10) + (b == 9 ? "-100 %" : "-" + std::to_string(b * 10 + 10) + " %") +
             " | " + std::string(d["histogram"][b].get<int>(), '#') + " " +
@@ -180,22 +217,7 @@ std::string class_summary_markdown(const json& s) {
   } else {
     md += "No finished gradings yet.\n";
   }
-  md += "\n## Tests\n\n| test | kind | points | passed | pass rate | median speedup |\n|---|---|---|---|---|---|\n";
-  for (const json& t : s["tests"]) {
-    std::string speed = "";
-    if (t.contains("median_speedup")) {
-      speed = t["median_speedup"].is_null() ? "not measured" : fmt("%.2fx", t["median_speedup"]);
-    }
-    const bool attempted = t["attempted"].get<int>() > 0;
-    const bool performance = test_kind_from_string(t["kind"].get<std::string>()) == TestKind::performance;
-    if (!attempted && performance) speed = "";
-    md += "| " + t["name"].get<std::string>() + " | " + t["kind"].get<std::string>() + " | " +
-          format_points(t["points"].get<double>()) + " | " +
-          (attempted ? std::to_string(t["passed"].get<int>()) + "/" + std::to_string(t["attempted"].get<int>()) +
-                           " | " + fmt("%.0f %%", t["pass_rate"].get<double>() * 100)
-                     : std::string(performance ? "not run (--no-perf)" : "none yet") + " | -") +
-          " | " + speed + " |\n";
-  }
+  md += tests_markdown(s["tests"]);
   auto list = [&md](const json& people, const std::string& title) {
     if (people.empty()) return;
     md += "\n## " + title + "\n\n";
@@ -210,6 +232,7 @@ std::string class_summary_markdown(const json& s) {
   list(s["did_not_build"], "Did not build");
   list(s["rejected"], "Rejected submissions");
   list(s["errors"], "Grader errors (re-run the batch to retry)");
+  if (s.contains("run_problems")) list(s["run_problems"], "Crashed, timed out or exited wrongly in a test");
   list(s["pending"], "Not graded yet");
   list(s["missing"], "On the roster, no submission");
   list(s["regraded_after_change"], "Re-graded because something changed since their earlier grading");

@@ -23,7 +23,6 @@ std::string text_of(const json& j, const char* key) {
 
 std::string scores(const json& s) {
   const json& d = s["score"];
-  const double max_score = s["max_score"].get<double>();
   std::string out = "<h2>Scores (" + escape(score_scale_text(s)) + ")</h2>\n";
   if (d["count"].get<int>() == 0) return out + "<p>No finished gradings yet.</p>\n";
   out += "<table id=\"score-stats\"><tr>";
@@ -36,8 +35,8 @@ std::string scores(const json& s) {
   std::vector<int> bins = d["histogram"].get<std::vector<int>>();
   std::vector<std::string> labels;
   for (std::size_t b = 0; b < bins.size(); ++b) {
-    labels.push_back(report_text::format_points(max_score * b / 10) + "-" +
-                     report_text::format_points(max_score * (b + 1) / 10));
+    // Shares of what each student could earn where graded: 68 of 68 reachable is full.
+    labels.push_back(std::to_string(b * 10) + "-" + std::to_string(b * 10 + 10) + " %");
   }
   return out + "<div class=\"card\">" + html::histogram_svg(bins, labels) + "</div>\n";
 }
@@ -54,14 +53,14 @@ std::string ranking(const json& people) {
 // Why a test has no pass rate: not run at all (--no-perf), or run but not judged.
 std::string not_attempted_text(const json& t) {
   const int not_judged = t.value("not_judged", 0);
-  if (not_judged > 0) return "none judged (" + std::to_string(not_judged) + " not graded there)";
+  if (not_judged > 0) return "not graded there";
   return test_kind_from_string(t["kind"].get<std::string>()) == TestKind::performance ? "not run (--no-perf)" : "none yet";
 }
 
 std::string tests(const json& s) {
   std::string out = "<h2>Tests</h2>\n<table id=\"test-rates\">\n<tr><th>Test</th><th>Kind</th>"
                     "<th class=\"points\">Points</th><th>Passed</th><th>Pass rate</th>"
-                    "<th>Median speed ratio</th><th>Slowest</th><th>Fastest</th></tr>\n";
+                    "<th>Not graded</th><th>Median speed ratio</th><th>Slowest</th><th>Fastest</th></tr>\n";
   for (const json& t : s["tests"]) {
     const int attempted = t["attempted"].get<int>();
     const double rate = t["pass_rate"].get<double>();
@@ -76,10 +75,33 @@ std::string tests(const json& s) {
                       : not_attempted_text(t)) +
            "</td><td data-rate=\"" + format_number(rate, 3) + "\">" +
            (attempted ? html::fraction_bar_svg(rate) + " " + format_number(rate * 100, 3) + "%" : "") +
-           "</td><td>" + speed + "</td><td>" + (t.contains("slowest") ? ranking(t["slowest"]) : "") +
+           "</td><td data-not-graded=\"" + std::to_string(t.value("not_judged", 0)) + "\">" +
+           (t.value("not_judged", 0) > 0 ? std::to_string(t.value("not_judged", 0)) : "") + "</td><td>" + speed + "</td><td>" + (t.contains("slowest") ? ranking(t["slowest"]) : "") +
            "</td><td>" + (t.contains("fastest") ? ranking(t["fastest"]) : "") + "</td></tr>\n";
   }
   return out + "</table>\n";
+}
+
+// Where and how the class was graded, and the tests that could not be graded there.
+std::string graded_where_html(const json& s) {
+  if (!s.contains("graded_where")) return "";
+  const json& w = s["graded_where"];
+  std::string devices;
+  for (const json& d : w["devices"]) devices += (devices.empty() ? "" : "; ") + escape(d.get<std::string>());
+  std::string out = "<section id=\"graded-where\" class=\"card\"><p>Graded on: <span data-modes=\"";
+  std::string modes;
+  for (const json& m : w["modes"]) modes += (modes.empty() ? "" : " ") + m.get<std::string>();
+  out += escape(modes) + "\">" + (devices.empty() ? std::string("nothing graded yet") : devices) + "</span></p>\n";
+  if (!w["not_graded_tests"].empty()) {
+    out += "<p>Not graded there (left out of every total, not counted as failures):</p><ul>\n";
+    for (const json& t : w["not_graded_tests"]) {
+      out += "<li data-not-graded-test=\"" + escape(text_of(t, "name")) + "\">" + escape(text_of(t, "name")) +
+             " (" + report_text::format_points(t["points"].get<double>()) + " points, " +
+             std::to_string(t["students"].get<int>()) + " students): " + escape(text_of(t, "reason")) + "</li>\n";
+    }
+    out += "</ul>\n";
+  }
+  return out + "</section>\n";
 }
 
 std::string people(const json& list, const std::string& title) {
@@ -109,10 +131,11 @@ std::string class_summary_html(const json& s) {
               std::to_string(c[key].get<int>()) + "</span> " + label;
   }
   body += counts + "</div></section>\n";
-  body += scores(s) + tests(s);
+  body += graded_where_html(s) + scores(s) + tests(s);
   body += people(s["did_not_build"], "Did not build");
   body += people(s["rejected"], "Rejected submissions");
   body += people(s["errors"], "Grader errors (re-run the batch to retry)");
+  if (s.contains("run_problems")) body += people(s["run_problems"], "Crashed, timed out or exited wrongly in a test");
   body += people(s["pending"], "Not graded yet");
   body += people(s["missing"], "On the roster, no submission");
   body += people(s["regraded_after_change"], "Re-graded because something changed");

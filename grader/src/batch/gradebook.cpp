@@ -69,6 +69,23 @@ std::string record_sandbox(const StudentRecord& r) {
   return h.sandbox + (h.sandbox_level.empty() ? "" : " (" + h.sandbox_level + ")");
 }
 
+namespace {
+
+// A test left out of the graded total reads as what it is, never as a 0 earned.
+std::string points_cell(const TestResult& t) {
+  if (t.status == TestStatus::not_graded) return "not graded";
+  if (t.status == TestStatus::inconclusive) return "inconclusive";
+  return format_points(t.points);
+}
+
+std::string row_out_of(const BatchManifest& m, const StudentRecord& r) {
+  // A record without a graded total (a rejection, an older record) is out of the lab's points.
+  const bool has_total = r.result && r.result->graded_max_score > 0;
+  return format_points(has_total ? r.result->graded_max_score : m.max_score);
+}
+
+}  // namespace
+
 std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records,
                           const CourseDeadlines* course) {
   std::string out = "student,id,entry,status";
@@ -82,13 +99,13 @@ std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecor
       std::string cell;
       if (r.result) {
         for (const TestResult& tr : r.result->tests) {
-          if (tr.name == t.name) cell = format_points(tr.points);
+          if (tr.name == t.name) cell = points_cell(tr);
         }
       }
       out += "," + cell;
     }
     out += "," + (r.result ? format_points(r.result->score) : std::string()) + "," +
-           format_points(m.max_score) + "," + csv_field(record_flags(r)) + "," +
+           row_out_of(m, r) + "," + csv_field(record_flags(r)) + "," +
            csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "," + csv_field(record_sandbox(r));
     out += (course ? late_cells(late_record(*course, r)) : std::string()) + "\n";
   }

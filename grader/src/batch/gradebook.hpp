@@ -3,6 +3,9 @@
 // by every run and by `grade batch --collect`). One row per student, sorted by id:
 //   student,id,entry,status,<one column per test: points>,total,max,flags,reason,sandbox
 // and, with a course file (--course), the late columns of batch/late_record.hpp.
+// `max` is what the row's total is out of: the lab's points less the tests left out of
+// that grading's total (not graded on that machine, inconclusive), whose cells say
+// "not graded" or "inconclusive" instead of a 0 the student never earned.
 #include <string>
 #include <vector>
 

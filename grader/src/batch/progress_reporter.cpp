@@ -50,7 +50,11 @@ void ProgressReporter::finished(const StudentRecord& r) {
   }
   // The id is a folder or archive name a student chose: no raw controls on the terminal.
   std::string what = untrusted_text::escape_line(r.student.id) + ": " + to_string(r.status);
-  if (r.result) what += ", " + format_points(r.result->score) + "/" + format_points(r.result->max_score);
+  // Out of what this grading could earn (68 in the simulator, not the lab's 100).
+  if (r.result) {
+    const double out_of = r.result->graded_max_score > 0 ? r.result->graded_max_score : r.result->max_score;
+    what += ", " + format_points(r.result->score) + "/" + format_points(out_of);
+  }
   if (failed) what += " (" + record_reason(r) + ")";
   // A retry is the grader's trouble (a busy machine, a full uid pool): never silent.
   const bool retried = r.attempts > 1;

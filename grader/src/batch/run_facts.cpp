@@ -9,7 +9,9 @@ namespace parlab::grader::batch {
 
 nlohmann::json run_facts_json(const BatchRunFacts& f) {
   nlohmann::json retried = nlohmann::json::array();
-  for (const RetriedGrading& r : f.retried) retried.push_back({{"id", r.id}, {"attempts", r.attempts}});
+  for (const RetriedGrading& r : f.retried) {
+    retried.push_back({{"id", r.id}, {"attempts", r.attempts}, {"reasons", r.reasons}});
+  }
   return {{"started_at", f.started_at},
           {"submissions", f.submissions},
           {"to_grade", f.to_grade},

@@ -16,6 +16,7 @@ namespace parlab::grader::batch {
 struct RetriedGrading {
   std::string id;
   int attempts = 0;
+  std::vector<std::string> reasons;  // why each earlier attempt was repeated
 };
 
 struct BatchRunFacts {

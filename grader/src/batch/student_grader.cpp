@@ -91,6 +91,7 @@ StudentGrading StudentGrader::grade(const Student& student) const {
   rec.student = manifest_entry(student);
   rec.regrade_token = context_.regrade_token;
   rec.regraded_because = student.regrade_reason;
+  rec.requested_by = student.requested_by;
   mark_unfinished(layout_, student.id);
   remove_stale_temp_files(layout_.student_dir(student.id));
   // Hashed before unpacking: a resubmission landing meanwhile makes the record stale.
@@ -130,6 +131,9 @@ StudentGrading StudentGrader::grade(const Student& student) const {
     if (result && !grade_again_for_inconclusive(*result, rec.attempts, context_.max_attempts))
       return finish(std::move(*result));
     if (result) inconclusive = std::move(result);
+    // Each attempt not kept says why, in the record and the run's facts.
+    if (rec.attempts < context_.max_attempts && !run.timed_out)
+      rec.retried_because.push_back(result ? "a test was inconclusive (the machine was busy)" : problem);
     // A timeout already cost a whole time cap: the next run retries it, not this one.
     if (rec.attempts >= context_.max_attempts || run.timed_out) break;
     // Shared resources (the uid's process limit, the sandbox) are often back a moment

@@ -32,6 +32,8 @@ std::string status_text(const StudentRecord& r) {
   if (r.identity) j["graded"] = identity_json(*r.identity);
   if (!r.regrade_token.empty()) j["regrade_token"] = r.regrade_token;
   if (!r.regraded_because.empty()) j["regraded_because"] = r.regraded_because;
+  if (!r.retried_because.empty()) j["retried_because"] = r.retried_because;
+  if (!r.requested_by.empty()) j["requested_by"] = r.requested_by;
   return j.dump(2) + "\n";
 }
 
@@ -40,6 +42,8 @@ void read_status_extras(const json& s, StudentRecord& r) {
   if (s.contains("regrade_token")) r.regrade_token = s.at("regrade_token").get<std::string>();
   if (s.contains("regraded_because")) r.regraded_because = s.at("regraded_because").get<std::string>();
   if (s.contains("attempts")) r.attempts = s.at("attempts").get<int>();
+  if (s.contains("retried_because")) r.retried_because = s.at("retried_because").get<std::vector<std::string>>();
+  if (s.contains("requested_by")) r.requested_by = s.at("requested_by").get<std::string>();
 }
 
 // ".NAME.tmp.PID.N" as util/atomic_write.cpp's temp_path_for makes them.

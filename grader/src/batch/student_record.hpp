@@ -33,6 +33,8 @@ struct StudentRecord {
   std::string regrade_token;       // the --regrade this record was graded under (regrade_marker.hpp)
   std::string regraded_because;    // why a re-run graded it again ("the submission changed")
   int attempts = 1;                // gradings this run needed (infrastructure retries)
+  std::vector<std::string> retried_because;  // why each earlier attempt was not kept
+  std::string requested_by;        // "--only": this grading was asked for by name
 };
 
 // Writes result.json, report.md, gradescope/results.json, then status.json.

@@ -11,6 +11,7 @@
 #include "batch/course_deadlines.hpp"
 #include "batch/output_lock.hpp"
 #include "batch/slurm_job.hpp"
+#include "batch/student_record.hpp"
 #include "cli/commands.hpp"
 #include "core/errors.hpp"
 #include "cli/sandbox_level.hpp"
@@ -108,6 +109,13 @@ int run_collect(const po::variables_map& vm) {
   // for the collect job of the Slurm submission that does.
   const batch::OutputLock lock = batch::lock_output_folder(
       out, vm.count("slurm-submission") ? vm["slurm-submission"].as<std::string>() : "");
+  // What a killed --collect (or run) left half written: no one else writes now (the
+  // lock), except a Slurm submission's own tasks, whose run cleans up after them.
+  if (!vm.count("slurm-submission")) {
+    if (int n = batch::remove_stale_temp_files(out)) {
+      std::cerr << "grade: batch: removed " << n << " temporary file(s) of an interrupted run\n";
+    }
+  }
   batch::CollectCounts c = batch::collect_batch(batch::BatchLayout{out});
   std::cerr << "grade: batch: gradebook of " << c.students << " rows: " << c.finished << " finished, "
             << c.errors << " grader errors, " << c.pending << " pending, " << c.missing << " missing\n";

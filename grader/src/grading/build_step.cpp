@@ -1,5 +1,7 @@
 #include "grading/build_step.hpp"
 
+#include <algorithm>
+
 #include "grading/folder_lock.hpp"
 
 namespace fs = std::filesystem;
@@ -39,16 +41,79 @@ BuiltProgram build_step(GradingContext& ctx, const fs::path& submission) {
                                                             : build_target(ctx.lab.kind, ctx.mode));
   }
   open_cached_build_to_this_grading(ctx.work / "build");
+  hide_grader_paths(built.result, {submission, ctx.work});
   return built;
 }
 
-std::vector<TestResult> not_compiled_results(const GradingContext& ctx) {
+namespace {
+
+std::string first_error(const BuildResult& build) {
+  for (const Diagnostic& d : build.diagnostics) {
+    if (d.severity != "error") continue;
+    std::string where = d.file;
+    if (d.line > 0) where += ":" + std::to_string(d.line);
+    return where.empty() ? d.message : where + ": " + d.message;
+  }
+  return "";
+}
+
+void erase_all(std::string& text, const std::string& what) {
+  if (what.empty()) return;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at)) text.erase(at, what.size());
+}
+
+}  // namespace
+
+void hide_grader_paths(BuildResult& build, const std::vector<fs::path>& folders) {
+  std::vector<std::string> prefixes;
+  for (const fs::path& f : folders) {
+    if (f.empty()) continue;
+    std::error_code ignored;
+    for (const fs::path& p : {f, fs::weakly_canonical(f, ignored)}) {
+      std::string text = p.lexically_normal().string();
+      while (text.size() > 1 && text.back() == '/') text.pop_back();
+      if (text.size() > 1) prefixes.push_back(text + "/");
+    }
+  }
+  // Longest first: a folder inside another loses its whole prefix.
+  std::sort(prefixes.begin(), prefixes.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  for (const std::string& p : prefixes) {
+    erase_all(build.log, p);
+    erase_all(build.command, p);
+    for (Diagnostic& d : build.diagnostics) {
+      erase_all(d.file, p);
+      erase_all(d.message, p);
+    }
+  }
+}
+
+std::vector<TestResult> not_compiled_results(const GradingContext& ctx, const BuildResult& build) {
+  const std::string error = first_error(build);
+  const std::string message = "not run: the submission did not compile" +
+                              (error.empty() ? std::string(" (the build section says why)")
+                                             : " (first error: " + error + ")");
   std::vector<TestResult> results;
   for (const TestSpec& t : ctx.lab.tests) {
+    // What this machine or mode could not have graded anyway stays out of the total, so
+    // a build failure is scored out of the same points as a graded upload here.
+    if (!ctx.runs_here(t)) {
+      results.push_back(ctx.skipped_without_gpu(t));
+      continue;
+    }
+    if (t.kind == TestKind::performance) {
+      if (auto why = ctx.not_measured_reason(t, {}); why && why->status == TestStatus::not_graded) {
+        TestResult r = ctx.base_result(t);
+        r.status = TestStatus::not_graded;
+        r.outcome = RunOutcome::not_run;
+        r.message = why->reason;
+        results.push_back(r);
+        continue;
+      }
+    }
     TestResult r = ctx.base_result(t);
     r.status = TestStatus::failed;
     r.outcome = RunOutcome::not_run;
-    r.message = "not run: the submission did not compile (see the build errors above)";
+    r.message = message;
     results.push_back(r);
   }
   return results;

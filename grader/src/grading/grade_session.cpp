@@ -79,7 +79,7 @@ GradeResult Session::run() {
   run_reference_step(ctx_, *extras_);
   ctx_.phases.switch_to(GradingPhase::build);
   if (!build(result)) {
-    result.tests = not_compiled_results(ctx_);
+    result.tests = not_compiled_results(ctx_, result.build);
     return finish(result, t0);
   }
   TestResults done;
@@ -140,7 +140,9 @@ void Session::choose_device(GradeResult& result) {
                            "): each GPU test is reported as skipped; grade exits with 3 "
                            "(1 when a test that did run failed)");
   }
-  extras_ = make_mode_extras(ctx_.mode);
+  // A Python program's kernels run in Numba's own simulator (its errors come back in
+  // status.json), never in parlab's: no simulator report or counters to read.
+  extras_ = make_mode_extras(ctx_.lab.track == Track::python ? DeviceMode::host : ctx_.mode);
   extras_->prepare(ctx_, result);
 }
 

@@ -122,6 +122,19 @@ void check_timings(const ChildRunFiles& files, const TaskInvocation& inv, TaskRu
   read_phases_and_work(timings, out);
 }
 
+// The simulator's settings leave the environment, which the submission can read, for
+// the settings descriptor (RunRequest::simulator_settings), key and seeds included.
+void move_simulator_settings(RunRequest& req) {
+  for (auto it = req.env.begin(); it != req.env.end();) {
+    if (it->first.rfind("PARLAB_SIM_", 0) != 0) {
+      ++it;
+      continue;
+    }
+    req.simulator_settings += it->first + "=" + it->second + "\n";
+    it = req.env.erase(it);
+  }
+}
+
 }  // namespace
 
 TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
@@ -156,6 +169,7 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
     report_key = fresh_report_key();
     req.env["PARLAB_SIM_REPORT_KEY"] = report_key;
   }
+  move_simulator_settings(req);
   req.limits = inv.limits;
   req.observe = inv.observe;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};

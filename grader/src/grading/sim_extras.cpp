@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "grading/child_run_files.hpp"
 #include "grading/fault_line.hpp"
+#include "grading/kernel_lock_support.hpp"
 #include "grading/run_feedback.hpp"
 #include "grading/sim_check_step.hpp"
 #include "grading/sealed_report.hpp"
@@ -25,6 +26,8 @@ TestSpec sim_check_test(const TestSpec& t) {
 
 void SimExtras::prepare(GradingContext& ctx, GradeResult& result) {
   result.notes.push_back(sim_mode_note(ctx.device.detail));
+  if (std::string gaps = lock_gap_note(missing_lock_features()); !gaps.empty())
+    result.notes.push_back(gaps);
   std::map<std::string, std::string> env = sim_child_environment(ctx.cores);
   ctx.submission_runs.set_fresh_sim_seeds(true);
   ctx.reference_runs.set_fresh_sim_seeds(true);

@@ -87,6 +87,8 @@ const char* describe(ChildSetupStep step) {
       return "setsid";
     case ChildSetupStep::keep_status_fd:
       return "keeping the sandbox status pipe open";
+    case ChildSetupStep::pass_settings:
+      return "placing the simulator's settings descriptor";
     case ChildSetupStep::reach_bridge:
       return "bridging a private parent folder for the sandbox's user";
     case ChildSetupStep::hide_processes:
@@ -136,6 +138,11 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   mark_descriptors_close_on_exec();
   if (plan.keep_open_fd >= 0 && ::fcntl(plan.keep_open_fd, F_SETFD, 0) != 0)
     return failed(ChildSetupStep::keep_status_fd);
+  // dup2 leaves the copy open across exec; the status pipe must not be in its way.
+  if (plan.settings_fd >= 0 && (plan.settings_target == plan.keep_open_fd ||
+                                ::dup2(plan.settings_fd, plan.settings_target) < 0 ||
+                                ::fcntl(plan.settings_target, F_SETFD, 0) != 0))
+    return failed(ChildSetupStep::pass_settings);
   // Before the drop and the chdir: a view in which private parents are passable.
   if (plan.reach != nullptr && !apply_reach_plan(*plan.reach))
     return failed(ChildSetupStep::reach_bridge);

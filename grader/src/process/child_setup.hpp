@@ -25,6 +25,10 @@ struct ChildSetupPlan {
   gid_t supplementary_group = 0;
   // A descriptor the child must keep across exec (bubblewrap's status pipe); -1: none.
   int keep_open_fd = -1;
+  // The simulator's settings (RunRequest::simulator_settings): a descriptor placed at
+  // `settings_target` in the child, kept across exec; -1: none.
+  int settings_fd = -1;
+  int settings_target = -1;
   // Set PR_SET_NO_NEW_PRIVS: setuid programs cannot raise the child's privileges.
   // Off under bubblewrap, which sets it itself and may need setuid on some hosts.
   bool no_new_privileges = true;
@@ -55,6 +59,7 @@ enum class ChildSetupStep {
   reset_signals,
   new_session,
   keep_status_fd,
+  pass_settings,
   reach_bridge,
   hide_processes,
   change_directory,

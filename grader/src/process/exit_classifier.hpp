@@ -17,6 +17,7 @@ inline constexpr int kSimMemoryFaultExitCode = 87;
 inline constexpr int kSimDeadlockExitCode = 88;
 inline constexpr int kSimKernelFaultExitCode = 89;
 inline constexpr int kSimHostDeviceAccessExitCode = 90;
+inline constexpr int kSimNotLockedExitCode = 91;
 
 struct Termination {
   bool signaled = false;

@@ -25,6 +25,10 @@ struct RunRequest {
   std::vector<std::string> args;
   std::filesystem::path work_dir;      // cwd of the child; created if missing
   std::map<std::string, std::string> env;  // the child's whole environment
+  // The simulator runtime's settings, "NAME=value" lines, handed through the inherited
+  // descriptor parlab_sim::kSettingsDescriptor (a sealed memory file), never through the
+  // environment the submission can read; empty: no such descriptor.
+  std::string simulator_settings;
   ResourceLimits limits;
   SandboxView view;
   // Performance runs: sample the process tree's CPU time by process and thread and the

@@ -22,6 +22,7 @@
 #include "process/request_checks.hpp"
 #include "process/run_area.hpp"
 #include "process/rlimits.hpp"
+#include "process/settings_file.hpp"
 #include "process/signal_names.hpp"
 #include "process/spawn_child.hpp"
 #include "process/syscall_filter.hpp"
@@ -236,6 +237,16 @@ void add_observation(RunResult& result, const TreeSampler& sampler, double tree_
   }
 }
 
+// The simulator's settings, if any, as a sealed file the child gets at the runtime's
+// descriptor (process/settings_file); kept open here until the child has it.
+UniqueFd pass_simulator_settings(const RunRequest& request, ChildSetupPlan& plan) {
+  if (request.simulator_settings.empty()) return {};
+  UniqueFd settings = sealed_settings_file(request.simulator_settings);
+  plan.settings_fd = settings.get();
+  plan.settings_target = kSimSettingsDescriptor;
+  return settings;
+}
+
 }  // namespace
 
 SandboxOptions::Bubblewrap bubblewrap_mode_from_string(const std::string& text) {
@@ -384,6 +395,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   if (drop_privileges_) plan.reach = &process::reach_plan();
   plan.hide_other_processes = hide_other_processes_;
   add_syscall_filters(plan, drop_privileges_, use_bubblewrap_);
+  const UniqueFd settings = pass_simulator_settings(request, plan);
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.

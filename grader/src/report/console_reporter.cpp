@@ -124,7 +124,9 @@ std::vector<Row> rows_of(const GradeResult& r) {
       max_points += t->max_points;
       names += (names.empty() ? "" : ", ") + display_name(*t);
     }
-    rows.push_back({g.status, format_points(points) + " / " + format_points(max_points),
+    // A group left out of the total (grouped by status: all or none are): "- / 32".
+    const std::string earned = is_left_out(*g.tests.front()) ? "-" : format_points(points);
+    rows.push_back({g.status, earned + " / " + format_points(max_points),
                     std::to_string(g.tests.size()) + " tests: " + names, g.reason, true});
   }
   return rows;

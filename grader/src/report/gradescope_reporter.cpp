@@ -1,8 +1,9 @@
 // results.json for Gradescope's autograder (output_format "md"). Gradescope knows
 // only "passed" and "failed" and shows the tests' max_score sum beside the assignment's
 // total, so the two must agree: tests left out of the graded total (not graded on this
-// machine, an inconclusive measurement) are listed with max_score 0, their reason in
-// the name (never a red failure), and named in the summary; the rest count in full.
+// machine, an inconclusive measurement) are listed with max_score 0 and no status (the
+// spec's status is optional: neither a pass nor a red failure), their reason in the
+// name, and named in the summary; the rest count in full.
 // Partial credit says so. Hidden tests stay hidden until grades are published.
 #include <nlohmann/json.hpp>
 
@@ -31,7 +32,8 @@ std::string status_sentence(const GradeResult& r, const TestResult& t) {
     case TestStatus::failed: return "**Failed:** " + points_cell(t) + " points";
     case TestStatus::skipped: return "**Skipped** (a test it depends on failed): " + points_cell(t) + " points";
     case TestStatus::inconclusive:
-      return "**Inconclusive** (machine busy; 0 of 0 points): this test costs you nothing and "
+      return "**Inconclusive** (" + inconclusive_cause(t) +
+             "; 0 of 0 points): this test costs you nothing and "
              "is left out of the graded total; submit again to judge it";
     case TestStatus::not_graded:
       return "**Not graded here** (0 of 0 points: not counted, not lost): " + md_escape(not_graded_reason(r, t));
@@ -56,6 +58,7 @@ std::string test_output(const GradeResult& r, const TestResult& t, bool verbose)
 Json tags_of(const TestResult& t) {
   Json tags = Json::array({to_string(t.kind)});
   if (t.status == TestStatus::inconclusive) tags.push_back("inconclusive");
+  if (t.status == TestStatus::not_graded) tags.push_back("not-graded");
   if (is_hidden(t)) tags.push_back("hidden");
   return tags;
 }
@@ -91,6 +94,8 @@ class GradescopeReporter final : public Reporter {
 
   std::string render(const GradeResult& r) const override {
     Json tests = Json::array();
+    // A test left out of the total carries no status: Gradescope then shows neither a
+    // pass nor a failure, and its 0 of 0 points agree with its text.
     double score = 0;  // the sum of what the tests show, so the page adds up
     int number = 0;
     for (const TestResult& t : r.tests) {
@@ -101,15 +106,16 @@ class GradescopeReporter final : public Reporter {
       std::string name = t.name;
       if (t.status == TestStatus::inconclusive) name += " (inconclusive: re-run)";
       if (t.status == TestStatus::not_graded) name += " (not graded here: " + not_graded_reason(r, t) + ")";
-      tests.push_back({{"name", name},
-                       {"number", std::to_string(number)},
-                       {"score", points},
-                       {"max_score", left_out ? 0.0 : t.max_points},
-                       {"status", left_out ? "passed" : gradescope_status(t)},
-                       {"tags", tags_of(t)},
-                       {"output", test_output(r, t, options_.verbose)},
-                       {"output_format", "md"},
-                       {"visibility", is_hidden(t) ? "after_published" : "visible"}});
+      Json test = {{"name", name},
+                   {"number", std::to_string(number)},
+                   {"score", points},
+                   {"max_score", left_out ? 0.0 : t.max_points}};
+      if (!left_out) test["status"] = gradescope_status(t);
+      test["tags"] = tags_of(t);
+      test["output"] = test_output(r, t, options_.verbose);
+      test["output_format"] = "md";
+      test["visibility"] = is_hidden(t) ? "after_published" : "visible";
+      tests.push_back(std::move(test));
     }
     Json doc = {{"score", score},
                 {"execution_time", std::llround(r.seconds)},

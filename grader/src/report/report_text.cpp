@@ -140,6 +140,8 @@ std::string format_ratio(const Measurement& m) {
 }
 
 std::string points_cell(const TestResult& t) {
+  // Left out of the total: "- / 8", never "0 / 8", which reads as points lost.
+  if (is_left_out(t)) return "- / " + format_points(t.max_points);
   return format_points(t.points) + " / " + format_points(t.max_points);
 }
 
@@ -409,12 +411,19 @@ std::string ratio_against_band(const Measurement& m) {
          "x, full at " + format_number(m.full_at, 3) + "x)";
 }
 
+std::string inconclusive_cause(const TestResult& t) {
+  // The grader's own sentence (grading/performance_test.cpp) when its reference failed.
+  if (t.message.rfind("inconclusive: the reference", 0) == 0) return "the reference failed on this machine";
+  return "machine busy";
+}
+
 std::string short_reason(const GradeResult& r, const TestResult& t) {
   const std::string message = untrusted_text::escape_controls(t.message);
   switch (t.status) {
     case TestStatus::not_graded:  // the grader's own sentence ("not graded here: ...")
       return message.empty() ? not_graded_reason(r, t) : untrusted_text::escape_line(message);
     case TestStatus::inconclusive: {
+      if (inconclusive_cause(t) != "machine busy") return inconclusive_cause(t) + ": re-run";
       if (t.measurement && !t.measurement->interference.empty()) {
         return "machine busy: re-run (" + untrusted_text::escape_line(t.measurement->interference) + ")";
       }

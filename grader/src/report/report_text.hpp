@@ -16,7 +16,7 @@ std::string format_points(double points);        // up to 2 decimals: "37.5", "1
 std::string format_value(double value);          // %.6g; "NaN", "inf", "-inf"
 std::string format_seconds(double seconds);      // "0.8123 s"
 std::string format_ratio(const Measurement& m);  // "1.42x ±6%"
-std::string points_cell(const TestResult& t);    // "7.5 / 15"
+std::string points_cell(const TestResult& t);    // "7.5 / 15"; "- / 8" when left out (not counted)
 std::string total_line(const GradeResult& r);    // "Total: 37.5 / 100"
 
 // Gradable vs total (the statuses, shown by every reporter).
@@ -40,6 +40,9 @@ std::string counter_against_band(const CounterMeasurement& c);
 // What to do next, in one line: the first thing that costs points ("fix the build
 // error in kernels.cu", "fix X first", "speed up Y: 1.2x now, full credit at 2x").
 std::string next_step(const GradeResult& r);
+// Why an inconclusive test was not judged: "machine busy" or "the reference failed on
+// this machine".
+std::string inconclusive_cause(const TestResult& t);
 // The one short reason of a test's table row (empty for a plain pass).
 std::string short_reason(const GradeResult& r, const TestResult& t);
 

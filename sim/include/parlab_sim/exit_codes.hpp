@@ -24,5 +24,8 @@ inline constexpr int kExitKernelFault = 89;
 // segmentation fault): device memory is inaccessible to host code outside kernels and
 // the runtime's copies.
 inline constexpr int kExitHostDeviceAccess = 90;
+// A graded run whose runtime could not lock itself before the program ran, or whose
+// settings descriptor was unreadable: it fails closed, its checks unrun (docs/sandbox.md).
+inline constexpr int kExitNotLocked = 91;
 
 }  // namespace parlab_sim

@@ -2,12 +2,16 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 
-#include "counters/access_counters.hpp"
-#include "race/race_check.hpp"
+#include "config/locked_state.hpp"
+#include "config/runtime_lock.hpp"
+#include "config/settings_channel.hpp"
+#include "parlab_sim/exit_codes.hpp"
 #include "report/sealed_channel.hpp"
 
 namespace parlab_sim::detail {
@@ -31,16 +35,55 @@ bool is_setting(std::string_view entry) {
   return false;
 }
 
-// A function-local static: initialized on first use, so the priority-101 constructor
-// below cannot run before it is constructed, nor be undone by a later initializer.
-RuntimeSettings& mutable_settings() {
-  static RuntimeSettings settings;
-  return settings;
+// Where the settings come from: the grader's descriptor's text, read once, or else the
+// environment. Function-local statics: set before any value is read.
+SettingsSource& source() {
+  static SettingsSource from = SettingsSource::environment;
+  return from;
+}
+std::string& descriptor_text() {
+  static std::string text;
+  return text;
+}
+
+// The last value read from the descriptor (start-up is single-threaded); wiped after.
+std::string& last_value() {
+  static std::string value;
+  return value;
+}
+
+// The setting's value; nullptr when it is not set at all.
+const char* setting(const char* name) {
+  if (source() != SettingsSource::environment) return setting_in(descriptor_text(), name, last_value());
+  return std::getenv(name);
 }
 
 const char* value_of(const char* name) {
-  const char* value = std::getenv(name);
+  const char* value = setting(name);
   return value != nullptr ? value : "";
+}
+
+void copy_path(char (&to)[1024], const char* from) {
+  std::strncpy(to, from, sizeof to - 1);
+  to[sizeof to - 1] = '\0';
+}
+
+// addr2line's absolute path, found through PATH now: once locked, execve is allowed with
+// this path only (config/runtime_lock).
+void find_helper(char (&to)[256]) {
+  const char* path = std::getenv("PATH");
+  std::string folders = path != nullptr ? path : "/usr/bin:/bin";
+  std::size_t at = 0;
+  while (at <= folders.size()) {
+    std::size_t end = folders.find(':', at);
+    if (end == std::string::npos) end = folders.size();
+    const std::string candidate = folders.substr(at, end - at) + "/addr2line";
+    if (end > at && candidate[0] == '/' && candidate.size() < sizeof to && ::access(candidate.c_str(), X_OK) == 0) {
+      std::memcpy(to, candidate.c_str(), candidate.size() + 1);
+      return;
+    }
+    at = end + 1;
+  }
 }
 
 bool says_one(const char* name) { return std::strcmp(value_of(name), "1") == 0; }
@@ -70,12 +113,14 @@ void scrub_environment() {
 
 }  // namespace
 
-const RuntimeSettings& runtime_settings() { return mutable_settings(); }
+const RuntimeSettings& runtime_settings() { return g_locked.settings; }
 
 void load_runtime_settings_from_environment() {
+  descriptor_text().clear();
+  source() = take_settings_descriptor(descriptor_text());
   RuntimeSettings s;
   s.allow_exited_at_barrier = says_one("PARLAB_SIM_ALLOW_EXITED_AT_BARRIER");
-  s.allow_host_pointers = std::getenv("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
+  s.allow_host_pointers = setting("PARLAB_SIM_ALLOW_HOST_POINTERS") != nullptr;
   s.race_check = says_one("PARLAB_SIM_RACE_CHECK");
   const std::string_view counters = value_of("PARLAB_SIM_COUNTERS");
   s.counters = counters == "1" ? 1 : counters == "2" ? 2 : 0;
@@ -93,16 +138,21 @@ void load_runtime_settings_from_environment() {
     s.sample_seed = std::strtoull(sample_seed, &end, 16);
     s.sample_seeded = *end == '\0';
   }
-  s.diagnostics_path = value_of("PARLAB_SIM_DIAGNOSTICS");
-  s.counters_path = value_of("PARLAB_SIM_COUNTERS_FILE");
+  copy_path(s.diagnostics_path, value_of("PARLAB_SIM_DIAGNOSTICS"));
+  copy_path(s.counters_path, value_of("PARLAB_SIM_COUNTERS_FILE"));
   char key[65] = {};
   std::strncpy(key, value_of("PARLAB_SIM_REPORT_KEY"), sizeof key - 1);
   scrub_environment();
 
-  g_race_check_enabled = s.race_check;
-  g_counters_enabled = s.counters != 0;
-  g_access_hooks_enabled = s.race_check || s.counters != 0;
-  mutable_settings() = std::move(s);
+  // The key was in both.
+  descriptor_text().assign(descriptor_text().size(), '\0');
+  last_value().assign(last_value().size(), '\0');
+
+  g_locked.race_check_enabled = s.race_check;
+  g_locked.counters_enabled = s.counters != 0;
+  g_locked.access_hooks_enabled = s.race_check || s.counters != 0;
+  g_locked.settings = s;
+  find_helper(g_locked.helper_path);
   // After the settings exist: the channel's closing records, registered now, run at
   // exit after the settings' destructor would have (exit handlers run last-in first).
   parlab_sim::sealed::take_key(key);
@@ -115,6 +165,15 @@ void load_runtime_settings_once() {
   if (loaded) return;
   loaded = true;
   load_runtime_settings_from_environment();
+  // A graded run (the grader hands a key) locks before any code of the submission runs,
+  // or does not run at all; so does one whose settings descriptor was there but unread.
+  std::string problem = "its settings descriptor could not be read";
+  const bool lost_settings = source() == SettingsSource::unreadable_descriptor;
+  if (!lost_settings && !parlab_sim::sealed::keyed()) return;
+  if (!lost_settings && lock_runtime(problem)) return;
+  std::fprintf(stderr, "parlab-sim: the simulator could not lock its checks before the program ran (%s)\n",
+               problem.c_str());
+  std::_Exit(parlab_sim::kExitNotLocked);
 }
 
 }  // namespace parlab_sim::detail

@@ -9,7 +9,6 @@
 // the environment, blanking their text in the process's memory too, so neither getenv nor
 // /proc/self/environ shows them to the submission, and setting them later changes nothing.
 #include <cstdint>
-#include <string>
 
 namespace parlab_sim::detail {
 
@@ -29,19 +28,24 @@ struct RuntimeSettings {
   // the reference's come from the same blocks, which neither can know).
   bool sample_seeded = false;
   std::uint64_t sample_seed = 0;
-  std::string diagnostics_path;  // PARLAB_SIM_DIAGNOSTICS: the findings file
-  std::string counters_path;     // PARLAB_SIM_COUNTERS_FILE: the per-launch totals
+  // Fixed arrays, not std::string: the settings live in the locked page
+  // (config/locked_state), and a string's characters would lie outside it.
+  char diagnostics_path[1024] = {};  // PARLAB_SIM_DIAGNOSTICS: the findings file
+  char counters_path[1024] = {};     // PARLAB_SIM_COUNTERS_FILE: the per-launch totals
   // PARLAB_SIM_REPORT_KEY (64 hex digits) is not kept here: it goes straight to the
   // report channel (report/sealed_channel), which seals both files' lines with it.
 };
 
 const RuntimeSettings& runtime_settings();
 
-// Reads the PARLAB_SIM_* variables and removes them from the environment. Runs once at
-// start-up; the simulator's in-process unit tests call it again after setenv in a child.
+// Reads the settings from the grader's settings descriptor (config/settings_channel) when
+// the process has one, else the PARLAB_SIM_* variables, and removes those from the
+// environment. Runs once at start-up; the simulator's in-process unit tests call it
+// again after setenv in a child.
 void load_runtime_settings_from_environment();
 
-// The start-up call: the first one loads, later ones do nothing. Called by the check
+// The start-up call: the first one loads and, in a graded run (one with a report key),
+// locks the runtime (config/runtime_lock); later ones do nothing. Called by the check
 // build's module constructors (__tsan_init, priority 99) and by a priority-101
 // constructor here (builds without the instrumentation).
 void load_runtime_settings_once();

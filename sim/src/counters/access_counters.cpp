@@ -16,9 +16,6 @@
 
 namespace parlab_sim::detail {
 
-// Set by config/runtime_settings at start-up (constant-initialized, like the race check's).
-bool g_counters_enabled = false;
-
 namespace {
 
 // PARLAB_SIM_COUNTERS=2 also prints every sampled instruction's figures on stderr.
@@ -204,7 +201,7 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
 namespace {
 
 void write_summary(const char* kernel_name, const LaunchSummary& summary) {
-  const std::string& path = runtime_settings().counters_path;
+  const std::string_view path = runtime_settings().counters_path;
   if (path.empty() || summary.threads == 0) return;
   if (g_summary_lines >= kMaxSummaryLines) return;
   ++g_summary_lines;

@@ -23,12 +23,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "config/locked_state.hpp"
 #include "counters/divergence.hpp"
 #include "counters/vector_access.hpp"
 
 namespace parlab_sim::detail {
 
-extern bool g_counters_enabled;
+// g_locked.counters_enabled (config/locked_state): the counters are on.
 
 struct RequestKey {
   const void* pc;

@@ -94,9 +94,9 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   static_shared_bytes_ = 0;
   shared_variables_.clear();
   barriers_passed_ = 0;
-  if (g_race_check_enabled) race_shadow_.reset(warp_count);
+  if (g_locked.race_check_enabled) race_shadow_.reset(warp_count);
   // Counters sample two blocks of a launch (the first two, or two drawn from the seed).
-  if (g_counters_enabled) {
+  if (g_locked.counters_enabled) {
     const int sample = job.sample_slot(block_linear);
     counters_.reset(sample >= 0, lane_count_);
     divergence_.reset(sample >= 0, lane_count_, static_cast<unsigned>(sample >= 0 ? sample : 0));
@@ -114,7 +114,7 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
 }
 
 void BlockRunner::finish_block() {
-  if (g_counters_enabled && counters_.sampled()) {
+  if (g_locked.counters_enabled && counters_.sampled()) {
     fold_block_counters(counters_);
     counters_.reset(false, 0);
     fold_block_divergence(divergence_);
@@ -413,7 +413,7 @@ void BlockRunner::release_barrier(const Lane* self) {
   if (at_barrier_ < lane_count_) report_exited_before_barrier();
   ++barriers_passed_;
   last_barrier_ = barrier_site_;
-  if (g_race_check_enabled) race_shadow_.on_barrier();
+  if (g_locked.race_check_enabled) race_shadow_.on_barrier();
   barrier_result_ = BarrierResult{barrier_count_, static_cast<int>(at_barrier_)};
   at_barrier_ = 0;
   for (Lane& lane : lanes_) {
@@ -438,7 +438,7 @@ std::uint64_t BlockRunner::warp_collective(Lane& self, const WarpRequest& reques
   const WarpCompletion done = warp.try_complete(request.mask, lanes_at_block_barrier(warp_index));
   if (!done.mismatch.empty()) report_warp_misuse(warp_index, &self, request, done.mismatch);
   if (done.group != 0) {
-    if (g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
+    if (g_locked.race_check_enabled) race_shadow_.on_warp_sync(warp_index);
     if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
     wake_group(warp_index, done.group, &self);
     return warp.result(lane);
@@ -468,7 +468,7 @@ void BlockRunner::complete_pending(unsigned warp_index, const Lane* self) {
     const WarpCompletion done = warp.try_complete(mask, lanes_at_block_barrier(warp_index));
     if (!done.mismatch.empty()) report_warp_misuse(warp_index, nullptr, waiting, done.mismatch);
     if (done.absent_reads != 0) report_absent_lane_read(warp_index, done.absent_reads);
-    if (done.group != 0 && g_race_check_enabled) race_shadow_.on_warp_sync(warp_index);
+    if (done.group != 0 && g_locked.race_check_enabled) race_shadow_.on_warp_sync(warp_index);
     if (done.group != 0) wake_group(warp_index, done.group, self);
     pending &= ~mask;
   }

@@ -72,13 +72,13 @@ void run_launch(const LaunchRequest& request) {
   if (settings.seeded) choose_orders(job, settings);
   complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
   land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
-  if (g_access_hooks_enabled) race_check_begin_launch();
+  if (g_locked.access_hooks_enabled) race_check_begin_launch();
   open_device_sources(true);
   WorkerPool::instance().run(job);  // opens the device allocations it touches
   close_kernel_openings();           // (runtime/device_pages.hpp)
   open_device_sources(false);
   defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
-  if (g_counters_enabled) report_launch_counters(request.kernel_name);
+  if (g_locked.counters_enabled) report_launch_counters(request.kernel_name);
   if (job.is_aborted()) record_error(static_cast<cudaError_t>(job.abort_error.load()));
 }
 

@@ -19,11 +19,6 @@
 
 namespace parlab_sim::detail {
 
-// Set by config/runtime_settings at start-up (constant-initialized: no initializer of
-// this file can run after it and undo it).
-bool g_race_check_enabled = false;
-bool g_access_hooks_enabled = false;
-
 namespace {
 
 // A simulator-mapped allocation a kernel may reach: [begin, end) are its bytes, the
@@ -221,7 +216,7 @@ void check_grid_write(std::uintptr_t where, std::size_t bytes, const Region& reg
 }  // namespace
 
 void race_check_begin_launch() {
-  if (g_race_check_enabled) grid_shadow().clear();
+  if (g_locked.race_check_enabled) grid_shadow().clear();
   g_device_ranges.clear();
   MemoryRegistry::instance().for_each([](const MemoryRange& range) {
     const bool device = range.kind == MemoryKind::device || range.kind == MemoryKind::managed;
@@ -248,7 +243,7 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
     runner->counters().record(pc, lane->linear, where, bytes == 0 ? 1 : bytes,
                               region.kind != RegionKind::device, write);
   }
-  if (!g_race_check_enabled) return;
+  if (!g_locked.race_check_enabled) return;
   if (write && !atomic && region.kind == RegionKind::device) {
     check_grid_write(where, bytes, region, *runner, lane->linear, pc);
   }

@@ -9,14 +9,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "config/locked_state.hpp"
+
 namespace parlab_sim::detail {
 
-// Set once from PARLAB_SIM_RACE_CHECK at start-up (config/runtime_settings).
-extern bool g_race_check_enabled;
-// The race check or the memory-access counters (PARLAB_SIM_COUNTERS=1) want accesses.
-extern bool g_access_hooks_enabled;
+// g_locked.race_check_enabled: set once from PARLAB_SIM_RACE_CHECK at start-up;
+// g_locked.access_hooks_enabled: the race check or the memory-access counters
+// (PARLAB_SIM_COUNTERS=1) want accesses (config/locked_state).
 
-// Called by the hooks (only when g_access_hooks_enabled).
+// Called by the hooks (only when g_locked.access_hooks_enabled).
 void race_check_access(const volatile void* address, std::size_t bytes, bool write, bool atomic,
                        const void* pc);
 

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "config/locked_state.hpp"
 #include "parlab_sim/source_names.hpp"
 
 extern char** environ;
@@ -89,7 +90,12 @@ std::string run_addr2line(const std::string& object, const std::vector<std::stri
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", 1, 0);
   pid_t child = 0;
-  const int spawned = posix_spawnp(&child, "addr2line", &actions, nullptr, argv.data(), environ);
+  // The path found at start-up, this very buffer: a locked runtime may exec nothing else
+  // (config/runtime_lock).
+  const char* helper = g_locked.helper_path;
+  const int spawned = helper[0] != '\0'
+                          ? posix_spawn(&child, helper, &actions, nullptr, argv.data(), environ)
+                          : posix_spawnp(&child, "addr2line", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   std::string output;

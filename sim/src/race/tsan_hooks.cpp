@@ -12,7 +12,7 @@
 #include "counters/divergence.hpp"
 #include "race/race_check.hpp"
 
-using parlab_sim::detail::g_access_hooks_enabled;
+using parlab_sim::detail::g_locked;
 using parlab_sim::detail::race_check_access;
 
 #define PARLAB_PC __builtin_return_address(0)
@@ -20,10 +20,10 @@ using parlab_sim::detail::race_check_access;
 namespace {
 
 inline void plain(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
-  if (__builtin_expect(g_access_hooks_enabled, 0)) race_check_access(address, bytes, write, false, pc);
+  if (__builtin_expect(g_locked.access_hooks_enabled, 0)) race_check_access(address, bytes, write, false, pc);
 }
 inline void atomic(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
-  if (__builtin_expect(g_access_hooks_enabled, 0)) race_check_access(address, bytes, write, true, pc);
+  if (__builtin_expect(g_locked.access_hooks_enabled, 0)) race_check_access(address, bytes, write, true, pc);
 }
 
 }  // namespace

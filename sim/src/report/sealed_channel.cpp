@@ -43,7 +43,7 @@ int hex_value(char c) {
   return -1;
 }
 
-const std::string& path_of(Channel channel) {
+std::string path_of(Channel channel) {
   const auto& settings = parlab_sim::detail::runtime_settings();
   return channel == Channel::findings ? settings.diagnostics_path : settings.counters_path;
 }

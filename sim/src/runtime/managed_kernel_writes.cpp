@@ -89,7 +89,7 @@ void defer_allocation(const ManagedWrites& writes, const LaunchRequest& request)
 }  // namespace
 
 void defer_managed_writes_of_launch(const LaunchRequest& request) {
-  if (!g_race_check_enabled) return;
+  if (!g_locked.race_check_enabled) return;
   std::vector<ManagedWrites> ranges = managed_ranges();
   if (ranges.empty()) return;  // the usual case: no managed memory, nothing to do
   collect_written_words(ranges);

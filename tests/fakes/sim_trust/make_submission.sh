@@ -135,6 +135,10 @@ CODE
 static void hide_the_findings() { std::remove("out/sim-findings.jsonl"); }
 __attribute__((constructor)) static void hide_at_exit() { std::atexit(hide_the_findings); }'
     ;;
+  honest_race)
+    # The control: the racy histogram as it is.
+    racy_histogram ''
+    ;;
   calls_the_sealer)
     # The racy histogram, and a call to the simulator's own sealing function to append a
     # line of its choosing: the grader's copy of the runtime keeps that name private.
@@ -159,6 +163,55 @@ extern "C" void* memcpy(void* __restrict to, const void* __restrict from, std::s
   for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
   return to;
 }'
+    ;;
+  locked_state_symtab | locked_state_proc_mem | locked_state_mprotect)
+    # The racy histogram, and a default constructor that finds the runtime's checking
+    # state (the race flag among it) through the executable's own symbol table, by the
+    # names in parlab's source, and clears it: by a plain write, through
+    # /proc/self/mem, or after an mprotect of its page.
+    case "$kind" in
+      locked_state_symtab) how='std::memset(at, 0, size);' ;;
+      locked_state_proc_mem) how='const int mem = open("/proc/self/mem", O_RDWR);
+  std::vector<unsigned char> zeros(size);
+  if (mem >= 0) pwrite(mem, zeros.data(), size, (off_t)(uintptr_t)at);' ;;
+      locked_state_mprotect) how='const uintptr_t page = (uintptr_t)at & ~(uintptr_t)4095;
+  mprotect((void*)page, ((uintptr_t)at + size - page + 4095) & ~(uintptr_t)4095, PROT_READ | PROT_WRITE);
+  std::memset(at, 0, size);' ;;
+    esac
+    racy_histogram "$(cat "$here/find_runtime_state.inc")
+__attribute__((constructor)) static void parlab_fake_clear_the_checks() {
+  unsigned char* at = nullptr;
+  std::size_t size = 0;
+  if (!parlab_fake_find_state(&at, &size)) return;
+  $how
+}"
+    ;;
+  reexec_without_settings)
+    # The racy histogram, and a constructor that forks and execs the program itself (the
+    # copy would run without the settings, so without the race check), waits for it and
+    # exits with its status: the parent's exit writes clean closing records.
+    racy_histogram '
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+__attribute__((constructor)) static void parlab_fake_reexec(int, char** argv, char**) {
+  if (std::getenv("PARLAB_FAKE_COPY") != nullptr) return;
+  const pid_t child = fork();
+  if (child == 0) {
+    setenv("PARLAB_FAKE_COPY", "1", 1);
+    execv("/proc/self/exe", argv);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  std::exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}'
+    ;;
+  stolen_key)
+    # The racy histogram, and a constructor that looks for the report key in the
+    # environment, /proc/self/environ and every descriptor under /proc/self/fd; with it,
+    # an exit handler replaces the findings with a sealed, empty series of its own.
+    racy_histogram "$(cat "$here/hmac_sha256.inc" "$here/forge_findings.inc")"
     ;;
   *)
     echo "make_submission.sh: unknown kind '$kind'" >&2

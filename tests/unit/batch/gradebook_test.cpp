@@ -44,6 +44,7 @@ StudentRecord graded(const std::string& id, double correct, double perf, double 
   GradeResult g;
   g.build.ok = true;
   g.max_score = 100;
+  g.graded_max_score = 100;
   g.tests = {test("serial, stats", TestKind::correctness, correct, 60, correct == 60 ? TestStatus::passed : TestStatus::failed,
                   outcome),
              test("speedup", TestKind::performance, perf, 40, perf == 40 ? TestStatus::passed : TestStatus::partial,
@@ -63,6 +64,7 @@ StudentRecord build_failed(const std::string& id) {
   g.build.ok = false;
   g.build.diagnostics = {{"file_stats.cpp", 12, 3, "warning", "unused"}, {"file_stats.cpp", 40, 1, "error", "expected ';'"}};
   g.max_score = 100;
+  g.graded_max_score = 100;
   g.tests = {test("serial, stats", TestKind::correctness, 0, 60, TestStatus::failed, RunOutcome::not_run),
              test("speedup", TestKind::performance, 0, 40, TestStatus::failed, RunOutcome::not_run)};
   r.result = g;
@@ -125,7 +127,7 @@ TEST_CASE("the class summary counts, distributes and takes median speedups") {
   CHECK(s["pending"][0]["id"] == "p1");
   const std::string md = class_summary_markdown(s);
   CHECK_THAT(md, Contains("5 students: 3 graded, 1 did not build"));
-  CHECK_THAT(md, Contains("| speedup | performance | 40 | 1/4 | 25 % | 1.50x |"));
+  CHECK_THAT(md, Contains("| speedup | performance | 40 | 1/4 | 25 % |  | 1.50x |"));
   CHECK_THAT(md, Contains("## Did not build"));
 }
 
@@ -174,17 +176,82 @@ TEST_CASE("summary: --no-perf says what could be earned and why a test has no pa
   std::vector<StudentRecord> rows = {graded("a1", 60, 0, 0), graded("a2", 30, 0, 0)};
   for (StudentRecord& r : rows) {
     r.result->performance_enabled = false;
+    r.result->graded_max_score = 60;
     r.result->tests[1].status = TestStatus::not_graded;
     r.result->tests[1].outcome = RunOutcome::not_run;
   }
   const nlohmann::json s = class_summary(manifest(), rows);
   CHECK(s["reachable_score"].get<double>() == Approx(60));
-  CHECK(score_scale_text(s) == "out of 100; 60 could be earned where it was graded");
+  CHECK(score_scale_text(s) == "out of 60 reachable where it was graded; the lab has 100");
   const std::string page = class_summary_html(s);
-  CHECK_THAT(page, Contains("Scores (out of 100; 60 could be earned where it was graded)"));
+  CHECK_THAT(page, Contains("Scores (out of 60 reachable where it was graded; the lab has 100)"));
   CHECK_THAT(page, Contains("not run (--no-perf)"));
   CHECK(page.find("none judged") == std::string::npos);
-  CHECK_THAT(class_summary_markdown(s), Contains("## Scores (out of 100; 60 could be earned"));
+  CHECK_THAT(class_summary_markdown(s), Contains("## Scores (out of 60 reachable where it was graded"));
   // Everything gradable: no clause.
   CHECK(score_scale_text(class_summary(manifest(), {graded("a1", 60, 40, 2.0)})) == "out of 100");
+}
+
+namespace {
+
+// A simulator grading: the GPU-only performance test could not be graded there.
+StudentRecord graded_in_sim(const std::string& id, double correct, TestStatus perf_status = TestStatus::not_graded) {
+  StudentRecord r = graded(id, correct, 0, 0);
+  r.result->device.mode = DeviceMode::sim;
+  r.result->device.detail = "no NVIDIA GPU";
+  r.result->tests[1].status = perf_status;
+  r.result->tests[1].outcome = RunOutcome::not_run;
+  r.result->tests[1].message = perf_status == TestStatus::not_graded
+                                   ? "not graded here: the simulation backend checks correctness, not speed"
+                                   : "inconclusive: the reference baseline (reference:serial) failed on this machine";
+  r.result->graded_max_score = 60;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("gradebook: each row says what its total is out of; not graded is not a 0") {
+  StudentRecord busy = graded_in_sim("c1", 60, TestStatus::inconclusive);
+  const std::string csv = gradebook_csv(manifest(), {graded_in_sim("a1", 60), busy});
+  CHECK_THAT(csv, Contains("Name a1,a1,a1.zip,graded,60,not graded,60,60,,,"));
+  CHECK_THAT(csv, Contains("Name c1,c1,c1.zip,graded,60,inconclusive,60,60,inconclusive,,"));
+}
+
+TEST_CASE("class summary: where it was graded, shares of the reachable score, who crashed") {
+  std::vector<StudentRecord> rows = {graded_in_sim("a1", 60), graded_in_sim("a2", 60),
+                                     graded_in_sim("a3", 0)};
+  rows[2].result->tests[0].outcome = RunOutcome::crashed;
+  rows[2].result->tests[0].status = TestStatus::failed;
+  StudentRecord slow = graded_in_sim("a4", 0);
+  slow.result->tests[0].outcome = RunOutcome::timeout;
+  rows.push_back(slow);
+  const nlohmann::json s = class_summary(manifest(), rows);
+  // Full marks reachable in the simulator are full: the last bin, not 60-70 %.
+  CHECK(s["score"]["histogram"][9] == 2);
+  CHECK(s["score"]["histogram"][6] == 0);
+  CHECK(s["graded_where"]["modes"] == nlohmann::json::array({"sim"}));
+  REQUIRE(s["graded_where"]["not_graded_tests"].size() == 1);
+  CHECK(s["graded_where"]["not_graded_tests"][0]["name"] == "speedup");
+  CHECK(s["graded_where"]["not_graded_tests"][0]["students"] == 4);
+  CHECK(s["tests"][1]["attempted"] == 0);
+  CHECK(s["tests"][1]["not_judged"] == 4);
+  REQUIRE(s["run_problems"].size() == 2);
+  CHECK(s["run_problems"][0]["id"] == "a3");
+  CHECK_THAT(s["run_problems"][0]["reason"].get<std::string>(), Contains("crashed") && Contains("'serial, stats'"));
+  CHECK_THAT(s["run_problems"][1]["reason"].get<std::string>(), Contains("time limit"));
+  const std::string md = class_summary_markdown(s);
+  CHECK_THAT(md, Contains("Graded on: simulator, on the CPU (no NVIDIA GPU)."));
+  CHECK_THAT(md, Contains("- speedup (40 points, 4 students): "));
+  CHECK_THAT(md, Contains("## Scores (out of 60 reachable where it was graded; the lab has 100)"));
+  CHECK_THAT(md, Contains("| speedup | performance | 40 | not graded there | - | 4 |"));
+  CHECK_THAT(md, Contains("## Crashed, timed out or exited wrongly in a test"));
+  CHECK_THAT(md, Contains("- a3 (Name a3): crashed"));
+  const std::string page = class_summary_html(s);
+  CHECK_THAT(page, Contains("<section id=\"graded-where\""));
+  CHECK_THAT(page, Contains("data-modes=\"sim\""));
+  CHECK_THAT(page, Contains("data-not-graded-test=\"speedup\""));
+  CHECK_THAT(page, Contains("data-not-graded=\"4\""));
+  CHECK_THAT(page, Contains("90-100 %"));
+  CHECK_THAT(page, Contains("Crashed, timed out or exited wrongly in a test"));
+  CHECK(page.find("0 / 0") == std::string::npos);
 }

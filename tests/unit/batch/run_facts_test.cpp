@@ -27,7 +27,7 @@ BatchRunFacts lowered_regrade() {
   f.resumed_regrade = true;
   f.graded = 3;
   f.errors = 1;
-  f.retried = {{"s2", 3}};
+  f.retried = {{"s2", 3, {"the sandbox could not start", "the sandbox could not start"}}};
   return f;
 }
 
@@ -43,7 +43,8 @@ TEST_CASE("a run's facts are written as JSON, every field", "[batch][run_facts]"
   CHECK(j.at("regrade") == false);
   CHECK(j.at("resumed_regrade") == true);
   CHECK(j.at("only").is_array());
-  CHECK(j.at("retried") == nlohmann::json::parse(R"([{"id": "s2", "attempts": 3}])"));
+  CHECK(j.at("retried") == nlohmann::json::parse(R"([{"id": "s2", "attempts": 3,
+      "reasons": ["the sandbox could not start", "the sandbox could not start"]}])"));
 }
 
 TEST_CASE("collect puts the last run's facts in summary.json, null before any run",

@@ -95,6 +95,14 @@ TEST_CASE("a forked child's lines count in their own sequence") {
   CHECK(r.payload == "{\"n\":1}\n{\"n\":2}\n");
 }
 
+TEST_CASE("a forked child's counters do not count, only the main process's") {
+  const std::string text = sealed("counters", 'L', 7, 0, "{\"n\":1}") + sealed("counters", 'L', 8, 0, "{\"n\":2}") +
+                           sealed("counters", 'E', 8, 1, "fork") + sealed("counters", 'E', 7, 1, "main");
+  const UnsealedReport r = unseal_report(text, kKey, "counters", true);
+  CHECK(r.problem.empty());
+  CHECK(r.payload == "{\"n\":1}\n");
+}
+
 TEST_CASE("nothing may follow a closing record, and plain lines are not sealed lines") {
   const std::string text = sealed("findings", 'E', 7, 0, "main") + sealed("findings", 'L', 7, 1, "{}");
   CHECK_THAT(unseal_report(text, kKey, "findings", true).problem, Catch::Contains("follows"));

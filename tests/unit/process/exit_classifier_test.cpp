@@ -157,6 +157,10 @@ TEST_CASE("The CUDA simulator's stops are named, only when the simulator said so
   CHECK_THAT(deadlock.reason, Catch::Contains("__syncthreads()"));
   Verdict fault = classify(exited(kSimKernelFaultExitCode), {}, "parlab-sim: assert ...\n");
   CHECK_THAT(fault.reason, Catch::Contains("fault in a kernel"));
+  Verdict unlocked = classify(exited(kSimNotLockedExitCode), {},
+                              "parlab-sim: the simulator could not lock its checks (mseal)\n");
+  CHECK(unlocked.outcome == RunOutcome::crashed);
+  CHECK_THAT(unlocked.reason, Catch::StartsWith("the simulator could not lock its checks"));
   Verdict read = classify(exited(kSimHostDeviceAccessExitCode), {},
                           "parlab-sim: host code read device memory:\n  byte 0 ...\n");
   CHECK(read.outcome == RunOutcome::crashed);

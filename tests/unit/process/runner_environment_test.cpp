@@ -132,6 +132,27 @@ TEST_CASE("The child has its own session and group, empty stdin, no inherited fd
   CHECK(report["no_new_privs"] == "1");
 }
 
+TEST_CASE("The simulator's settings reach the child at their descriptor, not in its environment",
+          "[process][env]") {
+  SandboxedRunner runner(options_with(PARLAB_EACH_SANDBOX_MODE()));
+  CAPTURE(runner.sandbox_name());
+  ScratchDir scratch;
+  RunRequest request = fake_request("self_report", scratch);
+  request.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
+  RunResult result = runner.run(request);
+  REQUIRE(result.outcome == RunOutcome::ok);
+  CHECK(report_of(result)["fds"] == "0,1,2,1000");
+  RunRequest read = fake_request("read_path", scratch);
+  read.args = {"/proc/self/fd/1000"};
+  read.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
+  RunResult text = runner.run(read);
+  REQUIRE(text.outcome == RunOutcome::ok);
+  CHECK(text.stdout_text == "PARLAB_SIM_RACE_CHECK=1\n");
+  RunRequest env = fake_request("print_env", scratch);
+  env.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
+  CHECK(runner.run(env).stdout_text.find("PARLAB_SIM_") == std::string::npos);
+}
+
 TEST_CASE("The resource limits reach the child", "[process][env]") {
   SandboxedRunner runner(options_with(PARLAB_EACH_SANDBOX_MODE()));
   CAPTURE(runner.sandbox_name());

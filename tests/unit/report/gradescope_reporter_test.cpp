@@ -44,7 +44,12 @@ TEST_CASE("gradescope results follow the autograder spec's field rules", "[repor
       sum += t.at("score").get<double>();
       max_sum += t.at("max_score").get<double>();
       CHECK(t.at("score").get<double>() <= t.at("max_score").get<double>());
-      CHECK(std::set<std::string>{"passed", "failed"}.count(t.at("status")) == 1);
+      // Left out of the total (0 of 0): no status, so neither a pass nor a failure.
+      if (t.at("max_score") == 0) {
+        CHECK_FALSE(t.contains("status"));
+      } else {
+        CHECK(std::set<std::string>{"passed", "failed"}.count(t.at("status")) == 1);
+      }
       CHECK(std::set<std::string>{"visible", "after_published"}.count(t.at("visibility")) == 1);
       CHECK(t.at("name").is_string());
       CHECK(t.at("output").is_string());
@@ -76,7 +81,8 @@ TEST_CASE("gradescope maps statuses and visibility", "[report][gradescope]") {
   // Not graded here: never a red failure; 0 of 0 points, the reason in its name and the summary.
   const auto& gpu = test_named(doc, "gpu_speedup (not graded here: no CUDA GPU on this machine)");
   CHECK(gpu.at("max_score") == 0);
-  CHECK(gpu.at("status") == "passed");
+  CHECK_FALSE(gpu.contains("status"));
+  CHECK(gpu.at("tags") == nlohmann::json::array({"performance", "not-graded"}));
   CHECK_THAT(doc.at("output").get<std::string>(),
              Contains("Not graded on this machine (not counted, not lost)") &&
                  Contains("- `gpu_speedup` (10 points): no CUDA GPU on this machine"));
@@ -86,6 +92,22 @@ TEST_CASE("gradescope maps statuses and visibility", "[report][gradescope]") {
   CHECK(inconclusive.at("max_score") == 0);
   CHECK(inconclusive.at("score") == 0);
   CHECK_THAT(inconclusive.at("output").get<std::string>(), Contains("**Inconclusive** (machine busy; 0 of 0 points)"));
+  CHECK_FALSE(inconclusive.contains("status"));
+}
+
+TEST_CASE("gradescope: a reference that fails on the machine costs nothing and says so", "[report][gradescope]") {
+  GradeResult r = sample_grade_result();
+  for (TestResult& t : r.tests) {
+    if (t.status != TestStatus::inconclusive) continue;
+    t.message = "inconclusive: the reference baseline (reference:serial) failed on this machine (timeout)";
+  }
+  const nlohmann::json doc = gradescope_json(r);
+  const auto& t = test_named(doc, "speedup_processes (inconclusive: re-run)");
+  CHECK(t.at("score") == 0);
+  CHECK(t.at("max_score") == 0);
+  CHECK_FALSE(t.contains("status"));
+  CHECK_THAT(t.at("output").get<std::string>(),
+             Contains("**Inconclusive** (the reference failed on this machine; 0 of 0 points)"));
 }
 
 TEST_CASE("gradescope output teaches the failure and shows build errors", "[report][gradescope]") {

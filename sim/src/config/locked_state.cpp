@@ -1,0 +1,7 @@
+#include "config/locked_state.hpp"
+
+namespace parlab_sim::detail {
+
+LockedState g_locked;
+
+}  // namespace parlab_sim::detail

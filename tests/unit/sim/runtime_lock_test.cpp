@@ -1,0 +1,62 @@
+// The runtime's lock (config/runtime_lock), tried in a forked child the way a submission
+// would: once locked, the settings page cannot be written, re-protected, remapped or
+// unmapped, /proc/self/mem cannot be opened for writing, and nothing can be exec'd but
+// the helper at the sealed page's own address; other files stay writable.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "config/locked_state.hpp"
+#include "config/runtime_lock.hpp"
+
+using parlab_sim::detail::g_locked;
+
+namespace {
+
+// What the child found possible, one bit per way in; 0: every way refused.
+int attempt_everything_once_locked(const std::string& scratch_file) {
+  std::strcpy(g_locked.helper_path, "/bin/true");
+  std::string problem;
+  if (!parlab_sim::detail::lock_runtime(problem)) return 128;
+  int open_ways = 0;
+  void* page = &g_locked;
+  if (::mprotect(page, sizeof g_locked, PROT_READ | PROT_WRITE) == 0) open_ways |= 1;
+  if (::mmap(page, sizeof g_locked, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
+      MAP_FAILED)
+    open_ways |= 2;
+  if (::munmap(page, sizeof g_locked) == 0) open_ways |= 4;
+  if (::open("/proc/self/mem", O_RDWR | O_CLOEXEC) >= 0) open_ways |= 8;
+  // Another program (exits 1, should it run) at another address than the helper's.
+  char other_path[] = "/bin/false";
+  char* argv[] = {other_path, nullptr};
+  ::execve(other_path, argv, environ);
+  if (errno != EPERM) open_ways |= 16;
+  const int file = ::open(scratch_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (file < 0) open_ways |= 32;  // the opposite: an ordinary file must stay writable
+  if (open_ways != 0) return open_ways;
+  ::execve(g_locked.helper_path, argv, environ);  // the helper: exits 0 when it runs
+  return 64;
+}
+
+}  // namespace
+
+TEST_CASE("a locked runtime's state is out of the process's own reach", "[sim][lock]") {
+  const std::string scratch = "/tmp/parlab-lock-test-" + std::to_string(::getpid());
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(attempt_everything_once_locked(scratch));
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  ::unlink(scratch.c_str());
+  REQUIRE(WIFEXITED(status));
+  // 0: the helper ran after every other way was refused (bits: 1 mprotect, 2 MAP_FIXED,
+  // 4 munmap, 8 /proc/self/mem, 16 another execve, 32 an ordinary file unwritable,
+  // 64 the helper refused, 128 the lock failed).
+  CHECK(WEXITSTATUS(status) == 0);
+}
