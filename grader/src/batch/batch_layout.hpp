@@ -22,6 +22,10 @@ struct BatchLayout {
   // A grader-side failure: retried by the next run, so never a final state.
   std::filesystem::path error_file(const std::string& id) const { return student_dir(id) / "error.json"; }
   std::filesystem::path gradebook() const { return out / "gradebook.csv"; }
+  // The --course file as the batch read it (the late columns are built from it).
+  std::filesystem::path course_file() const { return out / "course.toml"; }
+  std::filesystem::path late_report() const { return out / "late.md"; }
+  std::filesystem::path late_file(const std::string& id) const { return student_dir(id) / "late.json"; }
   std::filesystem::path summary_json() const { return out / "summary.json"; }
   std::filesystem::path summary_markdown() const { return out / "summary.md"; }
   std::filesystem::path summary_html() const { return out / "summary.html"; }

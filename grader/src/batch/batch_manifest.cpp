@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "batch/submission_time.hpp"
 #include "core/errors.hpp"
 
 using nlohmann::json;
@@ -20,6 +21,9 @@ json students_json(const std::vector<ManifestStudent>& v) {
   for (const auto& s : v) {
     json j = {{"id", s.id}, {"name", s.name}, {"entry", s.entry}};
     if (!s.group_of.empty()) j["group_of"] = s.group_of;
+    if (!s.section.empty()) j["section"] = s.section;
+    if (s.submitted_at) j["submitted_at"] = *s.submitted_at;
+    if (!s.submitted_from.empty()) j["submitted_from"] = s.submitted_from;
     a.push_back(j);
   }
   return a;
@@ -28,8 +32,12 @@ json students_json(const std::vector<ManifestStudent>& v) {
 std::vector<ManifestStudent> students_from(const json& a) {
   std::vector<ManifestStudent> v;
   for (const json& s : a) {
-    v.push_back({s.at("id").get<std::string>(), s.at("name").get<std::string>(),
-                 s.at("entry").get<std::string>(), s.value("group_of", std::string())});
+    ManifestStudent m{s.at("id").get<std::string>(), s.at("name").get<std::string>(),
+                      s.at("entry").get<std::string>(), s.value("group_of", std::string())};
+    m.section = s.value("section", std::string());
+    if (s.contains("submitted_at")) m.submitted_at = s.at("submitted_at").get<std::int64_t>();
+    m.submitted_from = s.value("submitted_from", std::string());
+    v.push_back(m);
   }
   return v;
 }
@@ -46,14 +54,25 @@ BatchManifest make_manifest(const LabSpec& lab, const ClassList& list,
   m.input_dir = input_dir.string();
   m.performance = performance;
   m.gradescope_export = list.gradescope_export;
-  for (const Student& s : list.students) m.students.push_back({s.id, s.name, s.source.entry});
+  for (const Student& s : list.students) {
+    ManifestStudent ms{s.id, s.name, s.source.entry};
+    const SubmissionTime t = submission_time(s);
+    ms.section = s.section;
+    ms.submitted_at = t.at;
+    ms.submitted_from = t.source;
+    m.students.push_back(ms);
+  }
   for (const RosterEntry& r : list.missing) m.missing.push_back({r.id, r.name, ""});
   for (const GroupMember& g : list.group_members) {
-    std::string entry;
-    for (const Student& s : list.students) {
-      if (s.id == g.submitter_id) entry = s.source.entry;
+    ManifestStudent member{g.id, g.name, "", g.submitter_id};
+    for (const ManifestStudent& s : m.students) {
+      if (s.id != g.submitter_id) continue;
+      member.entry = s.entry;  // the group's submission: its section and time too
+      member.section = s.section;
+      member.submitted_at = s.submitted_at;
+      member.submitted_from = s.submitted_from;
     }
-    m.group_members.push_back({g.id, g.name, entry, g.submitter_id});
+    m.group_members.push_back(member);
   }
   m.not_on_roster = list.not_on_roster;
   m.ignored = list.ignored;

@@ -2,7 +2,9 @@
 // OUT/batch.json: what a batch is about (lab, tests, who is in the class), written
 // when the batch starts. `grade batch --collect` and Slurm tasks read it, so the
 // gradebook has every column and every row even before anyone is graded.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,10 @@ struct ManifestStudent {
   std::string name;
   std::string entry;  // folder or archive name in the class folder; empty when missing
   std::string group_of;  // group members only: the id whose grading is theirs too
+  // For the late policy (batch/submission_time.hpp); a group member has the group's.
+  std::string section;
+  std::optional<std::int64_t> submitted_at;
+  std::string submitted_from;  // where the time came from, or why it is unknown
 };
 
 struct ManifestTest {

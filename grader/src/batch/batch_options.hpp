@@ -16,6 +16,7 @@ struct BatchOptions {
   std::filesystem::path class_dir;
   std::filesystem::path out_dir;
   std::optional<std::filesystem::path> roster;
+  std::optional<std::filesystem::path> course;       // --course: due times and late policy (read already)
   std::filesystem::path work_root;                   // resolved (default BUILD/grade-work)
   std::optional<std::filesystem::path> toolchain;    // passed on to every `grade` child
   int jobs = 1;

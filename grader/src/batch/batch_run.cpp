@@ -64,6 +64,19 @@ void check_reference(const BatchOptions& o, const LabSpec& lab, const fs::path& 
 
 }  // namespace
 
+// The gradebook's late columns follow the course file of the latest run: kept beside
+// batch.json with --course, removed without (collect_batch reads it).
+void keep_course_file(const BatchOptions& o, const BatchLayout& layout) {
+  if (!o.course) {
+    fs::remove(layout.course_file());
+    return;
+  }
+  std::ifstream in(*o.course);
+  std::stringstream text;
+  text << in.rdbuf();
+  write_file_atomically(layout.course_file(), text.str());
+}
+
 constexpr const char* kRegradeUnderWay = "the --regrade under way has not graded it yet";
 
 std::string slurm_submission_of(const BatchOptions& o) {
@@ -162,6 +175,7 @@ int run_batch(const BatchOptions& o) {
       std::cerr << "grade: batch: removed " << n << " temporary file(s) of an interrupted run\n";
     }
     write_file_atomically(layout.manifest(), manifest_json_text(make_manifest(b.lab, list, o.class_dir, o.performance)));
+    keep_course_file(o, layout);
   }
   // --regrade marks the whole class before grading anyone (regrade_marker.hpp).
   std::string token = (o.regrade && !o.is_slurm_task()) ? start_regrade(layout) : pending_regrade(layout).value_or("");

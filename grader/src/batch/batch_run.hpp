@@ -48,4 +48,8 @@ std::string slurm_submission_of(const BatchOptions& o);
 
 int run_batch(const BatchOptions& o);
 
+// Keeps the --course file in the output folder as course.toml (removed without
+// --course): the gradebook's late columns are built from it by every collect.
+void keep_course_file(const BatchOptions& o, const BatchLayout& layout);
+
 }  // namespace parlab::grader::batch

@@ -103,6 +103,8 @@ Student student_of(const SubmissionSource& s, const std::map<std::string, const 
     st.id = r->id;
     st.name = r->name;
     st.members = r->members;
+    st.section = r->section;
+    st.submitted_at = r->submitted_at;
     st.roster_row = r->folder + "," + r->id + "," + r->name;
     for (const std::string& m : r->members) st.roster_row += (m == r->members.front() ? "," : ";") + m;
   }

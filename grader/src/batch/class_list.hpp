@@ -18,6 +18,8 @@ struct Student {
   std::vector<std::string> members;  // a group submission's other members (roster `members`)
   std::string roster_row;      // the roster row that named it ("" without one), part of its identity
   std::string regrade_reason;  // set by select_students when a finished record is stale
+  std::string section;                      // roster `section` (course file due times)
+  std::optional<std::string> submitted_at;  // roster `submitted_at` (see RosterEntry)
   std::string requested_by;    // "--only": graded because the instructor named it
 };
 

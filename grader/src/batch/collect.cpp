@@ -4,6 +4,7 @@
 
 #include "batch/class_summary.hpp"
 #include "batch/gradebook.hpp"
+#include "batch/late_record.hpp"
 #include "batch/regrade_marker.hpp"
 #include "batch/run_facts.hpp"
 #include "util/atomic_write.hpp"
@@ -35,6 +36,27 @@ std::vector<StudentRecord> load_records(const BatchLayout& layout, const BatchMa
   return records;
 }
 
+namespace {
+
+// The course file `grade batch --course` kept in the folder; nothing without one.
+std::optional<CourseDeadlines> course_of(const BatchLayout& layout) {
+  if (!std::filesystem::exists(layout.course_file())) return std::nullopt;
+  return read_course_deadlines(layout.course_file());
+}
+
+// Each graded student's late.json: why points were (or were not) deducted.
+void write_late_records(const BatchLayout& layout, const CourseDeadlines& course,
+                        const std::vector<StudentRecord>& records) {
+  for (const StudentRecord& r : records) {
+    if (!r.result || !r.student.group_of.empty()) continue;
+    if (!std::filesystem::is_directory(layout.student_dir(r.student.id))) continue;
+    write_file_atomically(layout.late_file(r.student.id), late_record_json_text(late_record(course, r)));
+  }
+  write_file_atomically(layout.late_report(), late_report_markdown(course, records));
+}
+
+}  // namespace
+
 CollectCounts collect_batch(const BatchLayout& layout) {
   BatchManifest m = read_manifest(layout.manifest());
   std::vector<StudentRecord> records = load_records(layout, m);
@@ -60,7 +82,13 @@ CollectCounts collect_batch(const BatchLayout& layout) {
   // The last grading run's own facts (batch/run_facts.hpp); null before any.
   const std::optional<nlohmann::json> last_run = read_run_facts(layout.out);
   summary["last_run"] = last_run ? *last_run : nlohmann::json(nullptr);
-  write_file_atomically(layout.gradebook(), gradebook_csv(m, records));
+  const std::optional<CourseDeadlines> course = course_of(layout);
+  if (course) {
+    write_late_records(layout, *course, records);
+  } else {
+    std::filesystem::remove(layout.late_report());
+  }
+  write_file_atomically(layout.gradebook(), gradebook_csv(m, records, course ? &*course : nullptr));
   write_file_atomically(layout.summary_json(), summary.dump(2) + "\n");
   write_file_atomically(layout.summary_markdown(), class_summary_markdown(summary));
   write_file_atomically(layout.summary_html(), class_summary_html(summary));

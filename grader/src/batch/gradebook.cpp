@@ -1,4 +1,5 @@
 #include "batch/gradebook.hpp"
+#include "batch/late_record.hpp"
 #include "report/untrusted_text.hpp"
 
 #include <charconv>
@@ -85,10 +86,12 @@ std::string row_out_of(const BatchManifest& m, const StudentRecord& r) {
 
 }  // namespace
 
-std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records) {
+std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records,
+                          const CourseDeadlines* course) {
   std::string out = "student,id,entry,status";
   for (const ManifestTest& t : m.tests) out += "," + csv_field(t.name);
-  out += ",total,max,flags,reason,sandbox\n";
+  out += ",total,max,flags,reason,sandbox";
+  out += course ? std::string(",") + kLateColumns + "\n" : "\n";
   for (const StudentRecord& r : records) {
     out += csv_field(r.student.name) + "," + csv_field(r.student.id) + "," + csv_field(r.student.entry) +
            "," + to_string(r.status);
@@ -103,7 +106,8 @@ std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecor
     }
     out += "," + (r.result ? format_points(r.result->score) : std::string()) + "," +
            row_out_of(m, r) + "," + csv_field(record_flags(r)) + "," +
-           csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "," + csv_field(record_sandbox(r)) + "\n";
+           csv_field(capped_cell(record_reason(r), kMaxReasonChars)) + "," + csv_field(record_sandbox(r));
+    out += (course ? late_cells(late_record(*course, r)) : std::string()) + "\n";
   }
   return out;
 }

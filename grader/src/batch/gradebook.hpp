@@ -1,7 +1,8 @@
 #pragma once
 // gradebook.csv, derived from the per-student records (never edited by hand, rebuilt
 // by every run and by `grade batch --collect`). One row per student, sorted by id:
-//   student,id,entry,status,<one column per test: points>,total,max,flags,reason
+//   student,id,entry,status,<one column per test: points>,total,max,flags,reason,sandbox
+// and, with a course file (--course), the late columns of batch/late_record.hpp.
 // `max` is what the row's total is out of: the lab's points less the tests left out of
 // that grading's total (not graded on that machine, inconclusive), whose cells say
 // "not graded" or "inconclusive" instead of a 0 the student never earned.
@@ -13,7 +14,9 @@
 
 namespace parlab::grader::batch {
 
-std::string gradebook_csv(const BatchManifest& manifest, const std::vector<StudentRecord>& records);
+struct CourseDeadlines;
+std::string gradebook_csv(const BatchManifest& manifest, const std::vector<StudentRecord>& records,
+                          const CourseDeadlines* course = nullptr);
 
 // Flags worth an instructor's look, ';'-separated: run outcomes other than ok
 // ("crashed", "timeout", ...), "inconclusive" (noisy measurement), "no-perf".

@@ -125,6 +125,7 @@ int submit_slurm_batch(const BatchOptions& o, const SlurmOptions& so) {
   const OutputLock lock = lock_output_folder(layout.out, "");
   remove_stale_temp_files(layout.out);
   write_file_atomically(layout.manifest(), manifest_json_text(make_manifest(b.lab, list, o.class_dir, o.performance)));
+  keep_course_file(o, layout);
   const std::string token = o.regrade ? start_regrade(layout) : pending_regrade(layout).value_or("");
   const std::vector<Student> todo = select_students(o, list, layout, grading_context(b.lab, token), std::cerr);
   if (todo.empty()) {

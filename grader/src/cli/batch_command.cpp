@@ -8,6 +8,7 @@
 #include "batch/batch_run.hpp"
 #include "batch/batch_manifest.hpp"
 #include "batch/collect.hpp"
+#include "batch/course_deadlines.hpp"
 #include "batch/output_lock.hpp"
 #include "batch/slurm_job.hpp"
 #include "batch/student_record.hpp"
@@ -33,7 +34,9 @@ po::options_description batch_options() {
       ("help,h", "show this help")
       ("out", po::value<std::string>(), "output folder: per-student reports, gradebook.csv, summary (required)")
       ("similarity", "after grading, compare every pair of submissions into OUT/similarity (grade similarity)")
-      ("roster", po::value<std::string>(), "CSV with columns folder,id[,name]: names the submissions")
+      ("roster", po::value<std::string>(), "CSV with columns folder,id[,name,members,section,submitted_at]: names the submissions")
+      ("course", po::value<std::string>(), "course file (TOML): due times, extensions, late policy; "
+                                          "adds late columns to the gradebook (docs/batch.md)")
       ("jobs,j", po::value<int>(), "gradings at once (default: the cores available)")
       ("regrade", "grade everyone again (default: finished students are skipped)")
       ("only", po::value<std::vector<std::string>>(), "grade only this student id (repeatable; always regrades)")
@@ -127,6 +130,10 @@ batch::BatchOptions batch_options_from(const po::variables_map& vm) {
   o.out_dir = fs::absolute(vm["out"].as<std::string>());
   if (vm.count("roster")) o.roster = fs::absolute(vm["roster"].as<std::string>());
   if (vm.count("toolchain")) o.toolchain = fs::absolute(vm["toolchain"].as<std::string>());
+  if (vm.count("course")) {
+    o.course = fs::absolute(vm["course"].as<std::string>());
+    batch::read_course_deadlines(*o.course);  // a bad file: exit 2 naming file and key, nothing graded
+  }
   o.work_root = vm.count("work-dir")
                     ? fs::absolute(vm["work-dir"].as<std::string>())
                     : default_work_root(load_toolchain(o.toolchain ? *o.toolchain : default_toolchain_path()).build_dir);
