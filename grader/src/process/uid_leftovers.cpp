@@ -7,8 +7,10 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -75,7 +77,16 @@ struct FolderWalk {
   int budget;    // entries still to look at
   int removed;
   std::vector<std::string>& problems;
+  bool nlink_counts_subfolders;  // a folder's link count is 2 + its subfolders
 };
+
+// tmpfs, ext2/3/4 and XFS keep that count (ext4 says 1 past 65000); btrfs and
+// overlayfs do not, so there every folder is opened.
+bool counts_subfolders(int dir) {
+  struct statfs fs_info {};
+  if (::fstatfs(dir, &fs_info) != 0) return false;
+  return fs_info.f_type == TMPFS_MAGIC || fs_info.f_type == EXT4_SUPER_MAGIC || fs_info.f_type == XFS_SUPER_MAGIC;
+}
 
 // Where the uid could create an entry: write and search permission for others. A
 // folder of its own below a folder it cannot write is the grader's (a run folder, a
@@ -108,6 +119,9 @@ void sweep_folder(int dir, const fs::path& path, int depth, FolderWalk& walk) {
     if (!S_ISDIR(info.st_mode) || info.st_dev != walk.device || depth + 1 >= kMaxSearchDepth ||
         !others_may(info, S_IXOTH))
       continue;  // the uid could not have passed it
+    if (walk.nlink_counts_subfolders && info.st_nlink == 2 && !others_may(info, S_IWOTH | S_IXOTH))
+      continue;  // no folder inside, and no entry it could have made
+
     UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (sub.valid()) sweep_folder(sub.get(), path / name, depth + 1, walk);
     if (walk.budget < 0) return;
@@ -243,7 +257,7 @@ int remove_entries_owned_by(uid_t uid, const std::vector<fs::path>& folders, std
     UniqueFd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     struct stat info {};
     if (!dir.valid() || ::fstat(dir.get(), &info) != 0) continue;  // not on this machine
-    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems};
+    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems, counts_subfolders(dir.get())};
     sweep_folder(dir.get(), folder, 0, walk);
     removed += walk.removed;
   }

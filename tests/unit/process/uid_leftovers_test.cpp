@@ -187,6 +187,8 @@ TEST_CASE("Files in a folder the uid cannot write are passed over, a folder open
   const fs::path sub = folder(build / "sub", 0755, kBystanderUid);
   const fs::path open = folder(sub / "open", 01777, kBystanderUid);
   const fs::path answers = file_of(kLitterUid, open / "answers");
+  const fs::path leaf = folder(build / "leaf", 0755, kBystanderUid);  // no folder inside: not opened
+  const fs::path kept_in_leaf = file_of(kLitterUid, leaf / "given-to-the-uid");
   const fs::path answer_dir = folder(open / "answers.d", 0700, kLitterUid);
   file_of(kLitterUid, answer_dir / "inside");
 
@@ -196,6 +198,7 @@ TEST_CASE("Files in a folder the uid cannot write are passed over, a folder open
   CHECK_FALSE(fs::exists(answers));
   CHECK_FALSE(fs::exists(answer_dir));
   CHECK(fs::exists(kept));
+  CHECK(fs::exists(kept_in_leaf));
   CHECK(fs::exists(build / "object49"));
   CHECK(fs::is_directory(open));
 }
