@@ -334,8 +334,22 @@ void SandboxedRunner::end_run() {
 
 // Only a leased uid is the grading's alone: the shared fallback uid (nobody) and
 // the grader's own user may have other processes and files that are not litter.
+// The lease-time sweeps stay whole: a crashed grader may have run at another level.
 void SandboxedRunner::sweep_leftovers() {
-  if (lease_ && drop_privileges_) sweep_leftovers_of(uid_, gid_);
+  const std::vector<fs::path> folders(scratch_reached_.begin(), scratch_reached_.end());
+  scratch_reached_.clear();
+  if (lease_ && drop_privileges_) sweep_leftovers_of(uid_, gid_, folders);
+}
+
+// Under bubblewrap /tmp, /dev/shm and the IPC namespace are the run's own and die with
+// it, /var and /run are not mounted: only a writable bind can reach a host folder.
+void SandboxedRunner::note_scratch_reach(const std::vector<fs::path>& read_write, const fs::path& work_dir) {
+  std::vector<fs::path> writable = read_write;
+  writable.push_back(work_dir);
+  const std::vector<fs::path> reached =
+      use_bubblewrap_ ? scratch_folders_reachable_through(writable) : shared_scratch_folders();
+  std::lock_guard<std::mutex> lock(runs_mutex_);
+  scratch_reached_.insert(reached.begin(), reached.end());
 }
 
 std::string SandboxedRunner::sandbox_name() const {
@@ -380,6 +394,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   if (drop_privileges_) owner = FileOwner{uid_, gid_};
   const fs::path work_dir = prepare_work_dir(request.work_dir, owner);
   const std::string work_dir_text = work_dir.string();
+  note_scratch_reach(read_write, work_dir);
 
   // Everything the child needs after fork() is computed here (no allocation there).
   ChildSetupPlan plan;

@@ -21,7 +21,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "process/process_runner.hpp"
 #include "process/run_cgroup.hpp"
@@ -103,6 +105,9 @@ class SandboxedRunner final : public ProcessRunner {
   void begin_run();
   void end_run();
   void sweep_leftovers();
+  // Which shared scratch folders a run with these writable paths could leave files in.
+  void note_scratch_reach(const std::vector<std::filesystem::path>& read_write,
+                          const std::filesystem::path& work_dir);
 
   SandboxOptions options_;
   bool use_bubblewrap_ = false;
@@ -118,6 +123,9 @@ class SandboxedRunner final : public ProcessRunner {
   std::unique_ptr<SandboxedRunner> reference_runner_;
   std::mutex runs_mutex_;  // held while sweeping: no run of the uid may start then
   int runs_in_flight_ = 0;
+  // The scratch folders the runs since the last sweep could write into (all of them
+  // without bubblewrap): the end-of-runs sweep searches only these.
+  std::set<std::filesystem::path> scratch_reached_;
 };
 
 std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options = {});

@@ -7,8 +7,10 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,22 +33,27 @@ constexpr int kMaxDepth = 256;
 constexpr int kMaxSearchDepth = 32;
 constexpr int kMaxLookedAt = 50000;
 
-// Names in the folder `dir` refers to (the descriptor stays open).
-std::vector<std::string> names_in(int dir) {
-  std::vector<std::string> names;
+struct Entry {
+  std::string name;
+  unsigned char type;  // DT_DIR, DT_REG, ... or DT_UNKNOWN where the file system does not say
+};
+
+// Entries of the folder `dir` refers to (the descriptor stays open).
+std::vector<Entry> entries_in(int dir) {
+  std::vector<Entry> entries;
   int copy = ::dup(dir);
-  if (copy < 0) return names;
+  if (copy < 0) return entries;
   DIR* stream = ::fdopendir(copy);
   if (stream == nullptr) {
     ::close(copy);
-    return names;
+    return entries;
   }
   while (dirent* entry = ::readdir(stream)) {
     if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
-      names.emplace_back(entry->d_name);
+      entries.push_back(Entry{entry->d_name, entry->d_type});
   }
   ::closedir(stream);
-  return names;
+  return entries;
 }
 
 // Removes `name` in `parent`; a folder with everything in it, links never followed.
@@ -58,7 +65,7 @@ bool remove_tree_at(int parent, const std::string& name, int depth) {
   UniqueFd dir(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!dir.valid()) return false;
   bool all = true;
-  for (const std::string& child : names_in(dir.get())) all = remove_tree_at(dir.get(), child, depth + 1) && all;
+  for (const Entry& child : entries_in(dir.get())) all = remove_tree_at(dir.get(), child.name, depth + 1) && all;
   return all && (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT);
 }
 
@@ -70,7 +77,16 @@ struct FolderWalk {
   int budget;    // entries still to look at
   int removed;
   std::vector<std::string>& problems;
+  bool nlink_counts_subfolders;  // a folder's link count is 2 + its subfolders
 };
+
+// tmpfs, ext2/3/4 and XFS keep that count (ext4 says 1 past 65000); btrfs and
+// overlayfs do not, so there every folder is opened.
+bool counts_subfolders(int dir) {
+  struct statfs fs_info {};
+  if (::fstatfs(dir, &fs_info) != 0) return false;
+  return fs_info.f_type == TMPFS_MAGIC || fs_info.f_type == EXT4_SUPER_MAGIC || fs_info.f_type == XFS_SUPER_MAGIC;
+}
 
 // Where the uid could create an entry: write and search permission for others. A
 // folder of its own below a folder it cannot write is the grader's (a run folder, a
@@ -82,12 +98,16 @@ void sweep_folder(int dir, const fs::path& path, int depth, FolderWalk& walk) {
   if (::fstat(dir, &self) != 0 || self.st_dev != walk.device) return;  // swapped in meanwhile
   // Every entry of the uid directly in a shared folder is litter.
   const bool litter_here = depth == 0 || others_may(self, S_IWOTH | S_IXOTH);
-  for (const std::string& name : names_in(dir)) {
+  for (const Entry& entry : entries_in(dir)) {
+    const std::string& name = entry.name;
     if (--walk.budget < 0) {
       walk.problems.push_back(path.string() + ": more than " + std::to_string(kMaxLookedAt) +
                               " entries, the rest not searched");
       return;
     }
+    // Where the uid cannot create entries only folders matter (one may be open to it):
+    // a file the directory entry already names as no folder is not even looked at.
+    if (!litter_here && entry.type != DT_DIR && entry.type != DT_UNKNOWN) continue;
     struct stat info {};
     if (::fstatat(dir, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
     if (info.st_uid == walk.uid) {
@@ -99,6 +119,9 @@ void sweep_folder(int dir, const fs::path& path, int depth, FolderWalk& walk) {
     if (!S_ISDIR(info.st_mode) || info.st_dev != walk.device || depth + 1 >= kMaxSearchDepth ||
         !others_may(info, S_IXOTH))
       continue;  // the uid could not have passed it
+    if (walk.nlink_counts_subfolders && info.st_nlink == 2 && !others_may(info, S_IWOTH | S_IXOTH))
+      continue;  // no folder inside, and no entry it could have made
+
     UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (sub.valid()) sweep_folder(sub.get(), path / name, depth + 1, walk);
     if (walk.budget < 0) return;
@@ -169,6 +192,35 @@ std::vector<fs::path> shared_scratch_folders() {
   return {"/dev/shm", "/tmp", "/var/tmp", "/dev/mqueue", "/run/lock"};
 }
 
+namespace {
+
+bool within_or_equal(const fs::path& path, const fs::path& dir) {
+  const fs::path relative = path.lexically_normal().lexically_relative(dir.lexically_normal());
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+}  // namespace
+
+// Both spellings of each path are compared: a link on the way (/var/lock) must not
+// hide an overlap.
+std::vector<fs::path> scratch_folders_reachable_through(const std::vector<fs::path>& writable_binds) {
+  auto spellings = [](const fs::path& path) {
+    std::error_code error;
+    const fs::path real = fs::weakly_canonical(path, error);
+    return error ? std::vector<fs::path>{path} : std::vector<fs::path>{path, real};
+  };
+  auto overlap = [](const fs::path& a, const fs::path& b) { return within_or_equal(a, b) || within_or_equal(b, a); };
+  std::vector<fs::path> reachable;
+  for (const fs::path& folder : shared_scratch_folders()) {
+    bool reached = false;
+    for (const fs::path& bind : writable_binds)
+      for (const fs::path& b : spellings(bind))
+        for (const fs::path& f : spellings(folder)) reached = reached || overlap(b, f);
+    if (reached) reachable.push_back(folder);
+  }
+  return reachable;
+}
+
 int kill_every_process_of(uid_t uid, gid_t gid) {
   const std::vector<pid_t> before = processes_of(uid);
   // Killed even when none was listed: one may have hidden, or forked since.
@@ -205,7 +257,7 @@ int remove_entries_owned_by(uid_t uid, const std::vector<fs::path>& folders, std
     UniqueFd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     struct stat info {};
     if (!dir.valid() || ::fstat(dir.get(), &info) != 0) continue;  // not on this machine
-    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems};
+    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems, counts_subfolders(dir.get())};
     sweep_folder(dir.get(), folder, 0, walk);
     removed += walk.removed;
   }
@@ -219,6 +271,10 @@ int remove_ipc_objects_of(uid_t uid) {
 }
 
 LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid) {
+  return sweep_leftovers_of(uid, gid, shared_scratch_folders());
+}
+
+LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid, const std::vector<fs::path>& scratch_folders) {
   LeftoverSweep sweep;
   sweep.processes_killed = kill_every_process_of(uid, gid);
   sweep.keys_removed = clear_keys_of(uid, gid);
@@ -226,7 +282,7 @@ LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid) {
     sweep.keys_removed = 0;
     sweep.problems.push_back("kernel keys: the helper could not take the uid");
   }
-  sweep.files_removed = remove_entries_owned_by(uid, shared_scratch_folders(), sweep.problems);
+  sweep.files_removed = remove_entries_owned_by(uid, scratch_folders, sweep.problems);
   sweep.ipc_objects_removed = remove_ipc_objects_of(uid);
   return sweep;
 }

@@ -29,6 +29,13 @@ std::vector<pid_t> processes_of(uid_t uid);
 // The folders every user may write to, where a run's files would stay.
 std::vector<std::filesystem::path> shared_scratch_folders();
 
+// The shared scratch folders a bubblewrap run could still write into: those its
+// writable binds (read-write views, work dir) lie in or contain. Its /tmp, /dev
+// (with /dev/shm) and IPC namespace are private and die with it; /var and /run are
+// not mounted at all, so any other scratch folder cannot hold its leftovers.
+std::vector<std::filesystem::path> scratch_folders_reachable_through(
+    const std::vector<std::filesystem::path>& writable_binds);
+
 // Kills every process of `uid`, from a helper that takes that uid (kill(-1)), and
 // reaps those that were the grader's children. Returns how many there were.
 int kill_every_process_of(uid_t uid, gid_t gid);
@@ -46,5 +53,9 @@ int remove_ipc_objects_of(uid_t uid);
 
 // All four, processes first (so nothing writes or adds keys meanwhile).
 LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid);
+// The same, with files searched for in `scratch_folders` only (the others could
+// not have been written by the uid's runs).
+LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid,
+                                 const std::vector<std::filesystem::path>& scratch_folders);
 
 }  // namespace parlab::grader::process

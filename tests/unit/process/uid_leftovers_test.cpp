@@ -164,3 +164,54 @@ TEST_CASE("A private hidepid /proc hides other users' processes from a child",
   struct stat info {};
   CHECK(::stat("/proc/1", &info) == 0);
 }
+
+TEST_CASE("Files in a folder the uid cannot write are passed over, a folder open to it below is not",
+          "[process][leftovers]") {
+  if (::geteuid() != 0) {
+    WARN("not running as root: no other uid to act as");
+    return;
+  }
+  ScratchDir scratch;
+  auto folder = [](const fs::path& path, mode_t mode, uid_t owner) {
+    fs::create_directories(path);
+    REQUIRE(::chown(path.c_str(), owner, owner) == 0);
+    REQUIRE(::chmod(path.c_str(), mode) == 0);
+    return path;
+  };
+  const fs::path tmp = folder(scratch / "tmp", 01777, 0);
+  // Another user's build tree: many files, none the uid could have made...
+  const fs::path build = folder(tmp / "build", 0755, kBystanderUid);
+  for (int i = 0; i < 50; ++i) file_of(kBystanderUid, build / ("object" + std::to_string(i)));
+  const fs::path kept = file_of(kLitterUid, build / "given-to-the-uid");  // chown'd there, not made
+  // ...but a world-writable folder two levels down, where the uid can leave files.
+  const fs::path sub = folder(build / "sub", 0755, kBystanderUid);
+  const fs::path open = folder(sub / "open", 01777, kBystanderUid);
+  const fs::path answers = file_of(kLitterUid, open / "answers");
+  const fs::path leaf = folder(build / "leaf", 0755, kBystanderUid);  // no folder inside: not opened
+  const fs::path kept_in_leaf = file_of(kLitterUid, leaf / "given-to-the-uid");
+  const fs::path answer_dir = folder(open / "answers.d", 0700, kLitterUid);
+  file_of(kLitterUid, answer_dir / "inside");
+
+  std::vector<std::string> problems;
+  CHECK(remove_entries_owned_by(kLitterUid, {tmp}, problems) == 2);
+  CHECK(problems.empty());
+  CHECK_FALSE(fs::exists(answers));
+  CHECK_FALSE(fs::exists(answer_dir));
+  CHECK(fs::exists(kept));
+  CHECK(fs::exists(kept_in_leaf));
+  CHECK(fs::exists(build / "object49"));
+  CHECK(fs::is_directory(open));
+}
+
+TEST_CASE("After bubblewrap runs only the scratch folders a writable bind reaches are searched",
+          "[process][leftovers]") {
+  // Its /tmp and /dev/shm are private tmpfs, /var and /run are not mounted.
+  CHECK(scratch_folders_reachable_through({}).empty());
+  CHECK(scratch_folders_reachable_through({"/home/teacher/work/runs/1"}).empty());
+  CHECK(scratch_folders_reachable_through({"/tmp/work/runs/1"}) == std::vector<fs::path>{"/tmp"});
+  CHECK(scratch_folders_reachable_through({"/tmp/a/../../var/tmp/x"}) == std::vector<fs::path>{"/var/tmp"});
+  CHECK(scratch_folders_reachable_through({"/"}).size() == shared_scratch_folders().size());
+  CHECK(scratch_folders_reachable_through({"/dev"}) == std::vector<fs::path>{"/dev/shm", "/dev/mqueue"});
+  if (fs::is_symlink("/var/lock") && fs::weakly_canonical("/var/lock") == "/run/lock")
+    CHECK(scratch_folders_reachable_through({"/var/lock/x"}) == std::vector<fs::path>{"/run/lock"});
+}
