@@ -58,7 +58,7 @@ run_grade linked lab03 "$SUB" --device sim --no-perf --work-dir "$W/work" --json
 expect_rc linked 1
 expect_field "$W/linked.json" build.ok false "a linked sub-folder fails the build"
 expect_field "$W/linked.json" build.diagnostics.0.message "linked is a symbolic link to a folder; submit the folder itself.*" "a linked sub-folder is refused by name"
-expect_field "$W/linked.json" build.diagnostics.0.file ".*/subfolders/linked" "the error names the link"
+expect_field "$W/linked.json" build.diagnostics.0.file "linked" "the error names the link, as submitted (no grader folder)"
 # heat_solve reads the device array change[] in host code instead of copying it back: a
 # segfault on a GPU; here device memory is closed to host code, and the test fails
 # naming the line of the read.

@@ -47,7 +47,7 @@ echo "def broken(:" >>"$W/syntax/file_stats.py"
 run_grade syntax lab01 "$W/syntax" --work-dir "$W/work" --json "$W/syntax.json"
 expect_rc syntax 1
 expect_field "$W/syntax.json" build.ok false "a syntax error fails the build"
-expect_field "$W/syntax.json" build.diagnostics.0.file "$W/syntax/file_stats.py" "the error names the student's file"
+expect_field "$W/syntax.json" build.diagnostics.0.file "file_stats.py" "the error names the student's file, as submitted"
 expect_field "$W/syntax.json" build.diagnostics.0.line "$line" "and its line"
 expect_field "$W/syntax.json" build.diagnostics.0.message "SyntaxError: .*" "and says it is a SyntaxError"
 expect_no_test "$W/syntax.json" "passed|partial" "no test passes without a build"

@@ -1,6 +1,7 @@
 #include "grading/grader_tree_seal.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,6 +121,30 @@ fs::path git_file_target(const fs::path& git_file) {
   return normal(p.is_absolute() ? p : git_file.parent_path() / p);
 }
 
+// Seals of concurrent gradings one at a time: a seal planned before another grading
+// registered its work root, but applied after that grading's own seal, would close the
+// folder the other grading runs in (two gradings of one build with different work dirs:
+// the test suite's parallel tests, two instructors' runs). Without the lock file (not
+// root, a read-only build) the seal runs unserialised, as before.
+class SealLock {
+ public:
+  explicit SealLock(const fs::path& registry)
+      : fd_(::open((registry.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600)) {
+    if (fd_ >= 0) {
+      while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    }
+  }
+  ~SealLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  SealLock(const SealLock&) = delete;
+  SealLock& operator=(const SealLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 TreeSeal plan_tree_seal(const std::vector<fs::path>& roots, const std::vector<fs::path>& allowed) {
@@ -190,6 +215,7 @@ void seal_grader_tree(const Toolchain& toolchain, const fs::path& work_root, gid
   const std::vector<fs::path> roots = grader_roots(toolchain);
   const fs::path here = normal(work_root);
   const fs::path registry = work_root_registry(toolchain.build_dir);
+  const SealLock one_seal_at_a_time(registry);
   if (std::any_of(roots.begin(), roots.end(), [&](const fs::path& r) { return within(here, normal(r)); }))
     register_work_root(registry, here);
   std::vector<fs::path> work_roots = registered_work_roots(registry);
