@@ -19,7 +19,7 @@ p2=$!
 wait "$p1"; rc1=$?
 wait "$p2"; rc2=$?
 [ "$rc1" = 0 ] && [ "$rc2" = 0 ] && pass "two batches sharing a work dir both succeed" ||
-  { fail "rc $rc1 / $rc2"; tail -20 "$W/b1.out" "$W/b2.out" >&2; }
+  { fail "rc $rc1 / $rc2"; tail -n 20 "$W/b1.out" "$W/b2.out" >&2; }
 for o in o1 o2; do
   [ "$(grep -c ',graded,.*,60,60,' "$W/$o/gradebook.csv")" = 3 ] && pass "$o: all full marks" || fail "$o: not all full marks"
 done

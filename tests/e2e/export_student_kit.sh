@@ -96,7 +96,7 @@ PY
 no_reference_source_in "$W/kit"
 
 if build_kit "$W/kit"; then pass "the kit configures and builds"; else
-  fail "the kit does not build"; tail -30 "$W/kit-configure.log" "$W/kit-build.log" >&2; finish; fi
+  fail "the kit does not build"; tail -n 30 "$W/kit-configure.log" "$W/kit-build.log" >&2; finish; fi
 # text: CMake's configure output (no JSON): the kit's CMakeLists says which references it uses
 expect_in "$W/kit-configure.log" "student kit: references are the prebuilt executables" "the kit's build uses the prebuilt references"
 GRADE="$W/kit/build/grade"

@@ -101,7 +101,7 @@ if [ -n "$CHROMIUM" ]; then
   if python3 "$PARLAB_SOURCE_DIR/tests/e2e/png_check.py" "$W/summary.png" >"$W/png.txt" 2>&1; then
     pass "class page: screenshot is not blank ($(cat "$W/png.txt"))"
   else
-    fail "class page: screenshot blank or missing"; tail -20 "$W/png.txt" "$W/chromium.log" >&2
+    fail "class page: screenshot blank or missing"; tail -n 20 "$W/png.txt" "$W/chromium.log" >&2
   fi
   expect_in "$W/summary.dom.html" 'data-modes="sim"' "rendered page: graded in sim"
   expect_in "$W/summary.dom.html" 'data-not-graded-test="heat_step bandwidth"' "rendered page: the tests not graded there"

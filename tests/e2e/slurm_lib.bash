@@ -68,7 +68,7 @@ CONF
     if sinfo -h -o '%T' 2>/dev/null | grep -Eq '^(idle|mixed|allocated)'; then return 0; fi
     sleep 1
   done
-  SLURM_SKIP_REASON="slurmctld/slurmd did not come up: $(tail -3 "$dir/slurmctld.log" "$dir/slurmd.log" 2>/dev/null | tr '\n' ' ')"
+  SLURM_SKIP_REASON="slurmctld/slurmd did not come up: $(tail -n 3 "$dir/slurmctld.log" "$dir/slurmd.log" 2>/dev/null | tr '\n' ' ')"
   slurm_stop "$dir"
   return 1
 }

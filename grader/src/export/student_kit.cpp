@@ -56,21 +56,30 @@ void add_tree(const fs::path& source_dir, const fs::path& entry, std::vector<Kit
   }
 }
 
-// labs/CMakeLists.txt with only the chosen labs' parlab_add_*lab() lines.
+// labs/CMakeLists.txt with only the chosen labs' parlab_add_*lab() calls. A call may
+// span lines (its arguments continued below it): it is kept or left out whole.
 std::string labs_cmake_for(const fs::path& source_dir, const std::vector<std::string>& lab_ids) {
   std::ifstream in(source_dir / "labs" / "CMakeLists.txt");
   if (!in) throw EnvironmentError("cannot read " + (source_dir / "labs" / "CMakeLists.txt").string());
-  std::string line, out;
+  std::string line, out, call;
+  int depth = 0;
   while (std::getline(in, line)) {
-    if (line.rfind("parlab_add_", 0) == 0) {
-      bool chosen = std::any_of(lab_ids.begin(), lab_ids.end(), [&](const std::string& id) {
-        return std::regex_search(line, std::regex("[( ]ID " + id + "[ )]"));
-      });
-      if (!chosen) continue;
+    if (depth == 0 && line.rfind("parlab_add_", 0) != 0) {
+      out += line + "\n";
+      continue;
     }
-    out += line + "\n";
+    call += line + "\n";
+    depth += static_cast<int>(std::count(line.begin(), line.end(), '(')) -
+             static_cast<int>(std::count(line.begin(), line.end(), ')'));
+    if (depth > 0) continue;
+    depth = 0;
+    const bool chosen = std::any_of(lab_ids.begin(), lab_ids.end(), [&](const std::string& id) {
+      return std::regex_search(call, std::regex("[(\\s]ID\\s+" + id + "[\\s)]"));
+    });
+    if (chosen) out += call;
+    call.clear();
   }
-  return out;
+  return out + call;
 }
 
 void strip_copy(const fs::path& from, const fs::path& to) {
