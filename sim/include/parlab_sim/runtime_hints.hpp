@@ -78,6 +78,8 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value);
 cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit);
+// No L2 cache is modelled, so there are no persisting lines to drop.
+cudaError_t cudaCtxResetPersistingL2Cache();
 
 // --- stream priorities: the device has none (streamPrioritiesSupported 0) ----------
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);

@@ -136,6 +136,8 @@ cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
   return cudaSuccess;
 }
 
+cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   if (least != nullptr) *least = 0;
   if (greatest != nullptr) *greatest = 0;

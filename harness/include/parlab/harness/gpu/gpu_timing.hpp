@@ -3,6 +3,11 @@
 // host launch overhead), the L2 cache flushed before every sample so each sample
 // starts cold, warm-up calls excluded. Transfers are timed the same way and recorded
 // as named phases, so the report shows transfer time and kernel time separately.
+// A sample ends only when the whole device is idle, so work the student moved to
+// another stream (a non-blocking one never orders with the default stream) is timed;
+// persisting L2 lines are dropped before each sample, so a cudaAccessPolicyWindow set in
+// an earlier call cannot keep the input warm. tests/unit/gpu_timing checks both against
+// a virtual-clock runtime (docs/gpu.md, "What a timed sample covers").
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -43,8 +48,10 @@ class EventTimer {
   cudaEvent_t stop_{};
 };
 
-// Overwrites a buffer twice the size of the device's L2 cache, evicting whatever the
-// previous sample left there.
+// Makes the next sample start cold: drops persisting L2 lines and sets their limit to 0
+// (on devices that keep them), then overwrites a buffer twice the size of the L2 cache,
+// evicting whatever the previous sample left there. No upper bound on the buffer: a
+// smaller flush would leave part of a large L2 warm.
 class L2Flusher {
  public:
   L2Flusher() {
@@ -52,8 +59,9 @@ class L2Flusher {
     PARLAB_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
     PARLAB_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    bytes_ = std::clamp<std::size_t>(2 * static_cast<std::size_t>(prop.l2CacheSize),
-                                     std::size_t{1} << 20, std::size_t{256} << 20);
+    bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(prop.l2CacheSize),
+                                   std::size_t{1} << 20);
+    keeps_persisting_lines_ = prop.persistingL2CacheMaxSize > 0;
     PARLAB_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
   }
   ~L2Flusher() { cudaFree(buffer_); }
@@ -61,6 +69,10 @@ class L2Flusher {
   L2Flusher& operator=(const L2Flusher&) = delete;
 
   void flush() {
+    if (keeps_persisting_lines_) {
+      PARLAB_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+      PARLAB_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+    }
     PARLAB_CUDA_CHECK(cudaMemset(buffer_, ++value_ & 0xFF, bytes_));
     PARLAB_CUDA_CHECK(cudaDeviceSynchronize());
   }
@@ -68,12 +80,14 @@ class L2Flusher {
  private:
   void* buffer_ = nullptr;
   std::size_t bytes_ = 0;
+  bool keeps_persisting_lines_ = false;
   int value_ = 0;
 };
 
 // Runs `work` (the student's call, which launches kernels) ctx.warmup() + repeat times.
 // Before each call `prepare` runs untimed (poison the outputs); each measured call is
-// one sample of device time. `function` names the student's function in error messages.
+// one sample of device time, ended after a device-wide synchronization (inside
+// check_student_call, which also names the student's function if a kernel failed).
 template <class Prepare, class Work>
 void gpu_timed(TaskContext& ctx, const char* function, Prepare&& prepare, Work&& work) {
   L2Flusher flusher;
@@ -88,9 +102,8 @@ void gpu_timed(TaskContext& ctx, const char* function, Prepare&& prepare, Work&&
     flusher.flush();
     timer.start();
     work();
-    const double seconds = timer.stop_seconds();
-    check_student_call(function);
-    ctx.add_sample(seconds);
+    check_student_call(function);  // every stream of the device, not only the default one
+    ctx.add_sample(timer.stop_seconds());
   }
 }
 
