@@ -4,6 +4,7 @@
 #include "grading/gpu_figures.hpp"
 #include "grading/host_info.hpp"
 #include "grading/performance_test.hpp"
+#include "grading/physical_floor.hpp"
 
 namespace fs = std::filesystem;
 
@@ -52,6 +53,21 @@ PerformanceTestSetup performance_setup(GradingContext& ctx, const TestSpec& t) {
   return setup;
 }
 
+// A GPU median below half the device's physical floor for the reference's declared
+// work earns nothing, whatever the ratio said (grading/physical_floor.hpp).
+void judge_physical_floor(const GradingContext& ctx, const TestSpec& t, const TaskRun& reference,
+                          TestResult& r) {
+  if (ctx.mode != DeviceMode::gpu || t.device != Device::gpu || !r.measurement) return;
+  const auto floor = physical_floor(ctx.device, reference.work_bytes, reference.work_flops);
+  if (!floor) return;
+  const auto sentence = below_floor_sentence(*floor, r.measurement->candidate_median_s);
+  if (!sentence) return;
+  r.points = 0;
+  r.status = TestStatus::failed;
+  r.message += *sentence;
+  r.measurement->timing_trusted = false;
+}
+
 }  // namespace
 
 TestResult run_performance(GradingContext& ctx, const TestSpec& t,
@@ -63,14 +79,14 @@ TestResult run_performance(GradingContext& ctx, const TestSpec& t,
     return r;
   }
   const PerformanceTestSetup setup = performance_setup(ctx, t);
-  const std::vector<harness::NamedArray>& expected =
-      ctx.reference_run(t, t.task, ctx.resolve_params(t.params)).outputs;
-  run_performance_test(setup, ctx.submission_runs, expected, r,
+  const ExpectedOutputs& reference = ctx.reference_run(t, t.task, ctx.resolve_params(t.params));
+  run_performance_test(setup, ctx.submission_runs, reference.outputs, r,
                        [&](TestResult& result, const TaskRun& last, const Measurement& m) {
                          result.phases = gpu_phases(ctx.mode, t, last);
                          result.roofline = gpu_roofline(ctx.mode, ctx.device, t, last,
                                                         m.candidate_median_s);
                        });
+  judge_physical_floor(ctx, t, reference.run, r);
   return r;
 }
 
