@@ -45,7 +45,7 @@ TEST_CASE("the late section says the raw score, the times, the lateness, the pen
   CHECK_THAT(u, Contains("**Final score:** not decided"));
 }
 
-TEST_CASE("Gradescope's score becomes the final score; its tests keep their raw points") {
+TEST_CASE("Gradescope's score becomes the final score, its tests keep their raw points") {
   const std::string raw = R"({"score": 80, "output": "## lab01\n", "tests": [{"score": 80, "max_score": 90}]})";
   const auto doc = nlohmann::json::parse(with_late_outcome(raw, deducted(), 90));
   CHECK(doc["score"] == 64);
