@@ -42,6 +42,7 @@ SimilaritySummary run_class_similarity(const LabSpec& lab, const fs::path& class
   s.pairs = result.pairs.size();
   for (const auto& p : result.pairs) s.flagged += p.score >= o.flag_at ? 1 : 0;
   s.not_compared = sources.skipped;
+  s.notes = sources.notes;
   return s;
 }
 
