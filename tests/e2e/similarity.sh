@@ -3,7 +3,8 @@
 # grading, only similarity-tester. Disguised copies score at least 0.9 against their
 # source, an independent solution at most 0.3, the skeleton alone 0; flagged pairs get
 # a page; a hostile folder name and file content come out escaped; a bad class folder
-# is a clear error; a roster names a student. Skips (77) without similarity-tester.
+# is a clear error; a roster names a student. The same bars for a lab01 Python-track
+# class (tests/similarity/make_python_class.sh). Skips (77) without similarity-tester.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 if ! command -v sim_c++ >/dev/null; then echo "skipped: similarity-tester not installed"; exit 77; fi
@@ -55,6 +56,40 @@ grep -lq '&lt;img src=x onerror=alert(1)&gt;' "$W/out/index.html" && grep -rq '&
   pass "hostile name and content shown escaped" || fail "hostile name or content missing from the pages"
 [ ! -e "$W/class/original/kernels.cu.sim" ] && [ "$(ls "$W/class/original")" = "kernels.cu" ] &&
   pass "the students' folders are left as they were" || fail "something was written into a student's folder"
+
+# --- Python: lab01's Python track, normalised with Python's tokenize, then sim_text ---
+bash "$PARLAB_SOURCE_DIR/tests/similarity/make_python_class.sh" "$PARLAB_SOURCE_DIR" "$W/pyclass"
+# Copied, then cut off inside a call: tokenize stops there; still compared, with a note.
+{ head -n 60 "$W/pyclass/py_original/file_stats.py"; echo 'oops = broken('; } >"$W/pyclass/py_broken.py.txt"
+mkdir "$W/pyclass/py_broken" && mv "$W/pyclass/py_broken.py.txt" "$W/pyclass/py_broken/file_stats.py"
+run_grade py similarity lab01 "$W/pyclass" --out "$W/pyout"
+expect_rc py 0
+if python3 - "$W/pyout/pairs.json" >"$W/py.check" 2>&1 <<'PY'; then
+import json, sys
+doc = json.load(open(sys.argv[1]))
+pairs = doc["pairs"]
+score = {frozenset((p["a"], p["b"])): p["score"] for p in pairs}
+copies = ["py_original", "py_renamed", "py_reformatted", "py_reordered"]
+bad = []
+for i, a in enumerate(copies):
+    for b in copies[i + 1:]:
+        if score[frozenset((a, b))] < 0.9: bad.append(f"copy {a} / {b}: {score[frozenset((a, b))]}")
+for c in copies:
+    if score[frozenset((c, "py_independent"))] > 0.3: bad.append(f"py_independent / {c}: {score[frozenset((c, 'py_independent'))]}")
+if score[frozenset(("py_original", "py_broken"))] < 0.9: bad.append(f"py_broken / py_original: {score[frozenset(('py_original', 'py_broken'))]}")
+for p in pairs:
+    if "py_skeleton_only" in (p["a"], p["b"]) and p["score"] != 0: bad.append(f"skeleton counted: {p}")
+    if p["track"] != "python": bad.append(f"not on the python track: {p}")
+if len(pairs) != 21: bad.append(f"{len(pairs)} pairs, expected 21 (7 submissions)")
+if not any(n.startswith("py_broken:") and "plain text" in n for n in doc["notes"]): bad.append(f"notes: {doc['notes']}")
+print("\n".join(bad) or "python scores within bounds")
+sys.exit(1 if bad else 0)
+PY
+  pass "python: copies >= 0.9, independent <= 0.3, skeleton 0, a broken file noted (pairs.json)"
+else fail "python scores out of bounds"; sed 's/^/  | /' "$W/py.check" >&2; fi
+# The pages show the submissions' own lines (mapped back from the normalised words).
+grep -l '<mark>file_stats.py:[0-9]*  def compute_file_stats(path):' "$W/pyout/pairs/"*.html >/dev/null &&
+  pass "python pair pages highlight the source's own lines" || fail "python pair pages show no source line highlighted"
 
 run_grade missing similarity lab03 "$W/no-such-class" --out "$W/out2"
 expect_rc missing 2

@@ -6,6 +6,7 @@
 #include "batch/gradebook.hpp"
 #include "batch/late_record.hpp"
 #include "batch/regrade_marker.hpp"
+#include "batch/student_reports.hpp"
 #include "batch/run_facts.hpp"
 #include "util/atomic_write.hpp"
 
@@ -44,15 +45,23 @@ std::optional<CourseDeadlines> course_of(const BatchLayout& layout) {
   return read_course_deadlines(layout.course_file());
 }
 
-// Each graded student's late.json: why points were (or were not) deducted.
-void write_late_records(const BatchLayout& layout, const CourseDeadlines& course,
+// Each graded student's late.json and own reports: why points were (or were not)
+// deducted. Without a course file the reports are written plain again (a run without
+// --course drops the late policy).
+void write_late_records(const BatchLayout& layout, const CourseDeadlines* course,
                         const std::vector<StudentRecord>& records) {
   for (const StudentRecord& r : records) {
     if (!r.result || !r.student.group_of.empty()) continue;
     if (!std::filesystem::is_directory(layout.student_dir(r.student.id))) continue;
-    write_file_atomically(layout.late_file(r.student.id), late_record_json_text(late_record(course, r)));
+    if (!course) {
+      write_student_reports(layout, r, nullptr);
+      continue;
+    }
+    const LateRecord late = late_record(*course, r);
+    write_file_atomically(layout.late_file(r.student.id), late_record_json_text(late));
+    write_student_reports(layout, r, &late);
   }
-  write_file_atomically(layout.late_report(), late_report_markdown(course, records));
+  if (course) write_file_atomically(layout.late_report(), late_report_markdown(*course, records));
 }
 
 }  // namespace
@@ -83,11 +92,8 @@ CollectCounts collect_batch(const BatchLayout& layout) {
   const std::optional<nlohmann::json> last_run = read_run_facts(layout.out);
   summary["last_run"] = last_run ? *last_run : nlohmann::json(nullptr);
   const std::optional<CourseDeadlines> course = course_of(layout);
-  if (course) {
-    write_late_records(layout, *course, records);
-  } else {
-    std::filesystem::remove(layout.late_report());
-  }
+  write_late_records(layout, course ? &*course : nullptr, records);
+  if (!course) std::filesystem::remove(layout.late_report());
   write_file_atomically(layout.gradebook(), gradebook_csv(m, records, course ? &*course : nullptr));
   write_file_atomically(layout.summary_json(), summary.dump(2) + "\n");
   write_file_atomically(layout.summary_markdown(), class_summary_markdown(summary));

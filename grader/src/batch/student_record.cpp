@@ -1,5 +1,6 @@
 #include "batch/student_record.hpp"
 #include "util/clock_text.hpp"
+#include "batch/student_reports.hpp"
 
 #include <ctime>
 #include <fstream>
@@ -11,7 +12,6 @@
 #include <unistd.h>
 
 #include "grading/host_info.hpp"
-#include "report/reporter.hpp"
 #include "result/result_json.hpp"
 #include "spec/lab_spec.hpp"
 #include "util/atomic_write.hpp"
@@ -71,10 +71,9 @@ void mark_unfinished(const BatchLayout& layout, const std::string& id) {
 void save_finished(const BatchLayout& layout, const StudentRecord& r) {
   const std::string& id = r.student.id;
   mark_unfinished(layout, id);
-  ReportOptions plain{false, false};
   write_file_atomically(layout.result_file(id), result_json_text(*r.result));
-  write_file_atomically(layout.markdown_file(id), make_reporter("markdown", plain)->render(*r.result));
-  write_file_atomically(layout.gradescope_file(id), make_reporter("gradescope", plain)->render(*r.result));
+  // Plain until the collect that ends the run adds the late policy's outcome (--course).
+  write_student_reports(layout, r, nullptr);
   write_file_atomically(layout.status_file(id), status_text(r));
   std::error_code ec;
   fs::remove(layout.error_file(id), ec);  // an earlier failure is history now

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "batch/archive_entry_times.hpp"
 #include "batch/course_deadlines.hpp"
 
 namespace fs = std::filesystem;
@@ -44,9 +45,13 @@ SubmissionTime submission_time(const Student& student) {
     if (t) return {t, "newest file in the folder"};
     return {std::nullopt, "the folder holds no file with a time"};
   }
+  // The packing time inside, else the file's own (reset by any copy without -p).
+  if (const std::optional<std::int64_t> inside = newest_archive_entry_time(student.source.path)) {
+    return {inside, "newest entry in the archive"};
+  }
   const std::optional<std::int64_t> t = mtime_of(student.source.path);
   if (!t) return {std::nullopt, "the archive's time cannot be read"};
-  return {t, "archive file time"};
+  return {t, "archive file time (its entries carry no time)"};
 }
 
 std::string format_utc(std::int64_t seconds) {

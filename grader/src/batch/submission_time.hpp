@@ -12,8 +12,9 @@ namespace parlab::grader::batch {
 
 struct SubmissionTime {
   std::optional<std::int64_t> at;  // seconds since the epoch; nothing when unknown
-  // Where `at` came from: "roster submitted_at", "archive file time", "newest file in
-  // the folder"; or, when unknown, why ("roster submitted_at is empty").
+  // Where `at` came from: "roster submitted_at", "newest entry in the archive",
+  // "archive file time (...)", "newest file in the folder"; or, when unknown, why
+  // ("roster submitted_at is empty").
   std::string source;
 };
 

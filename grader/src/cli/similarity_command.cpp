@@ -66,6 +66,7 @@ int run_similarity_command(const std::vector<std::string>& args) {
   const auto s = similarity::run_class_similarity(lab, positional[1], out, o);
   std::cout << s.pairs << " pairs compared, " << s.flagged << " flagged; " << (out / "index.html").string() << "\n";
   for (const auto& n : s.not_compared) std::cout << "not compared: " << n << "\n";
+  for (const auto& n : s.notes) std::cout << "note: " << n << "\n";
   return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "similarity/class_sources.hpp"
 #include "similarity/pair_scores.hpp"
+#include "similarity/python_tokens.hpp"
 #include "similarity/similarity_report.hpp"
 
 namespace fs = std::filesystem;
@@ -25,8 +26,11 @@ SimilaritySummary run_class_similarity(const LabSpec& lab, const fs::path& class
   ClassSources sources = copy_class_sources(lab, class_dir, work, names);
   SimilarityResult result;
   result.flag_at = o.flag_at;
-  for (const auto& g : sources.groups) {
+  for (auto& g : sources.groups) {
     if (g.submissions.size() < 2) continue;
+    if (g.kind == Track::python) {
+      for (auto& note : normalise_python_group(g, o.timeout_s, work)) sources.notes.push_back(std::move(note));
+    }
     auto runs = run_tester(g, o.min_run, false, o.timeout_s, work);
     auto base = run_tester(g, o.base_min_run, true, o.timeout_s, work);
     for (auto& p : score_pairs(g, runs, base)) result.pairs.push_back(std::move(p));
@@ -38,6 +42,7 @@ SimilaritySummary run_class_similarity(const LabSpec& lab, const fs::path& class
   s.pairs = result.pairs.size();
   for (const auto& p : result.pairs) s.flagged += p.score >= o.flag_at ? 1 : 0;
   s.not_compared = sources.skipped;
+  s.notes = sources.notes;
   return s;
 }
 

@@ -22,6 +22,7 @@ struct SimilarityOptions {
 struct SimilaritySummary {
   std::size_t pairs = 0, flagged = 0;
   std::vector<std::string> not_compared;
+  std::vector<std::string> notes;  // compared with a caveat (Python that does not tokenize)
 };
 
 // Writes index.html, pairs.csv, pairs.json, pairs/ under `out_dir` (its work/ holds the

@@ -21,6 +21,11 @@ struct SourceCopy {
   std::filesystem::path copy;      // the concatenated copy
   std::vector<std::string> lines;  // its text, line by line
   std::vector<LineOrigin> origins; // where each line came from
+  // Python only (similarity/python_tokens.hpp): `copy` is then the normalised words,
+  // and these say which line of `lines` each word came from (1-based), and which lines
+  // carry code (a name, number or string that is not a docstring).
+  std::vector<int> word_rows;
+  std::vector<bool> code_lines;
 };
 
 struct TrackGroup {
@@ -34,6 +39,7 @@ struct TrackGroup {
 struct ClassSources {
   std::vector<TrackGroup> groups;
   std::vector<std::string> skipped;  // "alice.zip: ..." submissions without sources
+  std::vector<std::string> notes;    // compared, with a caveat (Python that does not tokenize)
 };
 
 // Throws UsageError when `class_dir` is not a class folder with a submission.

@@ -9,6 +9,7 @@
 
 #include "batch/child_grade.hpp"
 #include "core/errors.hpp"
+#include "similarity/python_tokens.hpp"
 #include "util/program_on_path.hpp"
 
 namespace fs = std::filesystem;
@@ -37,7 +38,9 @@ void mark(std::vector<bool>& lines, int first, int last) {
 double share(const SourceCopy& c, const std::vector<bool>& base, const std::vector<bool>& hit, bool python) {
   int code = 0, covered = 0;
   for (std::size_t i = 0; i < c.lines.size(); ++i) {
-    if (!is_code_line(c.lines[i], python) || base[i]) continue;
+    // A normalised Python copy says itself which lines carry code (docstrings do not).
+    const bool carries_code = c.code_lines.empty() ? is_code_line(c.lines[i], python) : c.code_lines[i];
+    if (!carries_code || base[i]) continue;
     ++code;
     if (hit[i]) ++covered;
   }
@@ -67,7 +70,9 @@ std::vector<SimRun> run_tester(const TrackGroup& group, int min_run, bool base_o
   std::ifstream in(out);
   std::stringstream text;
   text << in.rdbuf();
-  return parse_sim_runs(text.str());
+  std::vector<SimRun> runs = parse_sim_runs(text.str());
+  map_runs_to_source(group, runs);
+  return runs;
 }
 
 std::vector<PairScore> score_pairs(const TrackGroup& group, const std::vector<SimRun>& runs,

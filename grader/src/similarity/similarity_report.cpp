@@ -112,6 +112,8 @@ std::string class_page(const ClassSources& s, const SimilarityResult& r) {
   }
   body += "</table>\n<h2>Not compared</h2>\n<ul>\n";
   for (const auto& k : s.skipped) body += "<li>" + html::escape(k) + "</li>\n";
+  if (!s.notes.empty()) body += "</ul>\n<h2>Notes</h2>\n<ul>\n";
+  for (const auto& k : s.notes) body += "<li>" + html::escape(k) + "</li>\n";
   return html::page("Similarity", body + "</ul>\n");
 }
 
@@ -134,7 +136,7 @@ void write_similarity_report(const ClassSources& s, const SimilarityResult& r, c
   }
   write_file_atomically(out_dir / "pairs.csv", csv);
   write_file_atomically(out_dir / "pairs.json",
-               nlohmann::json{{"flag_at", r.flag_at}, {"pairs", pairs}, {"not_compared", s.skipped}}
+               nlohmann::json{{"flag_at", r.flag_at}, {"pairs", pairs}, {"not_compared", s.skipped}, {"notes", s.notes}}
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   write_file_atomically(out_dir / "index.html", class_page(s, r));
 }

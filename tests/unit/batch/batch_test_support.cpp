@@ -27,6 +27,7 @@ void write_archive(const fs::path& file, const std::string& format, const std::v
     archive_entry* en = archive_entry_new();
     archive_entry_set_pathname(en, e.name.c_str());
     archive_entry_set_perm(en, 0644);
+    if (e.mtime != 0) archive_entry_set_mtime(en, static_cast<time_t>(e.mtime), 0);
     switch (e.type) {
       case ArchiveEntry::Type::file:
         archive_entry_set_filetype(en, AE_IFREG);

@@ -15,6 +15,7 @@ struct ArchiveEntry {
   enum class Type { file, dir, symlink, hardlink } type = Type::file;
   std::string name;
   std::string content;  // file data, or the link target
+  long long mtime = 0;  // seconds since the epoch; 0: the archive stores no time
 };
 
 // format: "zip", "tar", "tar.gz"

@@ -4,6 +4,7 @@
 
 #include <sys/time.h>
 
+#include "batch/archive_entry_times.hpp"
 #include "batch/batch_manifest.hpp"
 #include "batch/gradebook.hpp"
 #include "batch/late_record.hpp"
@@ -103,10 +104,33 @@ TEST_CASE("a submission's time: the roster's, else its files' own, else unknown"
   st.source.path = s.path() / "bob.zip";
   write_text(st.source.path, "zip");
   set_mtime(st.source.path, kDue - 5);
-  t = submission_time(st);
+  t = submission_time(st);  // not an archive libarchive reads: the file's own time
   CHECK(t.at == std::optional<std::int64_t>(kDue - 5));
-  CHECK(t.source == "archive file time");
+  CHECK(t.source == "archive file time (its entries carry no time)");
   CHECK(format_utc(kDue) == "2026-03-02T04:59:00Z");
+}
+
+TEST_CASE("an archive's submission time is its newest entry's, not the archive file's") {
+  ScratchDir s;
+  Student st;
+  st.source.kind = SourceKind::archive;
+  for (const std::string format : {"tar", "tar.gz", "zip"}) {
+    st.source.path = s.path() / ("carol." + format);
+    // Packed a day late; the file itself copied back to before the due time.
+    write_archive(st.source.path, format,
+                  {{ArchiveEntry::Type::dir, "work/", "", kDue + 3 * kDay},
+                   {ArchiveEntry::Type::file, "work/old.cpp", "x", kDue - kDay},
+                   {ArchiveEntry::Type::file, "work/new.cpp", "y", kDue + kDay},
+                   {ArchiveEntry::Type::file, "work/notes.txt", "z", kDue + 60}});
+    set_mtime(st.source.path, kDue - 3600);
+    const SubmissionTime t = submission_time(st);
+    INFO(format);
+    CHECK(t.at == std::optional<std::int64_t>(kDue + kDay));  // the folder's own time is not a file's
+    CHECK(t.source == "newest entry in the archive");
+  }
+  // A truncated archive has no trustworthy time inside (grade batch rejects it).
+  write_text(s.path() / "cut.zip", read_text(st.source.path).substr(0, 40));  // carol.zip cut
+  CHECK_FALSE(newest_archive_entry_time(s.path() / "cut.zip").has_value());
 }
 
 TEST_CASE("the late record: on time, forgiven, deducted, past the cutoff, unknown, ungraded") {
