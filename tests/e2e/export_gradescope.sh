@@ -37,7 +37,7 @@ run_autograder() {  # NAME: grades $AG/submission, keeps results.json as $W/NAME
   cp "$AG/results/parlab-result.json" "$W/$1.parlab.json" 2>/dev/null || true
 }
 mkdir "$AG/submission/my-lab01"
-cp "$PARLAB_SOURCE_DIR"/reference/lab01-multiprocessing/* "$AG/submission/my-lab01/"
+cp "$PARLAB_SOURCE_DIR"/reference/lab01-multiprocessing/*.?pp "$AG/submission/my-lab01/"
 run_autograder correct
 [ "$(cat "$W/correct.rc")" = 0 ] && pass "run_autograder exits 0" || fail "run_autograder exit $(cat "$W/correct.rc")"
 expect_field "$W/correct.json" tests '\[\{.*\}\]' "results.json has tests"
