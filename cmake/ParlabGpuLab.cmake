@@ -120,9 +120,14 @@ function(parlab_add_gpu_lab)
     parlab_json_set_string(entry reference_exe "${cuda_reference_exe}")
   endif()
   # The Python track's reference (NumPy, processes, Numba): as for a CPU lab (ParlabLab.cmake).
-  if(LAB_PYTHON_REFERENCE AND NOT PARLAB_PREBUILT_REFERENCES)
+  # In a student kit, the kit's bytecode.
+  if(LAB_PYTHON_REFERENCE AND PARLAB_PREBUILT_REFERENCES)
+    parlab_prebuilt_python_reference(python_reference_exe ID ${LAB_ID} DIR ${LAB_DIR})
+  elseif(LAB_PYTHON_REFERENCE)
     parlab_python_reference(python_reference_exe ID ${LAB_ID} DIR ${LAB_DIR}
                             REFERENCE ${LAB_PYTHON_REFERENCE} SOURCES ${LAB_PYTHON_SOURCES})
+  endif()
+  if(python_reference_exe)
     parlab_json_set_string(entry python_reference_exe "${python_reference_exe}")
   endif()
   parlab_record_lab_toolchain(${LAB_ID} "${entry}")

@@ -41,6 +41,17 @@ def _number(value, what):
     return float(value)
 
 
+def _lost_updates_hint(results, paths, function):
+    """Too few parallel results: most often a list filled by the workers, which each
+    have their own copy of the module's globals (and of any list passed to them)."""
+    if function != "process_parallel" or len(results) >= len(paths):
+        return ""
+    return ("; a list (or counter) that worker processes add to stays as it was in the "
+            "parent: each process has its own copy of the module's globals, so those "
+            "updates are lost. Return each file's FileStats from the worker function "
+            "(Pool.map returns them in order) or send it back through a Queue or Pipe")
+
+
 def check_shape(results, paths, function):
     """The rest of the grading relies on one FileStats per file, in order: say so plainly."""
     if not isinstance(results, (list, tuple)):
@@ -48,7 +59,7 @@ def check_shape(results, paths, function):
                         "of FileStats, one per path, in order")
     if len(results) != len(paths):
         raise ValueError(f"{function} returned {len(results)} results for {len(paths)} files; "
-                         "it must return one per path, in order")
+                         "it must return one per path, in order" + _lost_updates_hint(results, paths, function))
     for i, (stats, path) in enumerate(zip(results, paths)):
         if not hasattr(stats, "file"):
             raise TypeError(f"{function} result {i} is a {type(stats).__name__}, not a FileStats")

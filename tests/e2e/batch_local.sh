@@ -21,7 +21,7 @@ else
   fail "gradebook statuses differ from the expected ones"; sed 's/^/  | /' "$W/status.diff" >&2
 fi
 [ "$(awk 'NR > 1' "$G" | wc -l)" = 21 ] && pass "21 rows (20 submissions + 1 missing)" || fail "row count"
-expect_in "$G" '^"Liddell, Alice",s001,ref_folder,graded,5,5,10,5,5,5,5,5,15,not graded,not graded,60,60,no-perf,,bubblewrap \(require\)$' "reference folder: all correctness points"
+expect_in "$G" '^"Liddell, Alice",s001,ref_folder,graded,cpp,5,5,10,5,5,5,5,5,15,not graded,not graded,60,60,no-perf,,bubblewrap \(require\)$' "reference folder: all correctness points"
 expect_in "$G" '^,ref_zip,ref_zip.zip,graded,.*,60,60,' "zipped folder graded like a folder"
 expect_in "$G" '^,crash,crash.tar,graded,.*crashed' "crash flagged"
 expect_in "$G" '^,noncompiling_1,.*did not compile: file_stats.cpp:[0-9]+' "build failure with the first error"

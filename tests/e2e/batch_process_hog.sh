@@ -24,5 +24,5 @@ full=$(grep -c ',graded,.*,60,60,' "$W/out/gradebook.csv")
   { fail "only $full of 8 copies full marks"; sed 's/^/  | /' "$W/out/gradebook.csv" >&2; }
 retried=$(grep -l '"attempts": [2-9]' "$W"/out/students/copy*/status.json 2>/dev/null | wc -l)
 [ "$retried" = 0 ] && pass "no copy needed a retry" || fail "$retried copies needed a retry"
-expect_in "$W/out/gradebook.csv" '^,hog,hog,graded,(0,)+(not graded,)+0,60,' "the hog is graded: 0 points, its own failures"
+expect_in "$W/out/gradebook.csv" '^,hog,hog,graded,cpp,(0,)+(not graded,)+0,60,' "the hog is graded: 0 points, its own failures"
 finish

@@ -4,18 +4,32 @@
 # dependency list, holds no reference source, no prebuilt reference (a kit of every
 # lab) holds a path of the source or build tree, it builds with its own README's
 # commands, and grades: the skeleton fails (1), a correct solution passes against the
-# prebuilt reference (0).
+# prebuilt reference (0); lab02's Python reference passes its CPU tests in the kit, and
+# the kit holds the Python tracks' skeletons, driver and harness, and their references as
+# bytecode only.
 source "$(dirname "$0")/lib.bash"
 source "$(dirname "$0")/kit_lib.bash"
 W="$E2E_WORK"
 
-run_grade export export student lab01 --out "$W/kit.tar.gz"
+run_grade export export student lab01 lab02 --out "$W/kit.tar.gz"
 expect_rc export 0
 mkdir "$W/unpacked" && tar -xzf "$W/kit.tar.gz" -C "$W/unpacked" || fail "kit.tar.gz does not unpack"
 # One top-level folder, named like the archive.
 [ "$(ls -A "$W/unpacked")" = kit ] && pass "the kit unpacks into one folder, kit/" || fail "top level of the kit: $(ls -A "$W/unpacked" | head -5 | tr '\n' ' ')"
 mv "$W/unpacked/kit" "$W/kit"
-expect_in "$W/kit/README.md" "student kit: lab01" "the kit's own README names the labs"
+expect_in "$W/kit/README.md" "student kit: lab01, lab02" "the kit's own README names the labs"
+expect_in "$W/kit/README.md" "cp -r labs/lab02-kernel-regression/skeleton/python my-lab02-python" "the README says where the Python skeleton is"
+# The Python tracks: skeleton, driver and harness as source, the reference as bytecode only.
+for f in labs/lab01-multiprocessing/skeleton/python/file_stats.py labs/lab02-kernel-regression/driver.py \
+         harness/python/parlab_harness/driver.py harness/python/launcher.py \
+         prebuilt-references/lab01_python_reference/file_stats.pyc prebuilt-references/lab02_python_reference/regression.pyc; do
+  [ -f "$W/kit/$f" ] && pass "the kit has $f" || fail "the kit lacks $f"
+done
+[ -z "$(find "$W/kit/prebuilt-references" -name '*.py')" ] && pass "no Python source among the prebuilt references" || fail "Python source in prebuilt-references"
+# text: no byte of the bytecode may hold the path; docstrings (-OO) are gone
+if strings "$W"/kit/prebuilt-references/*_python_reference/*.pyc | grep -q -F -e "$PARLAB_SOURCE_DIR" -e "$(dirname "$GRADE")"; then
+  fail "the Python reference's bytecode holds a path of the source or build tree"
+else pass "the Python reference's bytecode holds no path of the source or build tree"; fi
 expect_not_in "$W/kit/README.md" "preset tests|ctest" "the kit's README has no test-suite commands"
 # Every relative link of the README leads to a file of the kit.
 python3 - "$W/kit" <<'PY' && pass "no dead links in the kit's README" || fail "dead links in the kit's README"
@@ -41,7 +55,7 @@ BUILD_DIR=$(dirname "$GRADE")
 run_grade export_all export student $(ls "$PARLAB_SOURCE_DIR/labs" | grep -o '^lab[0-9]*' | sort -u) --out "$W/all.tar.gz"
 expect_rc export_all 0
 mkdir "$W/all" && tar -xzf "$W/all.tar.gz" -C "$W/all" || fail "all.tar.gz does not unpack"
-refs=("$W"/all/all/prebuilt-references/*)
+mapfile -t refs < <(find "$W/all/all/prebuilt-references" -maxdepth 1 -type f)
 [ "${#refs[@]}" -ge 6 ] && pass "a kit of every lab has ${#refs[@]} prebuilt references" || fail "prebuilt references of every lab: ${refs[*]}"
 for exe in "${refs[@]}"; do
   # text: no byte of the executable may hold the path
@@ -102,11 +116,28 @@ expect_in "$W/kit-configure.log" "student kit: references are the prebuilt execu
 GRADE="$W/kit/build/grade"
 run_grade skeleton lab01 --no-perf --work-dir "$W/work"
 expect_rc skeleton 1
-mkdir "$W/solution" && cp "$PARLAB_SOURCE_DIR"/reference/lab01-multiprocessing/* "$W/solution/"
+mkdir "$W/solution" && cp "$PARLAB_SOURCE_DIR"/reference/lab01-multiprocessing/*.?pp "$W/solution/"
 run_grade solution lab01 "$W/solution" --no-perf --work-dir "$W/work" --json "$W/solution.json"
 expect_rc solution 0
 expect_score "$W/solution.json" 60 100 "a correct solution passes the correctness tests in the kit"
 expect_field "$W/solution.json" graded_max_score 60 "... which are all it graded (60 of 100)"
+# lab02's Python reference, graded by the kit (CPU tests: Numba's simulator is too slow
+# for the GPU tests' datasets here, as in python_lab02.sh).
+mkdir "$W/py_solution" && cp "$PARLAB_SOURCE_DIR"/reference/lab02-kernel-regression/python/*.py "$W/py_solution/"
+run_grade py_solution lab02 "$W/py_solution" --device none --no-perf --work-dir "$W/work" --json "$W/py_solution.json"
+expect_rc py_solution 3   # GPU tests not graded with --device none, as in cpu_tests_in_gpu_lab.sh
+expect_field "$W/py_solution.json" track python "the kit grades lab02 on its Python track"
+expect_no_test "$W/py_solution.json" "failed|partial|skipped" "the Python reference fails no test in the kit"
+expect_test "$W/py_solution.json" "predict_parallel: 2000 x 500, all cores" status passed "its CPU correctness tests pass"
+# The kit's Python reference program (the Python track's speed baseline) runs from its
+# bytecode: recorded in toolchain.json, and a task on two small files gives the values.
+py_ref=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["labs"]["lab01"].get("python_reference_exe", ""))' "$W/kit/build/toolchain.json")
+[ -x "$py_ref" ] && pass "the kit's build records lab01's Python reference program" || fail "no Python reference program in the kit's toolchain.json: '$py_ref'"
+mkdir -p "$W/py_data" && printf 'timestamp,sensor,value\n1,0,1.5\n2,1,2.5\n' >"$W/py_data/a.csv" && printf 'timestamp,sensor,value\n3,0,4.0\n' >"$W/py_data/b.csv"
+if "$py_ref" --task parallel_dynamic --param workers=2 --dataset "$W/py_data" --out "$W/py_out" >"$W/py_ref.log" 2>&1; then
+  pass "the Python reference runs from its bytecode"
+else fail "the kit's Python reference failed: $(tail -n 5 "$W/py_ref.log")"; fi
+expect_field "$W/py_out/status.json" status ok "... and its task ends ok"
 
 # --reference in a kit says why not (no empty path), exit 2.
 run_grade kitref lab01 --reference --no-perf --work-dir "$W/work"

@@ -4,7 +4,9 @@
 # reference gets full correctness marks (its speed: passed, or inconclusive on a busy
 # machine); the skeleton 0 with a next step; a serial process_parallel no parallel
 # points; a syntax error is a build failure at file:line; a lambda sent to a pool fails
-# naming pickling; a folder with both tracks' sources is refused.
+# naming pickling; results appended to a global list by workers fail naming lost
+# updates; memory past the limit is the memory limit, naming MemoryError; a folder with
+# both tracks' sources is refused.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 REF="$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing/python"
@@ -60,6 +62,23 @@ expect_rc lambda 1
 expect_scored "$W/lambda.json" "serial statistics" "passed 5 5" "the serial part still passes"
 expect_test "$W/lambda.json" "dynamic schedule" status failed "a pool given a lambda fails"
 expect_test_says "$W/lambda.json" "dynamic schedule" "[Pp]ickl" "the failure names pickling"
+
+# 5c. Lost updates: workers append to a module-level list, which each worker process has
+# its own copy of; the parent's stays empty. The parallel tests fail naming the cause.
+mkdir -p "$W/global" && cp "$REF/file_stats.py" "$W/global/"
+printf '\n\n_results = []\n\n\ndef _collect(path):\n    _results.append(compute_file_stats(path))\n\n\ndef process_parallel(paths, workers, schedule):\n    _results.clear()\n    with multiprocessing.Pool(workers) as pool:\n        pool.map(_collect, paths)\n    return list(_results)\n' >>"$W/global/file_stats.py"
+run_grade global lab01 "$W/global" --no-perf --work-dir "$W/work" --json "$W/global.json"
+expect_scored "$W/global.json" "serial statistics" "passed 5 5" "the serial part still passes"
+expect_test "$W/global.json" "dynamic schedule" status failed "results collected in a global list by workers fail"
+expect_test_says "$W/global.json" "dynamic schedule" "returned 0 results for [0-9]+ files.*own copy of the module's globals, so those updates are lost" "the failure names lost updates to the module's globals"
+
+# 5b. Memory past the test's limit (memory_mb), in the driver's process and in pool
+# workers: the runs end memory_limit, as a C++ std::bad_alloc does, naming MemoryError.
+run_grade alloc lab01 "$FAKES/python_alloc" --no-perf --work-dir "$W/work" --json "$W/alloc.json"
+expect_rc alloc 1
+expect_test "$W/alloc.json" "serial statistics" outcome memory_limit "a MemoryError in the driver's process is the memory limit"
+expect_test "$W/alloc.json" "dynamic schedule" outcome memory_limit "... and in a pool's worker"
+expect_test_says "$W/alloc.json" "serial statistics" "memory limit.*MemoryError \(at file_stats\.py:12\) escaped task" "the message names the limit, MemoryError and the student's line"
 
 # 6. Both tracks' sources in one folder: refused before grading, naming both and --language.
 mkdir -p "$W/both" && cp "$REF/file_stats.py" "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/skeleton/file_stats.cpp" "$W/both/"

@@ -69,6 +69,13 @@ std::string record_sandbox(const StudentRecord& r) {
   return h.sandbox + (h.sandbox_level.empty() ? "" : " (" + h.sandbox_level + ")");
 }
 
+// The language the row was graded in ("cpp", "python"): a class may mix a lab's tracks.
+// Empty where nothing was built (rejected, missing, pending, the grader's error).
+std::string record_track(const StudentRecord& r) {
+  const bool built = r.status == StudentStatus::graded || r.status == StudentStatus::build_failed;
+  return built && r.result ? to_string(r.result->track) : "";
+}
+
 namespace {
 
 // A test left out of the graded total reads as what it is, never as a 0 earned.
@@ -88,13 +95,13 @@ std::string row_out_of(const BatchManifest& m, const StudentRecord& r) {
 
 std::string gradebook_csv(const BatchManifest& m, const std::vector<StudentRecord>& records,
                           const CourseDeadlines* course) {
-  std::string out = "student,id,entry,status";
+  std::string out = "student,id,entry,status,track";
   for (const ManifestTest& t : m.tests) out += "," + csv_field(t.name);
   out += ",total,max,flags,reason,sandbox";
   out += course ? std::string(",") + kLateColumns + "\n" : "\n";
   for (const StudentRecord& r : records) {
     out += csv_field(r.student.name) + "," + csv_field(r.student.id) + "," + csv_field(r.student.entry) +
-           "," + to_string(r.status);
+           "," + to_string(r.status) + "," + record_track(r);
     for (const ManifestTest& t : m.tests) {
       std::string cell;
       if (r.result) {

@@ -1,7 +1,7 @@
 #pragma once
 // gradebook.csv, derived from the per-student records (never edited by hand, rebuilt
 // by every run and by `grade batch --collect`). One row per student, sorted by id:
-//   student,id,entry,status,<one column per test: points>,total,max,flags,reason,sandbox
+//   student,id,entry,status,track,<one column per test: points>,total,max,flags,reason,sandbox
 // and, with a course file (--course), the late columns of batch/late_record.hpp.
 // `max` is what the row's total is out of: the lab's points less the tests left out of
 // that grading's total (not graded on that machine, inconclusive), whose cells say
@@ -25,6 +25,9 @@ std::string record_flags(const StudentRecord& record);
 // Why a row has no or low points in one phrase: the rejection or error reason, the
 // first compiler error, else "".
 std::string record_reason(const StudentRecord& record);
+
+// The track the row was graded in ("cpp", "python"); "" where nothing was built.
+std::string record_track(const StudentRecord& record);
 
 // A gradebook cell stays readable: longer reasons (an archive's libarchive message can
 // run to thousands of characters) are cut at `max_chars` with a note; the report has it all.

@@ -9,6 +9,7 @@
 #include "batch/child_grade.hpp"
 #include "batch/infrastructure_failure.hpp"
 #include "batch/submission_unpacker.hpp"
+#include "compile/track_choice.hpp"
 #include "core/errors.hpp"
 #include "result/result_json.hpp"
 #include "util/text_file.hpp"
@@ -19,6 +20,20 @@ namespace parlab::grader::batch {
 namespace {
 
 ManifestStudent manifest_entry(const Student& s) { return {s.id, s.name, s.source.entry}; }
+
+// A class may mix a lab's tracks: each grading finds its own from the files. A folder
+// holding two tracks' sources is the student's to fix (grade refuses to choose, exit 2),
+// so it is rejected with the reason, not retried as the grader's failure.
+std::string track_problem(const LabSpec& lab, const fs::path& root) {
+  try {
+    choose_track(lab, root, std::nullopt);
+  } catch (const UsageError& e) {
+    const std::string why = e.what();
+    const std::string folder = root.string();
+    return why.rfind(folder, 0) == 0 ? "the submission" + why.substr(folder.size()) : why;
+  }
+  return "";
+}
 
 UnpackOutcome unpack(const SubmissionSource& source, const fs::path& dest, const UnpackLimits& limits) {
   switch (source.kind) {
@@ -101,17 +116,18 @@ StudentGrading StudentGrader::grade(const Student& student) const {
   fs::remove_all(dir);  // whatever an interrupted run left
   fs::create_directories(dir);
   UnpackOutcome unpacked = unpack(student.source, dir / "submission", options_.limits);
-  if (!unpacked.ok()) {
+  const fs::path root = unpacked.ok() ? find_submission_root(dir / "submission", lab_.sources.front()) : fs::path();
+  const std::string refused = unpacked.ok() ? track_problem(lab_, root) : unpacked.problem;
+  if (!refused.empty()) {
     fs::remove_all(dir / "submission");
     rec.status = StudentStatus::rejected;
-    rec.reason = "not a usable submission: " + unpacked.problem;
-    rec.result = rejected_result(lab_, student.source.path.string(), unpacked.problem);
+    rec.reason = "not a usable submission: " + refused;
+    rec.result = rejected_result(lab_, student.source.path.string(), refused);
     rec.seconds = elapsed();
     save_finished(layout_, rec);
     return out;
   }
 
-  const fs::path root = find_submission_root(dir / "submission", lab_.sources.front());
   double pause = context_.retry_pause_s;
   std::string problem;
   ChildRun run;

@@ -108,8 +108,13 @@ int run_export_command(const std::vector<std::string>& args) {
   std::vector<KitFile> files = student_kit_files(toolchain, labs, scratch.path());
   if (kind == "gradescope") {
     const LabSpec& spec = *std::find_if(specs.begin(), specs.end(), [&](const LabSpec& s) { return s.id == labs[0]; });
-    files.push_back({"setup.sh", {}, gradescope_setup_script(labs[0]), true});
-    files.push_back({"run_autograder", {}, gradescope_run_script(labs[0], spec.sources), true});
+    std::vector<std::string> tracks, first_sources;  // one per track: the upload may be C++ or Python
+    for (const TrackSpec& t : spec.tracks) {
+      tracks.push_back(to_string(t.track));
+      if (!t.sources.empty()) first_sources.push_back(t.sources.front());
+    }
+    files.push_back({"setup.sh", {}, gradescope_setup_script(labs[0], tracks), true});
+    files.push_back({"run_autograder", {}, gradescope_run_script(labs[0], first_sources), true});
   }
   // A student kit unpacks into a folder of its own (named like the archive); a
   // Gradescope autograder keeps setup.sh at the top, where Gradescope looks for it.

@@ -2,7 +2,9 @@
 
 namespace parlab::grader {
 
-std::string gradescope_setup_script(const std::string& lab_id) {
+std::string gradescope_setup_script(const std::string& lab_id, const std::vector<std::string>& tracks) {
+  std::string words;
+  for (const std::string& t : tracks) words += (words.empty() ? "" : " ") + t;
   return R"SH(#!/usr/bin/env bash
 # Gradescope runs this once, as root, in /autograder/source, while it builds the image.
 # Made by `grade export gradescope` (parlab docs/release.md).
@@ -12,17 +14,20 @@ bash containers/install-deps.sh
 cmake --preset default
 cmake --build build
 cmake --install build --prefix "${PARLAB_INSTALL_PREFIX:-/usr/local}"
-# The skeleton must build, run beside the prebuilt reference and fail its tests (exit 1).
-set +e
-./build/grade )SH" + lab_id + R"SH( --no-perf --sandbox auto > setup-check.log 2>&1
-rc=$?
-set -e
-if [ "$rc" -ne 1 ]; then
-  cat setup-check.log >&2
-  echo "setup.sh: grading the )SH" + lab_id + R"SH( skeleton exited $rc, expected 1: this image cannot grade" >&2
-  exit 1
-fi
-echo "setup.sh: parlab is built and grades )SH" + lab_id + R"SH("
+# Each track's skeleton (C++, Python) must build, run beside the prebuilt reference and
+# fail its tests (exit 1).
+for track in )SH" + words + R"SH(; do
+  set +e
+  ./build/grade )SH" + lab_id + R"SH( --language "$track" --no-perf --sandbox auto > setup-check.log 2>&1
+  rc=$?
+  set -e
+  if [ "$rc" -ne 1 ]; then
+    cat setup-check.log >&2
+    echo "setup.sh: grading the )SH" + lab_id + R"SH( $track skeleton exited $rc, expected 1: this image cannot grade" >&2
+    exit 1
+  fi
+done
+echo "setup.sh: parlab is built and grades )SH" + lab_id + R"SH( ()SH" + words + R"SH()"
 # Which sandbox this image allows (docs/sandbox.md, "Sandbox levels"): bubblewrap as an
 # unprivileged user, as the grader's runs use it. run_autograder grades at that level.
 probe=(bwrap --unshare-all --die-with-parent --ro-bind / / --proc /proc --dev /dev true)
@@ -38,8 +43,9 @@ fi
 )SH";
 }
 
-std::string gradescope_run_script(const std::string& lab_id, const std::vector<std::string>& sources) {
-  const std::string first_source = sources.empty() ? "" : sources.front();
+std::string gradescope_run_script(const std::string& lab_id, const std::vector<std::string>& first_sources) {
+  std::string names;  // a bash array's words; the names come from the lab's lab.toml
+  for (const std::string& n : first_sources) names += (names.empty() ? "'" : " '") + n + "'";
   return R"SH(#!/usr/bin/env bash
 # Gradescope runs this for every submission: grade /autograder/submission into
 # /autograder/results/results.json. Made by `grade export gradescope` (docs/release.md).
@@ -48,16 +54,22 @@ std::string gradescope_run_script(const std::string& lab_id, const std::vector<s
 set -uo pipefail
 root=${PARLAB_AUTOGRADER_ROOT:-/autograder}
 lab=)SH" + lab_id + R"SH(
-first_source=')SH" + first_source + R"SH('
+first_sources=()SH" + names + R"SH()  # each track's first source (C++, Python, ...)
 results="$root/results/results.json"
 mkdir -p "$root/results"
 rm -f "$results"
 submission="$root/submission"
-# Students upload the files, or a folder holding them: grade the folder with the sources.
-# NUL-separated: a folder name holding a newline must not name another folder.
-if [ -n "$first_source" ]; then
+# Students upload the files, or a folder holding them: grade the shallowest folder with
+# a track's sources (grade then finds the track from them). NUL-separated: a folder name
+# holding a newline must not name another folder.
+names=()
+for name in "${first_sources[@]}"; do
+  [ "${#names[@]}" -gt 0 ] && names+=(-o)
+  names+=(-name "$name")
+done
+if [ "${#names[@]}" -gt 0 ]; then
   found=
-  IFS= read -r -d '' found < <(find "$submission" -name "$first_source" -type f -printf '%d %h\0' 2>/dev/null |
+  IFS= read -r -d '' found < <(find "$submission" \( "${names[@]}" \) -type f -printf '%d %h\0' 2>/dev/null |
                                sort -z -n | head -z -n1)
   found=${found#* }
   [ -n "$found" ] && [ -d "$found" ] && submission=$found

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "spec/lab_spec.hpp"
 
 extern char** environ;
 
@@ -82,18 +83,53 @@ std::string labs_cmake_for(const fs::path& source_dir, const std::vector<std::st
   return out + call;
 }
 
-void strip_copy(const fs::path& from, const fs::path& to) {
-  if (!fs::is_regular_file(from))
-    throw EnvironmentError("reference executable " + from.string() + " is not built: run cmake --build build first");
-  std::vector<std::string> args = {"strip", "--strip-all", "-o", to.string(), from.string()};
+// Runs a tool found on PATH; EnvironmentError(`failure`) unless it exits 0.
+void run_tool(std::vector<std::string> args, const std::string& failure) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
   int status = 0;
-  if (::posix_spawnp(&pid, "strip", nullptr, nullptr, argv.data(), environ) != 0 ||
+  if (::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0 ||
       ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw EnvironmentError("strip failed on " + from.string() + " (binutils installed?)");
+    throw EnvironmentError(failure);
+}
+
+void strip_copy(const fs::path& from, const fs::path& to) {
+  if (!fs::is_regular_file(from))
+    throw EnvironmentError("reference executable " + from.string() + " is not built: run cmake --build build first");
+  run_tool({"strip", "--strip-all", "-o", to.string(), from.string()},
+           "strip failed on " + from.string() + " (binutils installed?)");
+}
+
+// A Python track's reference goes into a kit as bytecode only, as the C++ references go
+// as stripped executables: no source text, comments or docstrings (-OO), no path of
+// this tree (the code names itself by its file name), the same bytes for the same
+// source (unchecked-hash .pyc). The kit's build lays it out as the reference program
+// (cmake/ParlabLab.cmake); Python imports a .pyc without its source.
+constexpr const char* kCompileToBytecode =
+    "import py_compile, sys\n"
+    "py_compile.compile(sys.argv[1], cfile=sys.argv[2], dfile=sys.argv[3], doraise=True, optimize=2,\n"
+    "                   invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n";
+
+void add_python_reference_bytecode(const LabToolchain& lab, const std::string& lab_id, const fs::path& scratch,
+                                   std::vector<KitFile>& files) {
+  if (lab.python_reference_exe.empty()) return;  // the lab has no Python track
+  const fs::path solution = lab.python_reference_exe.parent_path() / "solution";
+  if (!fs::is_directory(solution))
+    throw EnvironmentError(lab_id + "'s Python reference program " + solution.parent_path().string() +
+                           " is not built: run cmake --build build first");
+  const std::string folder = lab_id + "_python_reference";
+  fs::create_directories(scratch / folder);
+  for (const fs::directory_entry& e : fs::directory_iterator(solution)) {
+    if (!e.is_regular_file() || e.path().extension() != ".py") continue;
+    const std::string name = e.path().stem().string() + ".pyc";
+    const fs::path out = scratch / folder / name;
+    run_tool({"python3", "-I", "-c", kCompileToBytecode, e.path().string(), out.string(),
+              e.path().filename().string()},
+             "python3 could not compile " + e.path().string() + " to bytecode (python3 installed?)");
+    files.push_back({"prebuilt-references/" + folder + "/" + name, out, "", false});
+  }
 }
 
 std::vector<fs::path> reference_executables(const LabToolchain& lab) {
@@ -137,6 +173,34 @@ std::string kit_install_deps(const fs::path& source_dir) {
 // CMakeCache names this folder, which cmake refuses in the image's /parlab.
 constexpr const char* kDockerIgnore = "build/\nbuild-*/\n**/CMakeCache.txt\n**/CMakeFiles/\n";
 
+// The kit's README on the labs' Python tracks, if any: where the skeleton is and that
+// the Python reference ships as bytecode for Debian 12's python3.
+std::string python_track_section(const Toolchain& toolchain, const std::vector<std::string>& lab_ids) {
+  std::ostringstream text;
+  for (const std::string& id : lab_ids) {
+    const LabToolchain& lab = toolchain.lab(id);
+    const LabSpec spec = load_lab_spec(lab.dir / "lab.toml");
+    const TrackSpec* python = find_track(spec, Track::python);
+    if (!python || lab.python_reference_exe.empty()) continue;
+    if (text.tellp() == 0) {
+      text << "## Python\n\n"
+           << "A lab with a Python track grades a folder holding its Python file instead (the\n"
+           << "track is found from the file names; `--language python` forces it). Start from\n"
+           << "the Python skeleton:\n\n```sh\n";
+    }
+    const std::string dir = lab.dir.filename().string();
+    text << "cp -r labs/" << dir << "/" << python->skeleton << " my-" << id << "-python\n"
+         << "./build/grade " << id << " my-" << id << "-python\n";
+  }
+  if (text.tellp() == 0) return "";
+  text << "```\n\n"
+       << "Its speed is measured against the Python reference, which this kit holds as\n"
+       << "bytecode only (`prebuilt-references/<lab>_python_reference/*.pyc`), for Debian 12's\n"
+       << "python3: with another Python version the build warns, and Python submissions are\n"
+       << "graded without their performance tests.\n\n";
+  return text.str();
+}
+
 std::string kit_readme(const Toolchain& toolchain, const std::vector<std::string>& lab_ids,
                        const std::vector<std::string>& lab_dirs) {
   std::ostringstream note;
@@ -171,6 +235,7 @@ std::string kit_readme(const Toolchain& toolchain, const std::vector<std::string
        << "`build/grade-work`; `--work-dir` to change it). The skeleton compiles and fails its\n"
        << "tests with messages saying what to\n"
        << "do (exit code 1).\n\n"
+       << python_track_section(toolchain, lab_ids)
        << "The prebuilt references need Debian 12's libraries (what install-deps.sh installs)"
        << (toolchain.cuda ? " and, for the GPU build, the CUDA major version they were built with" : "")
        << ".\n`grade LAB --reference` is not available in a kit (there is no reference source).\n"
@@ -201,6 +266,7 @@ std::vector<KitFile> student_kit_files(const Toolchain& toolchain, const std::ve
       strip_copy(exe, stripped);
       files.push_back({"prebuilt-references/" + exe.filename().string(), stripped, "", true});
     }
+    add_python_reference_bytecode(lab, id, scratch, files);
   }
   // The promise of a kit, checked on what is actually in it.
   const fs::path reference_root = (source_dir / "reference").lexically_normal();

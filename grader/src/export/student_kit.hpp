@@ -2,8 +2,9 @@
 // What a student kit holds (`grade export student`, docs/release.md): the handouts,
 // skeletons and public headers of the chosen labs, the grader, harness, datasets and
 // simulator as source, and the references only as stripped executables in
-// prebuilt-references/. Never a file of reference/ and never a build folder (where
-// the simulator's rewritten reference sources live). The kit's CMake build records
+// prebuilt-references/ (a Python track's reference as -OO bytecode: .pyc files in
+// prebuilt-references/<lab>_python_reference/). Never a file of reference/ and never
+// a build folder (where the simulator's rewritten reference sources live). The kit's CMake build records
 // the prebuilt executables in toolchain.json instead of building references
 // (cmake/ParlabLab.cmake).
 #include <filesystem>

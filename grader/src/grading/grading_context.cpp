@@ -103,7 +103,14 @@ TestResult GradingContext::skipped_without_gpu(const TestSpec& t) const {
 
 std::optional<NotMeasured> GradingContext::not_measured_reason(
     const TestSpec& t, const std::map<std::string, TestResult>& done) const {
-  return performance_gate(t, lab, {options.performance, mode, device.detail, cores}, done);
+  // A Python submission's speed is measured against the Python reference only.
+  const std::string missing_reference =
+      lab.track == Track::python && labtc.python_reference_exe.empty()
+          ? "this build has no Python reference to measure against (in a student kit: "
+            "its bytecode is for another Python version than this machine's; the build "
+            "warned)"
+          : "";
+  return performance_gate(t, lab, {options.performance, mode, device.detail, cores, missing_reference}, done);
 }
 
 }  // namespace parlab::grader

@@ -12,6 +12,8 @@ std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& la
     return NotMeasured{TestStatus::not_graded,
                        "not graded here: performance tests disabled (--no-perf)"};
   }
+  if (!c.missing_reference.empty() && p.baseline_program == BaselineProgram::reference)
+    return NotMeasured{TestStatus::not_graded, "not graded here: " + c.missing_reference};
   // A test with a sim-mode substitute ([tests.sim], grading/sim_counters) is graded by it.
   if (c.mode == DeviceMode::sim && t.device == Device::gpu && !t.sim_check) {
     return NotMeasured{TestStatus::not_graded,

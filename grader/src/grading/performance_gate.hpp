@@ -18,6 +18,9 @@ struct GradingConditions {
   DeviceMode mode = DeviceMode::host;
   std::string device_detail;    // why this device mode, for the message
   int cores = 1;                // available to the grading (affinity and quota)
+  // Why this build has no reference program of the graded track to measure against
+  // (a student kit whose Python reference is bytecode of another Python); "" when it has.
+  std::string missing_reference;
 };
 
 struct NotMeasured {

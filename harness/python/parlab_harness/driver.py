@@ -5,8 +5,11 @@ harness/src/driver.cpp: the same command line, the same files left behind
   driver.py --task NAME --dataset DIR --out DIR [--warmup N] [--repeat N] [--param k=v]...
   driver.py --list-tasks
 Exit codes: 0 ok; 1 task error (message in status.json); 2 usage error; 86 out of
-memory (MemoryError escaped the student's code)."""
+memory (a MemoryError, or an OSError ENOMEM from mmap or fork, escaped the student's
+code, itself or as the cause of what escaped: the run's memory limit, as the C++
+harness's std::bad_alloc)."""
 
+import errno
 import json
 import os
 import sys
@@ -134,10 +137,25 @@ def _failure(exc):
     frames = traceback.extract_tb(exc.__traceback__)
     own = [f for f in frames if solution_dir and f.filename.startswith(solution_dir + os.sep)]
     where = f" (at {os.path.basename(own[-1].filename)}:{own[-1].lineno})" if own else ""
-    return f"{type(exc).__name__}: {exc}{where}"
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__  # MemoryError() has no text
+    return f"{text}{where}"
+
+
+def _memory_failure(exc):
+    """The MemoryError (or ENOMEM OSError) behind `exc`, following its causes: a pool
+    re-raises a worker's MemoryError, student code may wrap it; else None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _run_task(task, cl):
+    # Released when the task runs out of memory, so reporting it does not fail too.
+    reserve = bytearray(1 << 20)
     remember_output_owner()
     out_dir = cl["out"]
     _write_status(out_dir, "running")
@@ -149,14 +167,15 @@ def _run_task(task, cl):
         write_timings(out_dir, cl["warmup"], ctx.samples)
         _write_status(out_dir, "ok")
         return EXIT_OK
-    except MemoryError as e:
-        stop_if_forked_child()
-        message = f"MemoryError escaped task '{task.name}': the program ran out of memory"
-        _write_status(out_dir, "out_of_memory", message)
-        sys.stderr.write(f"parlab: {message}\n")
-        return EXIT_OUT_OF_MEMORY
     except BaseException as e:  # noqa: BLE001 - SystemExit from student code is a failure too
         stop_if_forked_child()
+        memory = _memory_failure(e)
+        if memory is not None:
+            del reserve
+            message = f"{_failure(memory)} escaped task '{task.name}': the program ran out of memory"
+            _write_status(out_dir, "out_of_memory", message)
+            sys.stderr.write(f"parlab: {message}\n")
+            return EXIT_OUT_OF_MEMORY
         message = _failure(e)
         _write_status(out_dir, "error", message)
         sys.stderr.write(f"parlab: task '{task.name}' failed: {message}\n")

@@ -91,16 +91,29 @@ TEST_CASE("the gradebook has one row per student with points, status, flags and 
   StudentRecord missing;
   missing.student = {"m1", "Missing Person", ""};
   missing.status = StudentStatus::missing;
+  StudentRecord python = graded("p1", 60, 40, 1.2);
+  python.result->track = Track::python;
   std::vector<StudentRecord> rows = {graded("a1", 60, 40, 1.5), graded("a2", 0, 0, 0, RunOutcome::crashed),
-                                     build_failed("b1"), err, missing};
+                                     build_failed("b1"), err, missing, python};
   const std::string csv = gradebook_csv(manifest(), rows);
   CHECK(csv ==
-        "student,id,entry,status,\"serial, stats\",speedup,total,max,flags,reason,sandbox\n"
-        "Name a1,a1,a1.zip,graded,60,40,100,100,,,bubblewrap (require)\n"
-        "Name a2,a2,a2.zip,graded,0,0,0,100,crashed,,bubblewrap (require)\n"
-        ",b1,b1,build_failed,0,0,0,100,,did not compile: file_stats.cpp:40: expected ';',\n"
-        ",e1,e1,error,,,,100,,the grader exited with status 4: internal,\n"
-        "Missing Person,m1,,missing,,,,100,,no submission,\n");
+        "student,id,entry,status,track,\"serial, stats\",speedup,total,max,flags,reason,sandbox\n"
+        "Name a1,a1,a1.zip,graded,cpp,60,40,100,100,,,bubblewrap (require)\n"
+        "Name a2,a2,a2.zip,graded,cpp,0,0,0,100,crashed,,bubblewrap (require)\n"
+        ",b1,b1,build_failed,cpp,0,0,0,100,,did not compile: file_stats.cpp:40: expected ';',\n"
+        ",e1,e1,error,,,,,100,,the grader exited with status 4: internal,\n"
+        "Missing Person,m1,,missing,,,,,100,,no submission,\n"
+        "Name p1,p1,p1.zip,graded,python,60,40,100,100,,,bubblewrap (require)\n");
+}
+
+TEST_CASE("a row's track is the one its grading used, empty where nothing was built") {
+  StudentRecord python = build_failed("p2");
+  python.result->track = Track::python;
+  CHECK(record_track(python) == "python");
+  CHECK(record_track(graded("c1", 60, 40, 1.5)) == "cpp");
+  StudentRecord rejected = graded("r1", 0, 0, 0);
+  rejected.status = StudentStatus::rejected;  // its result is the rejection's, not a grading
+  CHECK(record_track(rejected).empty());
 }
 
 TEST_CASE("the class summary counts, distributes and takes median speedups") {
@@ -213,8 +226,8 @@ StudentRecord graded_in_sim(const std::string& id, double correct, TestStatus pe
 TEST_CASE("gradebook: each row says what its total is out of; not graded is not a 0") {
   StudentRecord busy = graded_in_sim("c1", 60, TestStatus::inconclusive);
   const std::string csv = gradebook_csv(manifest(), {graded_in_sim("a1", 60), busy});
-  CHECK_THAT(csv, Contains("Name a1,a1,a1.zip,graded,60,not graded,60,60,,,"));
-  CHECK_THAT(csv, Contains("Name c1,c1,c1.zip,graded,60,inconclusive,60,60,inconclusive,,"));
+  CHECK_THAT(csv, Contains("Name a1,a1,a1.zip,graded,cpp,60,not graded,60,60,,,"));
+  CHECK_THAT(csv, Contains("Name c1,c1,c1.zip,graded,cpp,60,inconclusive,60,60,inconclusive,,"));
 }
 
 TEST_CASE("class summary: where it was graded, shares of the reachable score, who crashed") {

@@ -178,11 +178,11 @@ TEST_CASE("the gradebook has the late columns only with a course file") {
   m.tests = {{"t", TestKind::correctness, 100}};
   const std::vector<StudentRecord> records = {graded("s1", 80, kDue + kDay + 60)};
   const std::string plain = gradebook_csv(m, records);
-  CHECK(plain.substr(0, plain.find('\n')) == "student,id,entry,status,t,total,max,flags,reason,sandbox");
+  CHECK(plain.substr(0, plain.find('\n')) == "student,id,entry,status,track,t,total,max,flags,reason,sandbox");
   const CourseDeadlines c = course();
   const std::string late = gradebook_csv(m, records, &c);
   CHECK(late.substr(0, late.find('\n')) ==
-        "student,id,entry,status,t,total,max,flags,reason,sandbox,raw_score,submitted_at,submitted_from,"
+        "student,id,entry,status,track,t,total,max,flags,reason,sandbox,raw_score,submitted_at,submitted_from,"
         "lateness,penalty_percent,final_score,late_reason");
   CHECK_THAT(late, Contains(",80,2026-03-03T05:00:00Z,roster submitted_at,1 day 1 min,20,64,"));
 }

@@ -114,10 +114,10 @@ TEST_CASE("collect writes a gradebook with every manifest student and missing ro
   CHECK(c.pending == 1);
   CHECK(c.missing == 1);
   CHECK(read_text(layout.gradebook()) ==
-        "student,id,entry,status,serial,total,max,flags,reason,sandbox\n"
-        ",a,a.zip,rejected,0,0,10,,not a usable submission: the archive is empty,not used (nothing of the submission ran)\n"
-        ",b,b,pending,,,10,,not graded yet,\n"
-        "Carol,c,,missing,,,10,,no submission,\n");
+        "student,id,entry,status,track,serial,total,max,flags,reason,sandbox\n"
+        ",a,a.zip,rejected,,0,0,10,,not a usable submission: the archive is empty,not used (nothing of the submission ran)\n"
+        ",b,b,pending,,,,10,,not graded yet,\n"
+        "Carol,c,,missing,,,,10,,no submission,\n");
   CHECK_THAT(read_text(layout.summary_markdown()), Contains("## Rejected submissions"));
   CHECK_THROWS_WITH(collect_batch(BatchLayout{s.path() / "nothing"}), Contains("not a grade batch output folder"));
 }

@@ -52,6 +52,12 @@ TEST_CASE("gate: what this machine or mode cannot measure is not graded here", "
     CHECK(why->status == TestStatus::not_graded);
     CHECK(why->reason.find("--no-perf") != std::string::npos);
   }
+  SECTION("no reference of the graded track in this build") {
+    auto why = performance_gate(lab.tests[1], lab, {true, DeviceMode::host, "", 2, "no Python reference"}, done);
+    REQUIRE(why);
+    CHECK(why->status == TestStatus::not_graded);
+    CHECK(why->reason == "not graded here: no Python reference");
+  }
   SECTION("one core for a parallel test") {
     auto why = performance_gate(lab.tests[1], lab, {true, DeviceMode::host, "", 1}, done);
     REQUIRE(why);
