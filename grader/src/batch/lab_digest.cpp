@@ -10,14 +10,16 @@ namespace fs = std::filesystem;
 namespace parlab::grader::batch {
 namespace {
 
-bool is_documentation(const fs::path& name) { return name == "README.md" || name == "figures"; }
+// Documentation, and Python's bytecode cache (derived from the .py files hashed anyway,
+// and written whenever an interpreter imports them in place).
+bool left_out(const fs::path& name) { return name == "README.md" || name == "figures" || name == "__pycache__"; }
 
 }  // namespace
 
 std::string lab_digest(const fs::path& lab_dir, const std::vector<fs::path>& built) {
   std::vector<fs::path> names;
   for (const fs::directory_entry& e : fs::directory_iterator(lab_dir)) {
-    if (!is_documentation(e.path().filename())) names.push_back(e.path().filename());
+    if (!left_out(e.path().filename())) names.push_back(e.path().filename());
   }
   std::sort(names.begin(), names.end());
   ContentHash h;

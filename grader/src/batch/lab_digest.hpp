@@ -5,7 +5,8 @@
 // the built driver libraries and reference programs (the expected outputs are the
 // reference's). A record graded under another digest is graded again, so a class
 // resumed after an edit to its tests never keeps rows graded against the old ones.
-// The lab's documentation (README.md, figures/) is left out: a typo fix regrades nobody.
+// The lab's documentation (README.md, figures/) is left out: a typo fix regrades nobody;
+// so is a __pycache__ folder (derived bytes, written by any in-place import).
 #include <filesystem>
 #include <string>
 #include <vector>
