@@ -11,6 +11,7 @@
 #include "batch/batch_scheduler.hpp"
 #include "batch/child_grade.hpp"
 #include "batch/collect.hpp"
+#include "batch/lab_digest.hpp"
 #include "batch/regrade_marker.hpp"
 #include "batch/roster.hpp"
 #include "batch/run_facts.hpp"
@@ -83,11 +84,13 @@ std::string slurm_submission_of(const BatchOptions& o) {
   return o.id_list ? o.id_list->parent_path().filename().string() : std::string();
 }
 
-GradingContext grading_context(const LabSpec& lab, const std::string& regrade_token) {
+GradingContext grading_context(const BatchLab& b, const std::string& regrade_token) {
+  const LabToolchain& t = b.toolchain.lab(b.lab.id);
   GradingContext c;
   c.base.grader_version = PARLAB_VERSION;
   c.base.grader_hash = file_content_hash(self_executable());
-  c.base.lab_hash = file_content_hash(lab.file);
+  c.base.lab_hash = lab_digest(b.lab.dir, {t.driver_lib, t.reference_exe, t.python_reference_exe,
+                                            t.cpu_reference_exe, t.sim_driver_lib, t.sim_reference_exe});
   c.regrade_token = regrade_token;
   return c;
 }
@@ -179,7 +182,7 @@ int run_batch(const BatchOptions& o) {
   }
   // --regrade marks the whole class before grading anyone (regrade_marker.hpp).
   std::string token = (o.regrade && !o.is_slurm_task()) ? start_regrade(layout) : pending_regrade(layout).value_or("");
-  const GradingContext context = grading_context(b.lab, token);
+  const GradingContext context = grading_context(b, token);
   const std::vector<Student> todo = select_students(o, list, layout, context, std::cerr);
   const fs::path work = batch_work_dir(o);
   // The children build, run and cache in this batch's own area, never in a folder

@@ -31,7 +31,7 @@ std::filesystem::path batch_work_dir(const BatchOptions& o);
 
 // What every record of this run is graded under: grader and lab hashes, the --regrade
 // token under way (`regrade_token`, "" when none).
-GradingContext grading_context(const LabSpec& lab, const std::string& regrade_token);
+GradingContext grading_context(const BatchLab& b, const std::string& regrade_token);
 
 // Why a finished student must be graded again, or "" when its record is current: the
 // record does not read back, an interrupted --regrade, or its identity changed.

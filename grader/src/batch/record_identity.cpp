@@ -79,7 +79,7 @@ std::string identity_change(const std::optional<RecordIdentity>& saved, const Re
   if (saved->grader_version != now.grader_version || saved->grader_hash != now.grader_hash) {
     why.push_back("the grader changed");
   }
-  if (saved->lab_hash != now.lab_hash) why.push_back("lab.toml changed");
+  if (saved->lab_hash != now.lab_hash) why.push_back("the lab's tests changed (lab.toml, its test files or its reference)");
   std::string out;
   for (const std::string& w : why) out += (out.empty() ? "" : "; ") + w;
   return out;

@@ -3,7 +3,7 @@
 // entry and a hash of its content, the roster row that named it, the grader and the
 // lab. A re-run compares the saved identity with the current one and re-grades the
 // student when any part changed (resubmission, roster correction, new grader, edited
-// lab.toml), saying which.
+// tests), saying which.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -19,7 +19,7 @@ struct RecordIdentity {
   std::string roster_row;       // "folder,id,name,members" as read; empty without a roster entry
   std::string grader_version;   // PARLAB_VERSION
   std::string grader_hash;      // the grade executable's bytes
-  std::string lab_hash;         // lab.toml's bytes
+  std::string lab_hash;         // lab_digest(): lab.toml, the lab's test files, the built reference
 
   bool operator==(const RecordIdentity&) const = default;
 };

@@ -127,7 +127,7 @@ int submit_slurm_batch(const BatchOptions& o, const SlurmOptions& so) {
   write_file_atomically(layout.manifest(), manifest_json_text(make_manifest(b.lab, list, o.class_dir, o.performance)));
   keep_course_file(o, layout);
   const std::string token = o.regrade ? start_regrade(layout) : pending_regrade(layout).value_or("");
-  const std::vector<Student> todo = select_students(o, list, layout, grading_context(b.lab, token), std::cerr);
+  const std::vector<Student> todo = select_students(o, list, layout, grading_context(b, token), std::cerr);
   if (todo.empty()) {
     std::cerr << "grade: batch: every submission is graded already; rebuilding the gradebook\n";
     collect_batch(layout);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "batch/class_list.hpp"
+#include "batch/lab_digest.hpp"
 #include "batch/record_identity.hpp"
 #include "batch/student_grader.hpp"
 #include "batch_test_support.hpp"
@@ -65,11 +66,42 @@ TEST_CASE("a record's identity names what changed since it was graded") {
   CHECK(identity_change(was, now) == "the grader changed");
   now = was;
   now.lab_hash = "l2";
-  CHECK(identity_change(was, now) == "lab.toml changed");
+  CHECK(identity_change(was, now) == "the lab's tests changed (lab.toml, its test files or its reference)");
 
   CHECK_THAT(identity_change(std::nullopt, now), Contains("older grader"));
   // Records of older graders read back with empty fields, which never match.
   CHECK_FALSE(identity_change(identity_from_json(nlohmann::json::object()), now).empty());
+}
+
+TEST_CASE("a lab's digest changes with its tests, test files and reference, not its documentation") {
+  ScratchDir s;
+  const fs::path lab = s.path() / "lab01";
+  write_text(lab / "lab.toml", "[[tests]]\nname = \"a\"\npoints = 5\n");
+  write_text(lab / "worker_checks.py", "def check(): pass\n");
+  write_text(lab / "README.md", "# Lab 1\n");
+  write_text(lab / "figures" / "f.svg", "<svg/>");
+  const fs::path ref = s.path() / "build" / "lab01_reference";
+  write_text(ref, "reference v1");
+  const std::vector<fs::path> built = {ref, s.path() / "build" / "not_built", {}};
+  const std::string d0 = lab_digest(lab, built);
+  CHECK(d0 == lab_digest(lab, built));  // stable
+
+  write_text(lab / "README.md", "# Lab 1, a typo fixed\n");
+  write_text(lab / "figures" / "f.svg", "<svg></svg>");
+  write_text(lab / "__pycache__" / "worker_checks.cpython-311.pyc", "bytecode");
+  CHECK(lab_digest(lab, built) == d0);  // documentation and bytecode regrade nobody
+
+  write_text(lab / "lab.toml", "[[tests]]\nname = \"a\"\npoints = 6\n");
+  const std::string d1 = lab_digest(lab, built);
+  CHECK(d1 != d0);  // a test's points
+  write_text(lab / "worker_checks.py", "def check(): assert False\n");
+  const std::string d2 = lab_digest(lab, built);
+  CHECK(d2 != d1);  // a test file the grading reads
+  write_text(ref, "reference v2");
+  const std::string d3 = lab_digest(lab, built);
+  CHECK(d3 != d2);  // the reference that makes the expected outputs
+  write_text(s.path() / "build" / "not_built", "now built");
+  CHECK(lab_digest(lab, built) != d3);  // a program that appears
 }
 
 TEST_CASE("a student's current identity hashes its entry and keeps its roster row") {
