@@ -33,7 +33,42 @@ int note_executable(dl_phdr_info* info, std::size_t, void*) {
   return 1;  // the executable only
 }
 
+// How far up the stack a caller is looked for: a libc or libstdc++ frame chain
+// (printf's is the deepest the labs meet) stays well within it, and every thread's stack
+// has more than this above any frame (the main thread's arguments and environment, a
+// pthread's own descriptor), so the reads stay in mapped memory.
+constexpr std::size_t kCallerScanWords = 256;
+
+// x86-64 call instructions that end just before `after`: call rel32 (E8), call through
+// a RIP-relative pointer (FF 15, -fno-plt), call through a register (FF D0..D7).
+bool follows_call(std::uintptr_t after) {
+  const auto* code = reinterpret_cast<const unsigned char*>(after);
+  return code[-5] == 0xE8 || (code[-6] == 0xFF && code[-5] == 0x15) ||
+         (code[-2] == 0xFF && (code[-1] & 0xF8) == 0xD0);
+}
+
 }  // namespace
+
+bool in_program_code(std::uintptr_t instruction) {
+  return instruction != 0 && instruction >= g_code_begin.load(std::memory_order_relaxed) &&
+         instruction < g_code_end.load(std::memory_order_acquire);
+}
+
+std::uintptr_t program_call_site(const void* context) {
+#if defined(__x86_64__)
+  if (context == nullptr) return 0;
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  const auto* stack = reinterpret_cast<const std::uintptr_t*>(uc->uc_mcontext.gregs[REG_RSP]);
+  const std::uintptr_t lowest = g_code_begin.load(std::memory_order_relaxed) + 6;
+  for (std::size_t i = 0; stack != nullptr && i < kCallerScanWords; ++i) {
+    const std::uintptr_t word = stack[i];
+    if (in_program_code(word) && word >= lowest && follows_call(word)) return word - 1;
+  }
+#else
+  (void)context;
+#endif
+  return 0;
+}
 
 void remember_program_code_range() {
   if (g_code_end.load(std::memory_order_acquire) != 0) return;

@@ -24,4 +24,14 @@ void add_code_offset_of(ReportText& text, std::uintptr_t instruction);
 // The instruction the signal `context` stopped at; 0 where it cannot be read.
 std::uintptr_t instruction_of(const void* context);
 
+// True when `instruction` is in the executable's code.
+bool in_program_code(std::uintptr_t instruction);
+// For a fault in a shared library (libc's memcpy or strlen, a libstdc++ function that
+// host code called with a device pointer): the program's call that led there, as the
+// address of the call's last byte (so that addr2line names the call's line): the first
+// word on the stack above the fault that points into the executable's code just after
+// a call instruction. 0 when none is found within a few hundred words, or off x86-64.
+// Signal-safe: reads the interrupted thread's stack and the program's code only.
+std::uintptr_t program_call_site(const void* context);
+
 }  // namespace parlab_sim::detail

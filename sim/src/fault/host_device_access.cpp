@@ -24,6 +24,20 @@ const char* access_verb(const void* context) {
 #endif
 }
 
+// The access's code offset; for an access inside a library function (host code passing
+// a device pointer to memcpy, printf("%s") or std::copy), the program's call instead,
+// so that the grader still names the student's line.
+void add_access_place(ReportText& text, const void* context) {
+  if (in_program_code(instruction_of(context))) {
+    add_code_offset(text, context);
+    return;
+  }
+  const std::uintptr_t call = program_call_site(context);
+  if (call == 0) return;
+  text.add("\n  inside a library function the program called with the device pointer:");
+  add_code_offset_of(text, call);
+}
+
 }  // namespace
 
 void report_if_host_device_access(const siginfo_t* info, const void* context) {
@@ -49,7 +63,7 @@ void report_if_host_device_access(const siginfo_t* info, const void* context) {
   text.add(".\n  A device pointer is only valid inside kernels and cudaMemcpy/cudaMemset: copy "
            "the data back\n  (cudaMemcpy ... cudaMemcpyDeviceToHost) and use the host copy. "
            "(on a GPU, host code\n  dereferencing a device pointer is a segmentation fault)");
-  add_code_offset(text, context);
+  add_access_place(text, context);
   finish_report(text, kExitHostDeviceAccess, true);
 }
 

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstring>
 #include <regex>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ __attribute__((noinline)) float host_reads_device(const float* device) {
 }
 __attribute__((noinline)) void host_writes_device(float* device) {
   *static_cast<volatile float*>(device) = 1.0f;
+}
+// libc's memcpy does the read: its instruction is outside the program.
+__attribute__((noinline)) void host_memcpy_from_device(float* host, const float* device, std::size_t n) {
+  volatile std::size_t bytes = n * sizeof(float);  // a real call to memcpy, not inlined moves
+  std::memcpy(host, device, bytes);
+  asm volatile("" ::: "memory");  // work after the call: a call, not a tail jump to memcpy
 }
 
 __global__ void add_one(float* data, int n) {
@@ -92,6 +99,23 @@ TEST_CASE("a host write through a cudaMalloc pointer faults with the write's cod
   CHECK_THAT(outcome.stderr_text, Contains("parlab-sim: host code wrote device memory"));
   CHECK_THAT(outcome.stderr_text, Contains("byte 0 of a device allocation (cudaMalloc) of 4000 bytes"));
   CHECK_THAT(function_at_reported_offset(outcome.stderr_text), Contains("host_writes_device"));
+}
+
+TEST_CASE("a host read inside memcpy names the program's call of memcpy",
+          "[sim][faults][host_access]") {
+  const auto outcome = run_in_child([] {
+    float* device = nullptr;
+    cudaMalloc(&device, 1000 * sizeof(float));
+    std::vector<float> host(1000);
+    host_memcpy_from_device(host.data(), device, host.size());
+    std::fprintf(stderr, "copied %f\n", host[0]);
+  });
+  INFO(outcome.stderr_text);
+  CHECK(outcome.exit_code == parlab_sim::kExitHostDeviceAccess);
+  CHECK_THAT(outcome.stderr_text, Contains("parlab-sim: host code read device memory"));
+  CHECK_THAT(outcome.stderr_text, Contains("inside a library function the program called"));
+  CHECK_THAT(outcome.stderr_text, !Contains("copied"));
+  CHECK_THAT(function_at_reported_offset(outcome.stderr_text), Contains("host_memcpy_from_device"));
 }
 
 TEST_CASE("pitched and stream-ordered allocations are device memory too, closed after a kernel",
