@@ -148,7 +148,7 @@ TEST_CASE("without PARLAB_SIM_COUNTERS nothing is counted", "[sim][counters]") {
   CHECK(outcome.output == "stride_32_load: done\n");
 }
 
-TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with the sampled totals",
+TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with its totals",
           "[sim][counters]") {
   const std::string file =
       (std::filesystem::temp_directory_path() / ("counters-file-" + std::to_string(::getpid()))).string();
@@ -176,6 +176,24 @@ TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with the sampled to
   // Loads 32 sectors per request, stores 4: 8 x 32 + 8 x 4.
   CHECK_THAT(strided, Contains("\"global_requests\": 16, \"global_sectors\": 288, "
                                "\"global_ideal_sectors\": 64"));
+}
+
+TEST_CASE("every block and every execution of a loop is counted", "[sim][counters]") {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-all-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  run_counted("looped_loads");  // <<<8, 32>>>: 200 coalesced loads a thread, one store
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::filesystem::remove(file);
+  // 8 warps x (200 load requests of 4 sectors + 1 store request of 4): the whole launch,
+  // the same in every run (no block drawn from a seed).
+  CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 51200, \"global_stores\": 256, "
+                            "\"global_requests\": 1608, \"global_sectors\": 6432, "
+                            "\"global_ideal_sectors\": 6432"));
 }
 
 TEST_CASE("a launch's summary adds its instructions by kind; odd kernel names are reduced",
