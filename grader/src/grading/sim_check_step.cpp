@@ -9,6 +9,7 @@
 #include "grading/run_feedback.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/sim_extras.hpp"
+#include "grading/sim_mode.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -58,6 +59,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
     return r;
   }
   TaskInvocation inv{ctx.executable, t.task, params, ctx.dataset_dir(small.dataset), 0, 1, ctx.limits(t)};
+  inv.env = sim_scored_counting_environment();
   const auto t0 = std::chrono::steady_clock::now();
   const TaskRun got = ctx.submission_runs.run(inv, run_slug(t.name));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

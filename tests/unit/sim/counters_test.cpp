@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include "counters/access_counters.hpp"
 #include "counters/vector_access.hpp"
@@ -194,6 +197,59 @@ TEST_CASE("every block and every execution of a loop is counted", "[sim][counter
   CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 51200, \"global_stores\": 256, "
                             "\"global_requests\": 1608, \"global_sectors\": 6432, "
                             "\"global_ideal_sectors\": 6432"));
+}
+
+namespace {
+
+// The counters file's line for `kernel` run under `settings` (name=value, set for the run).
+std::string counted_line(const std::string& kernel,
+                         const std::vector<std::pair<std::string, std::string>>& settings) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-line-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  for (const auto& [name, value] : settings) setenv(name.c_str(), value.c_str(), 1);
+  run_counted(kernel);
+  for (const auto& [name, value] : settings) unsetenv(name.c_str());
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::filesystem::remove(file);
+  return line;
+}
+
+// The scored part of a line: the memory-access totals (the divergence figures after
+// them come from two sampled blocks and are never scored).
+std::string scored_part(const std::string& line) { return line.substr(0, line.find(", \"warps\"")); }
+
+}  // namespace
+
+TEST_CASE("two counting runs in other thread orders and sample seeds score the same figures",
+          "[sim][counters]") {
+  const std::string first = counted_line(
+      "uneven_blocks", {{"PARLAB_SIM_SEED", "1234"}, {"PARLAB_SIM_SAMPLE_SEED", "5"}});
+  const std::string second = counted_line(
+      "uneven_blocks", {{"PARLAB_SIM_SEED", "9abcdef"}, {"PARLAB_SIM_SAMPLE_SEED", "77"}});
+  // Every block: 8 x 32 threads, 32 x (1 + 2 + ... + 8) loads, 36 load requests and
+  // 8 store requests.
+  CHECK_THAT(first, Contains("\"threads\": 256, \"global_loads\": 1152, \"global_stores\": 256, "
+                             "\"global_requests\": 44, "));
+  CHECK(scored_part(first) == scored_part(second));
+}
+
+TEST_CASE("PARLAB_SIM_COUNT_SAMPLED_BLOCKS=1 counts only the two sampled blocks (hints)",
+          "[sim][counters]") {
+  for (const char* sample_seed : {"5", "77", "abc"}) {
+    const std::string line = counted_line(
+        "uneven_blocks", {{"PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "1"}, {"PARLAB_SIM_SAMPLE_SEED", sample_seed}});
+    INFO(line);
+    CHECK_THAT(line, Contains("\"threads\": 64, "));
+    CHECK_THAT(line, Contains("\"global_stores\": 64, "));
+  }
+  // Without it (or =0) every block is counted, whatever the sample seed.
+  CHECK_THAT(counted_line("uneven_blocks", {{"PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "0"}}),
+             Contains("\"threads\": 256, \"global_loads\": 1152, "));
 }
 
 TEST_CASE("a launch's summary adds its instructions by kind; odd kernel names are reduced",
