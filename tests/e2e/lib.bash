@@ -84,6 +84,15 @@ expect_test() {  # REPORT TEST_NAME FIELD VALUE-REGEX [WHAT]: the whole value ma
   if [[ "$got" =~ ^($4)$ ]]; then pass "${5:-$2: $3 is $got}"; else
     fail "${5:-$2: $3}: '$2' has $3 = '$got' in $1, expected /$4/"; fi
 }
+expect_test_at_most() {  # REPORT TEST_NAME FIELD OTHER_REPORT [WHAT]: the test's FIELD (a number) is no more than the same test's in OTHER_REPORT
+  _rf_prefix "$1"; _rf_prefix "$4"  # loaded here: a $(...) below could not keep them
+  local keys mine theirs; IFS=. read -ra keys <<<"$3"
+  mine=$(result_field "$1" tests "$2" "${keys[@]}" 2>&1)
+  theirs=$(result_field "$4" tests "$2" "${keys[@]}" 2>&1)
+  if awk -v a="$mine" -v b="$theirs" 'BEGIN { exit !(a ~ /^[0-9.e+-]+$/ && b ~ /^[0-9.e+-]+$/ && a + 0 <= b + 0) }'; then
+    pass "${5:-$2: $3 $mine <= $theirs}"
+  else fail "${5:-$2: $3}: '$2' has $3 = '$mine' in $1, more than (or not a number beside) '$theirs' in $4"; fi
+}
 expect_test_says() {  # REPORT TEST_NAME REGEX [WHAT]: the test's message contains REGEX
   _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
   local got; got=$(result_field "$1" tests "$2" message 2>&1)

@@ -5,7 +5,10 @@
 #   - lab03 matrix_scale with threads down a column: the coalescing check
 #     ("matrix_scale bandwidth", 8 points) gets 0, both counts in the message;
 #   - lab05 with the "tiled" kernel untiled: the data-reuse check (10 points) gets 0, on
-#     counts that no sampling changes (32 x 32 x 1031: full blocks only);
+#     counts of every block (32 x 32 x 1031);
+#   - padding cannot buy points: lab03 uncoalesced plus useless coalesced loads, lab05
+#     untiled storing its running sum every 64 steps of k, score no more than their
+#     unpadded controls;
 #   - the references keep those points; with --no-perf the checks are not graded;
 #   - a correctness test's memory-access hint is shown only where the run is clearly
 #     worse than the reference's on the same data, with both figures.
@@ -23,9 +26,9 @@ run_grade unc lab03 "$UNC" --device sim --work-dir "$W/work" --json "$W/unc.json
 expect_rc unc 1
 expect_scored "$W/unc.json" "$SCALE" "failed 0.0 8.0" "uncoalesced: the coalescing check earns nothing"
 # The check's figures, parsed (measurement.counter, docs/result-schema.md).
-expect_test "$W/unc.json" "$SCALE" measurement.counter.counter global_sectors_over_ideal "the check names its counter"
-expect_test "$W/unc.json" "$SCALE" measurement.counter.value "8" "8 sectors for each one the bytes need"
-expect_test "$W/unc.json" "$SCALE" measurement.counter.reference "1" "the reference's: 1, coalesced"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.counter global_bytes_per_output "the check names its counter"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.value "64" "a 32-byte sector per float read and per float written"
+expect_test "$W/unc.json" "$SCALE" measurement.counter.reference "8" "the reference's: 8 bytes per element, coalesced"
 expect_test "$W/unc.json" "$SCALE" measurement.counter.ratio "8" "8x the reference's"
 expect_test "$W/unc.json" "$SCALE" measurement.counter.full_at "1.5" "full points at 1.5x the reference's"
 expect_test "$W/unc.json" "$SCALE" measurement.counter.zero_at "4" "none at 4x"
@@ -56,19 +59,36 @@ python3 -c "import sys; sys.exit(0 if $SUM <= $TOTAL else 1)" \
 fake_submission lab05 lab05/untiled
 run_grade untiled lab05 "$FAKE_DIR" --device sim --work-dir "$W/work" --json "$W/untiled.json"
 expect_rc untiled 1
-# Every block is a full 16x16 one, so whichever blocks a run samples the untiled kernel
-# loads 2k = 2062 per element written and the reference's tile 128.9 (it was 0 or 2.08
-# of 10 on 20 x 24, where the reference's edge blocks reuse less).
+# Every block counted: the untiled kernel loads 2k = 2062 per element of C and the
+# reference's tile 128.9, the same every grading.
 expect_test "$W/untiled.json" "$REUSE" status failed "untiled: the data-reuse check failed"
 expect_test "$W/untiled.json" "$REUSE" points 0 "untiled: none of its 10 points"
-expect_test "$W/untiled.json" "$REUSE" measurement.counter.counter global_loads_per_store "the check names its counter"
-expect_test "$W/untiled.json" "$REUSE" measurement.counter.value "2062" "2k = 2062 loads per element written, the same every grading"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.counter global_loads_per_output "the check names its counter"
+expect_test "$W/untiled.json" "$REUSE" measurement.counter.value "2062" "2k = 2062 loads per element of C, the same every grading"
 expect_test "$W/untiled.json" "$REUSE" measurement.counter.reference "128\.875" "the reference's tile: 2k / 16"
 expect_test "$W/untiled.json" "$REUSE" measurement.counter.ratio "16" "16x the reference's"
 expect_test "$W/untiled.json" "$REUSE" measurement.counter.zero_at "8" "none at 8x"
 expect_test_says "$W/untiled.json" "$REUSE" "used 16 times from shared memory" "the hint"
 expect_score "$W/untiled.json" 60 100 "correctness points kept, nothing for data reuse"
 expect_field "$W/untiled.json" graded_max_score 70 "70 graded here"
+
+# 2b. Padding: work that improves an average per request or per store only adds to the
+#     whole-run totals the checks score, so neither padded fake beats its control.
+fake_submission lab03 lab03/uncoalesced_padded
+run_grade unc_pad lab03 "$FAKE_DIR" --device sim --work-dir "$W/work" --json "$W/unc_pad.json"
+expect_rc unc_pad 1
+expect_test_at_most "$W/unc_pad.json" "$SCALE" points "$W/unc.json" "60 useless coalesced loads: no more points than uncoalesced_scale"
+expect_scored "$W/unc_pad.json" "$SCALE" "failed 0.0 8.0" "padded uncoalesced: the coalescing check earns nothing"
+# 64 bytes of the uncoalesced pair plus 60 x 4 of the padding per element.
+expect_test "$W/unc_pad.json" "$SCALE" measurement.counter.value "304" "the padding's traffic is counted, not averaged away"
+expect_test_says "$W/unc_pad.json" "$SCALE" "global sectors per request 4\.9 \(reference: 4\.0\)" "the per-request average it dilutes (32.0 unpadded) is shown, not scored"
+fake_submission lab05 lab05/untiled_store_padded
+run_grade store_pad lab05 "$FAKE_DIR" --device sim --work-dir "$W/work" --json "$W/store_pad.json"
+expect_rc store_pad 1
+expect_test_at_most "$W/store_pad.json" "$REUSE" points "$W/untiled.json" "storing every 64 steps of k: no more points than untiled"
+expect_test "$W/store_pad.json" "$REUSE" points 0 "padded stores: none of the data-reuse check's 10 points"
+expect_test "$W/store_pad.json" "$REUSE" measurement.counter.value "2062" "loads per element of C, as untiled: the extra stores change nothing"
+expect_test_says "$W/store_pad.json" "$REUSE" "global loads per global store 121\.[0-9] \(reference: 128\.9\)" "the loads per store it games are shown, not scored"
 
 # 3. The references keep the checks' points (and their totals, in every format).
 run_grade ref3 lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref3.json"

@@ -64,8 +64,8 @@ run_grade envcount lab03 "$W/envcount" --device sim --work-dir "$W/work" --json 
 expect_scored "$W/envcount.json" "$SCALE" "failed 0.0 8.0" "coalesced-when-counted earns nothing on the coalescing check"
 expect_status "$W/envcount.json" "matrix_scale, 509 x 33 (tall)" passed "its answers are right"
 
-# 5. Coalesced only in the first two blocks: the sampled blocks are drawn from each
-#    run's seed.
+# 5. Coalesced only in the first two blocks: the memory-access counters count every
+#    block.
 bash "$MAKE" counting_in_sampled_blocks "$W/sampled"
 run_grade sampled lab03 "$W/sampled" --device sim --work-dir "$W/work" --json "$W/sampled.json"
 expect_scored "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0-and-1 earns nothing on the coalescing check"

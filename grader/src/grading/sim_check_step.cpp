@@ -1,5 +1,6 @@
 #include "grading/sim_check_step.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "compare/comparator.hpp"
@@ -8,8 +9,28 @@
 #include "grading/run_feedback.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/sim_extras.hpp"
+#include "grading/sim_mode.hpp"
 
 namespace parlab::grader {
+namespace {
+
+// Every element of the task's outputs, whatever their type.
+std::uint64_t output_elements(const std::vector<harness::NamedArray>& outputs) {
+  std::uint64_t n = 0;
+  for (const harness::NamedArray& a : outputs) n += std::max(a.values.size(), a.integers.size());
+  return n;
+}
+
+void not_graded_without_reference(const SimCheckSpec& check, bool counters_on, TestResult& r) {
+  r.status = TestStatus::not_graded;
+  r.message = counters_on
+                  ? "not graded here: the reference gave no " + counter_label(check.counter) +
+                        " in the simulator; grade on a machine with an NVIDIA GPU to measure it"
+                  : "not graded here: the simulator's counters are off (PARLAB_SIM_CHECK=0); "
+                    "grade on a machine with an NVIDIA GPU to measure it";
+}
+
+}  // namespace
 
 TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
                          const std::map<std::string, TestResult>& done,
@@ -23,20 +44,22 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
     r.message = why->reason;
     return r;
   }
-  const std::optional<double> reference_value =
-      reference ? counter_value(*reference, check.counter) : std::nullopt;
-  if (!reference_value) {
-    r.status = TestStatus::not_graded;
-    r.message = counters_on
-                    ? "not graded here: the reference gave no " + counter_label(check.counter) +
-                          " in the simulator; grade on a machine with an NVIDIA GPU to measure it"
-                    : "not graded here: the simulator's counters are off (PARLAB_SIM_CHECK=0); "
-                      "grade on a machine with an NVIDIA GPU to measure it";
+  if (!reference) {
+    not_graded_without_reference(check, counters_on, r);
     return r;
   }
   const Params params = ctx.resolve_params(t.params);
   const ExpectedOutputs& expected = ctx.reference_run(small, t.task, params);
+  // The scored figures are totals per element the task must produce: the same count
+  // for both runs, from the expected outputs (not from the submission's).
+  const std::uint64_t elements = output_elements(expected.outputs);
+  const std::optional<double> reference_value = counter_value(*reference, check.counter, elements);
+  if (!reference_value) {
+    not_graded_without_reference(check, counters_on, r);
+    return r;
+  }
   TaskInvocation inv{ctx.executable, t.task, params, ctx.dataset_dir(small.dataset), 0, 1, ctx.limits(t)};
+  inv.env = sim_scored_counting_environment();
   const auto t0 = std::chrono::steady_clock::now();
   const TaskRun got = ctx.submission_runs.run(inv, run_slug(t.name));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -71,7 +94,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
   const std::optional<CounterTotals> counted =
       report.text ? parse_sim_counters(*report.text) : std::nullopt;
   const std::optional<double> value =
-      counted ? counter_value(*counted, check.counter) : std::nullopt;
+      counted ? counter_value(*counted, check.counter, elements) : std::nullopt;
   if (!value) {
     r.status = TestStatus::failed;
     r.message = "the simulator counted no " + counter_label(check.counter) +

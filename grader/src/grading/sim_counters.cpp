@@ -12,7 +12,7 @@ namespace parlab::grader {
 namespace {
 
 constexpr std::size_t kMaxLines = 4096;
-constexpr std::uint64_t kMaxField = std::uint64_t{1} << 40;  // far above any sampled total
+constexpr std::uint64_t kMaxField = std::uint64_t{1} << 40;  // far above any total of a check's small run
 
 // A non-negative integer field, bounded; nothing when absent or not one.
 std::optional<std::uint64_t> count_field(const nlohmann::json& object, const char* key) {
@@ -102,22 +102,43 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
   return totals;
 }
 
-std::optional<double> counter_value(const CounterTotals& t, SimCounter counter) {
+std::optional<double> counter_value(const CounterTotals& t, SimCounter counter,
+                                    std::uint64_t output_elements) {
+  if (output_elements == 0) return std::nullopt;
+  const auto per_output = [output_elements](double total) {
+    return total / static_cast<double>(output_elements);
+  };
   switch (counter) {
-    case SimCounter::global_sectors_per_request:
+    case SimCounter::global_bytes_per_output:
       if (t.global_requests == 0) return std::nullopt;
-      return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_requests);
-    case SimCounter::global_sectors_over_ideal:
-      if (t.global_ideal_sectors == 0) return std::nullopt;
-      return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_ideal_sectors);
-    case SimCounter::global_loads_per_store:
-      if (t.global_stores == 0) return std::nullopt;
-      return static_cast<double>(t.global_loads) / static_cast<double>(t.global_stores);
-    case SimCounter::shared_conflict_ways:
-      if (t.shared_requests == 0) return 1.0;
-      return static_cast<double>(t.shared_conflict_ways) / static_cast<double>(t.shared_requests);
+      return per_output(32.0 * static_cast<double>(t.global_sectors));
+    case SimCounter::global_loads_per_output:
+      if (t.global_requests == 0) return std::nullopt;
+      return per_output(static_cast<double>(t.global_loads));
+    case SimCounter::shared_passes_per_output:
+      return per_output(static_cast<double>(t.shared_conflict_ways));
   }
   return std::nullopt;
+}
+
+std::optional<double> sectors_per_request(const CounterTotals& t) {
+  if (t.global_requests == 0) return std::nullopt;
+  return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_requests);
+}
+
+std::optional<double> sectors_over_ideal(const CounterTotals& t) {
+  if (t.global_ideal_sectors == 0) return std::nullopt;
+  return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_ideal_sectors);
+}
+
+std::optional<double> loads_per_store(const CounterTotals& t) {
+  if (t.global_stores == 0) return std::nullopt;
+  return static_cast<double>(t.global_loads) / static_cast<double>(t.global_stores);
+}
+
+double conflict_ways_per_request(const CounterTotals& t) {
+  if (t.shared_requests == 0) return 1.0;
+  return static_cast<double>(t.shared_conflict_ways) / static_cast<double>(t.shared_requests);
 }
 
 std::optional<double> warp_divergence_share(const CounterTotals& t) {
@@ -127,11 +148,11 @@ std::optional<double> warp_divergence_share(const CounterTotals& t) {
 
 std::string counter_label(SimCounter counter) {
   switch (counter) {
-    case SimCounter::global_sectors_per_request: return "global sectors per request";
-    case SimCounter::global_sectors_over_ideal:
-      return "global sectors over the fewest the same bytes need";
-    case SimCounter::global_loads_per_store: return "global loads per global store";
-    case SimCounter::shared_conflict_ways: return "shared bank-conflict ways per request";
+    case SimCounter::global_bytes_per_output:
+      return "global traffic in bytes per output element";
+    case SimCounter::global_loads_per_output: return "global loads per output element";
+    case SimCounter::shared_passes_per_output:
+      return "shared-memory passes per output element";
   }
   return to_string(counter);
 }
@@ -170,10 +191,9 @@ void score_sim_check(const SimCheckSpec& check, double candidate, double referen
 
 HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
                                 const CounterTotals& reference) {
-  const SimCounter counter =
-      shared ? SimCounter::shared_conflict_ways : SimCounter::global_sectors_over_ideal;
-  const auto value = counter_value(mine, counter);
-  const auto theirs = counter_value(reference, counter);
+  const auto value = shared ? conflict_ways_per_request(mine) : sectors_over_ideal(mine);
+  const auto theirs =
+      shared ? conflict_ways_per_request(reference) : sectors_over_ideal(reference);
   if (!value || !theirs) return {};
   HintJudgement j;
   j.keep = *value >= 1.25 * *theirs;
@@ -201,15 +221,20 @@ HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTota
 }
 
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference) {
-  std::string line = "sampled counters (two blocks of each launch, drawn from the run's seed):";
+  std::string line = "counters of every block:";
   const char* sep = " ";
-  for (const SimCounter counter : {SimCounter::global_sectors_per_request,
-                                   SimCounter::global_loads_per_store,
-                                   SimCounter::shared_conflict_ways}) {
-    const auto mine = counter_value(candidate, counter);
-    const auto theirs = counter_value(reference, counter);
+  using Figure = std::optional<double> (*)(const CounterTotals&);
+  const std::pair<const char*, Figure> figures[] = {
+      {"global sectors per request", sectors_per_request},
+      {"global loads per global store", loads_per_store},
+      {"shared bank-conflict ways per request",
+       [](const CounterTotals& t) -> std::optional<double> { return conflict_ways_per_request(t); }},
+  };
+  for (const auto& [label, of] : figures) {
+    const auto mine = of(candidate);
+    const auto theirs = of(reference);
     if (!mine && !theirs) continue;
-    line += sep + counter_label(counter) + " " + (mine ? figure(*mine) : "-") +
+    line += sep + std::string(label) + " " + (mine ? figure(*mine) : "-") +
             " (reference: " + (theirs ? figure(*theirs) : "-") + ")";
     sep = ", ";
   }
@@ -217,7 +242,7 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
   const auto theirs = warp_divergence_share(reference);
   if (mine || theirs) {
     line += sep + std::string("warp divergence ") + (mine ? percent(*mine) : "-") +
-            " of a warp's work (reference: " + (theirs ? percent(*theirs) : "-") + ")";
+            " of a warp's work in two sampled blocks (reference: " + (theirs ? percent(*theirs) : "-") + ")";
   }
   return line;
 }

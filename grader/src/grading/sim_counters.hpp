@@ -21,7 +21,7 @@ namespace parlab::grader {
 inline constexpr const char* kSimCountersFile = "sim-counters.jsonl";
 inline constexpr std::uint64_t kSimCountersFileCap = 256 << 10;
 
-// The sampled totals of a run, summed over its launches.
+// A run's totals (every block of every launch counted), summed over its launches.
 struct CounterTotals {
   std::uint64_t launches = 0;
   std::uint64_t threads = 0;
@@ -32,7 +32,8 @@ struct CounterTotals {
   std::uint64_t global_ideal_sectors = 0;
   std::uint64_t shared_requests = 0;
   std::uint64_t shared_conflict_ways = 0;
-  // Branch divergence of the sampled warps (absent from a line: 0, a build without it).
+  // Branch divergence of the sampled warps, two blocks a launch (absent from a line: 0,
+  // a build without it).
   std::uint64_t warps = 0;
   std::uint64_t divergent_warps = 0;
   std::uint64_t warp_blocks = 0;            // (sampled warp, code block) pairs run
@@ -50,21 +51,32 @@ std::string contradictory_counts(const CounterTotals& totals);
 // counters were off).
 std::optional<CounterTotals> parse_sim_counters(const std::string& text);
 
-// The named counter (SimCheckSpec::counter); nothing when it has no denominator (no
-// global request). A run with no shared request has 1-way conflicts.
-std::optional<double> counter_value(const CounterTotals& totals, SimCounter counter);
+// The named counter (SimCheckSpec::counter) over the outputs' `output_elements`: a total
+// of the run per element the task must produce, so useless work only raises it. Nothing
+// without outputs, or for a global counter without a global request (the work was done
+// on the host).
+std::optional<double> counter_value(const CounterTotals& totals, SimCounter counter,
+                                    std::uint64_t output_elements);
+
+// Averages per request or instruction, shown beside the scored figure and used to judge
+// hints, never scored: padding with cheap requests improves them. Nothing without a
+// denominator; a run with no shared request has 1-way conflicts.
+std::optional<double> sectors_per_request(const CounterTotals& totals);
+std::optional<double> sectors_over_ideal(const CounterTotals& totals);
+std::optional<double> loads_per_store(const CounterTotals& totals);
+double conflict_ways_per_request(const CounterTotals& totals);
 
 // Warp divergence (not a scored counter): the share of the work of the sampled warps
 // (code block length x runs) that only some of a warp's lanes ran, 0 to 1; nothing
 // without code counted.
 std::optional<double> warp_divergence_share(const CounterTotals& totals);
 
-// "global sectors per request", ...
+// "global traffic in bytes per output element", ...
 std::string counter_label(SimCounter counter);
 
 // Scores `result` (max_points set) by candidate / reference against the check's
 // thresholds: status passed / partial / failed, points, and a message that shows both
-// figures ("global sectors per request: 32.0 (reference: 4.0) ...").
+// figures ("global traffic in bytes per output element: 64.0 (reference: 8.0) ...").
 void score_sim_check(const SimCheckSpec& check, double candidate, double reference,
                      TestResult& result);
 
@@ -86,8 +98,8 @@ HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
 // same data: 0%").
 HintJudgement judge_divergence_hint(const CounterTotals& mine, const CounterTotals& reference);
 
-// One line with every counter of both runs, for the message: "sampled counters: global
-// sectors per request 32.0 (reference: 4.0), ...".
+// One line with the per-request figures of both runs, for the message: "counters of
+// every block: global sectors per request 32.0 (reference: 4.0), ...".
 std::string counters_side_by_side(const CounterTotals& candidate, const CounterTotals& reference);
 
 }  // namespace parlab::grader

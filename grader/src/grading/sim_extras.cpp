@@ -37,7 +37,9 @@ void SimExtras::prepare(GradingContext& ctx, GradeResult& result) {
   ctx.submission_runs.set_extra_env(env);
   // The reference runs in the simulator only for its counters, which the race check
   // does not change; its findings are never read, and the check is most of a run's time.
+  // Its runs for expected outputs count nothing; those for counters ask for them.
   env["PARLAB_SIM_RACE_CHECK"] = "0";
+  env["PARLAB_SIM_COUNTERS"] = "0";
   ctx.reference_runs.set_extra_env(env);
 }
 
@@ -49,11 +51,12 @@ bool SimExtras::prepare_reference(GradingContext& ctx, const TestSpec& t) {
     const auto why = ctx.not_measured_reason(t, {});
     if (why && why->status == TestStatus::not_graded) return true;
     ctx.reference_run(sim_check_test(t), t.task, ctx.resolve_params(t.params));
-    if (counters_on(ctx)) reference_counters_[t.name] = reference_counters_on(ctx, t, t.sim_check->dataset);
+    if (counters_on(ctx))
+      reference_counters_[t.name] = reference_counters_on(ctx, t, t.sim_check->dataset, true);
     return true;
   }
   if (t.kind == TestKind::correctness && t.device == Device::gpu && counters_on(ctx))
-    reference_hint_counters_[t.name] = reference_counters_on(ctx, t, t.dataset);
+    reference_hint_counters_[t.name] = reference_counters_on(ctx, t, t.dataset, false);
   return false;
 }
 
@@ -117,11 +120,15 @@ void SimExtras::after_performance(GradingContext& ctx, const TestSpec& t, TestRe
 }
 
 // The reference in the simulator with the counters on: trusted, but its file is read
-// like the submission's (no links, capped) and its folder removed at once.
+// like the submission's (no links, capped) and its folder removed at once. `scored`:
+// every block counted, like the submission's counting run; else the sampled blocks,
+// like the submission's correctness runs whose hints it judges.
 std::optional<CounterTotals> SimExtras::reference_counters_on(GradingContext& ctx, const TestSpec& t,
-                                                              const std::string& dataset) {
+                                                              const std::string& dataset, bool scored) {
   TaskInvocation inv{ctx.labtc.sim_reference_exe, t.task, ctx.resolve_params(t.params),
                      ctx.dataset_dir(dataset), 0, 1, ctx.limits(t)};
+  if (scored) inv.env = sim_scored_counting_environment();
+  inv.env["PARLAB_SIM_COUNTERS"] = "1";
   inv.limits.wall_seconds *= 4;
   inv.limits.cpu_seconds *= 4;
   const TaskRun run = ctx.reference_runs.run(inv, "sim-counters-" + run_slug(t.name));

@@ -31,7 +31,7 @@ class SimExtras : public ModeExtras {
  private:
   bool counters_on(const GradingContext& ctx) const;
   std::optional<CounterTotals> reference_counters_on(GradingContext& ctx, const TestSpec& t,
-                                                     const std::string& dataset);
+                                                     const std::string& dataset, bool scored);
   ReorderedRun run_in_another_order(GradingContext& ctx, const TestSpec& t, int n);
 
   int reruns_wanted_ = 0;  // re-runs in other orders of each passed GPU test

@@ -46,9 +46,14 @@ std::map<std::string, std::string> sim_child_environment(int cores) {
       {"PARLAB_SIM_DIAGNOSTICS", std::string("out/") + kSimFindingsFile},
       {"PARLAB_SIM_RACE_CHECK", race_check ? "1" : "0"},  // the sim build is the check build
       {"PARLAB_SIM_COUNTERS", race_check ? "1" : "0"},    // memory-access hints
+      {"PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "1"},            // hints need no more
       // and the run's totals, to judge the hints against the reference's
       {"PARLAB_SIM_COUNTERS_FILE", std::string("out/") + kSimCountersFile},
   };
+}
+
+std::map<std::string, std::string> sim_scored_counting_environment() {
+  return {{"PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "0"}};
 }
 
 std::vector<SimFinding> parse_sim_findings(const std::string& text) {

@@ -24,7 +24,15 @@ std::string sim_mode_note(const std::string& why_sim);
 
 // PARLAB_SIM_* settings for every sim-mode child: Volta+ barrier semantics (exited
 // threads reported as findings, not deadlocks), `cores` workers, findings file.
+// The memory-access counters keep only the two sampled blocks of a launch there: their
+// figures are hints (findings judged against the reference's), never scored.
 std::map<std::string, std::string> sim_child_environment(int cores);
+
+// Over sim_child_environment, for a run whose counters are scored (a sim check's
+// counting run, the submission's and the reference's): every block counted, so two
+// gradings score the same figures and no block escapes the count. Only these runs pay
+// for it (docs/performance.md, "Every block counted, only where scored").
+std::map<std::string, std::string> sim_scored_counting_environment();
 
 struct SimFinding {
   std::string kind;     // "exited_before_barrier", "data_race", ... (sim/src/report)

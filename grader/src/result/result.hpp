@@ -100,7 +100,7 @@ struct Mismatch {
 // simulator counter measured on the submission and on the reference, same task and data.
 // Lower is better; the thresholds are multiples of the reference's figure.
 struct CounterMeasurement {
-  std::string counter;     // lab.toml's [tests.sim] counter, e.g. "global_loads_per_store"
+  std::string counter;     // lab.toml's [tests.sim] counter, e.g. "global_loads_per_output"
   std::string what;        // the same in words, e.g. "global loads per global store"
   double value = 0;        // the submission's figure
   double reference = 0;    // the reference's, on the same data

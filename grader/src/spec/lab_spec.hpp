@@ -98,7 +98,7 @@ struct PerformanceSpec {
 // counter over the reference's (lower is better). Graded only in sim mode; on a GPU the
 // real measurement grades the test.
 struct SimCheckSpec {
-  SimCounter counter = SimCounter::global_sectors_per_request;
+  SimCounter counter = SimCounter::global_bytes_per_output;
   std::string dataset;     // DatasetSpec::id, small: the simulator is slow
   double full_at = 1.5;    // counter / reference's at or below: full credit
   double zero_at = 4.0;    // at or above: none; linear between

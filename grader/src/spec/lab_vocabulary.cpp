@@ -23,11 +23,10 @@ constexpr NameTable<ParallelKind, 2> kParallelKindNames{{
     {ParallelKind::threads, "threads"},
 }};
 
-constexpr NameTable<SimCounter, 4> kSimCounterNames{{
-    {SimCounter::global_sectors_per_request, "global_sectors_per_request"},
-    {SimCounter::global_sectors_over_ideal, "global_sectors_over_ideal"},
-    {SimCounter::global_loads_per_store, "global_loads_per_store"},
-    {SimCounter::shared_conflict_ways, "shared_conflict_ways"},
+constexpr NameTable<SimCounter, 3> kSimCounterNames{{
+    {SimCounter::global_bytes_per_output, "global_bytes_per_output"},
+    {SimCounter::global_loads_per_output, "global_loads_per_output"},
+    {SimCounter::shared_passes_per_output, "shared_passes_per_output"},
 }};
 
 }  // namespace

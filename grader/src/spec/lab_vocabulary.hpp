@@ -27,11 +27,13 @@ enum class ParallelKind {
 };
 
 // A GPU performance test's counter in sim mode ([tests.sim] counter).
+// Each is a whole-run total over the outputs' element count, never an average per
+// instruction: work a kernel adds only raises it (docs/simulation.md, "Scored counter
+// checks").
 enum class SimCounter {
-  global_sectors_per_request,  // Nsight's coalescing figure
-  global_sectors_over_ideal,   // the same over the fewest sectors the bytes need
-  global_loads_per_store,      // data reuse: global loads per element written
-  shared_conflict_ways,        // bank-conflict degree per shared request
+  global_bytes_per_output,   // global traffic: 32-byte sectors of loads and stores x 32
+  global_loads_per_output,   // data reuse: lanes' global loads
+  shared_passes_per_output,  // shared requests' passes (a k-way conflict: k passes)
 };
 
 const char* to_string(Device d);

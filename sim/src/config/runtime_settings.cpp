@@ -22,7 +22,7 @@ namespace {
 // like stay where a program linking the runtime for other reasons needs them).
 constexpr std::string_view kNames[] = {
     "PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "PARLAB_SIM_ALLOW_HOST_POINTERS",
-    "PARLAB_SIM_RACE_CHECK", "PARLAB_SIM_COUNTERS", "PARLAB_SIM_WORKERS",
+    "PARLAB_SIM_RACE_CHECK", "PARLAB_SIM_COUNTERS", "PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "PARLAB_SIM_WORKERS",
     "PARLAB_SIM_STACK_KIB", "PARLAB_SIM_SEED", "PARLAB_SIM_SAMPLE_SEED", "PARLAB_SIM_DIAGNOSTICS",
     "PARLAB_SIM_COUNTERS_FILE", "PARLAB_SIM_REPORT_KEY"};
 
@@ -124,6 +124,7 @@ void load_runtime_settings_from_environment() {
   s.race_check = says_one("PARLAB_SIM_RACE_CHECK");
   const std::string_view counters = value_of("PARLAB_SIM_COUNTERS");
   s.counters = counters == "1" ? 1 : counters == "2" ? 2 : 0;
+  s.count_sampled_blocks = says_one("PARLAB_SIM_COUNT_SAMPLED_BLOCKS");
   s.workers = number_in("PARLAB_SIM_WORKERS", 1, 1024, 0);
   s.stack_kib = number_in("PARLAB_SIM_STACK_KIB", 16, 64 * 1024, 64);
   const char* seed = value_of("PARLAB_SIM_SEED");

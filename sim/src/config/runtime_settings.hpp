@@ -17,6 +17,10 @@ struct RuntimeSettings {
   bool allow_host_pointers = false;      // PARLAB_SIM_ALLOW_HOST_POINTERS set
   bool race_check = false;               // PARLAB_SIM_RACE_CHECK=1
   int counters = 0;                      // PARLAB_SIM_COUNTERS: 0 off, 1 on, 2 also printed
+  // PARLAB_SIM_COUNT_SAMPLED_BLOCKS=1: the memory-access counters keep only the two
+  // sampled blocks of a launch (hints, a small fraction of the cost), not every block.
+  // The grader sets it for every run whose figures it does not score.
+  bool count_sampled_blocks = false;
   unsigned workers = 0;                  // PARLAB_SIM_WORKERS (1..1024); 0: one per core
   unsigned stack_kib = 64;               // PARLAB_SIM_STACK_KIB (16..65536)
   // PARLAB_SIM_SEED (hex): blocks and each block's threads start in an order drawn from

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <tuple>
 #include <string>
 
 #include "config/runtime_settings.hpp"
@@ -21,7 +22,13 @@ namespace {
 // PARLAB_SIM_COUNTERS=2 also prints every sampled instruction's figures on stderr.
 bool print_all() { return runtime_settings().counters == 2; }
 
-constexpr unsigned kMaxOccurrences = 64;  // requests sampled per instruction and warp
+// Every access of every block is counted, so a grading's figures are the same every
+// time and a kernel cannot be good only where counted. What a block keeps until it ends
+// is bounded: past kStoredAccesses, an instruction's first kAlwaysStored executions per
+// lane are still kept (so each has a sample) and later ones only counted; the block's
+// figures of such an instruction are then scaled by its executions (fold_into).
+constexpr std::size_t kStoredAccesses = std::size_t{1} << 21;
+constexpr unsigned kAlwaysStored = 64;
 constexpr std::uintptr_t kSector = 32;
 
 std::mutex g_mutex;
@@ -37,22 +44,25 @@ using Accesses = std::vector<std::pair<std::uintptr_t, std::size_t>>;
 }  // namespace
 
 std::uint64_t sectors_of(const Accesses& accesses) {
-  std::set<std::uintptr_t> sectors;
+  std::vector<std::uintptr_t> sectors;
   for (const auto& [address, bytes] : accesses) {
-    for (std::uintptr_t s = address / kSector; s <= (address + bytes - 1) / kSector; ++s) sectors.insert(s);
+    for (std::uintptr_t s = address / kSector; s <= (address + bytes - 1) / kSector; ++s) sectors.push_back(s);
   }
-  return sectors.size();
+  std::sort(sectors.begin(), sectors.end());
+  return static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
 }
 
 // The fewest sectors the same bytes could take: the distinct bytes, packed.
 std::uint64_t ideal_sectors_of(const Accesses& accesses) {
-  std::set<std::uintptr_t> words;
+  std::vector<std::uintptr_t> words;
   std::size_t bytes = 4;
   for (const auto& [address, size] : accesses) {
-    words.insert(address / size);
+    words.push_back(address / size);
     bytes = size;
   }
-  return (words.size() * bytes + kSector - 1) / kSector;
+  std::sort(words.begin(), words.end());
+  const auto distinct = static_cast<std::size_t>(std::unique(words.begin(), words.end()) - words.begin());
+  return (distinct * bytes + kSector - 1) / kSector;
 }
 
 unsigned bank_conflict_degree(const Accesses& accesses) {
@@ -76,13 +86,12 @@ unsigned bank_conflict_degree(const Accesses& accesses) {
 
 void BlockCounters::reset(bool sampled, unsigned lanes) {
   sampled_ = sampled;
-  requests_.clear();
+  kept_.clear();
   threads_ = sampled ? lanes : 0;
   global_loads_ = 0;
   global_stores_ = 0;
   mergers_.assign(sampled ? lanes : 0, {});
-  if (!sampled) return;
-  occurrences_.assign(lanes, {});
+  occurrences_.assign(sampled ? lanes : 0, {});
 }
 
 void BlockCounters::record(const void* pc, unsigned lane, std::uintptr_t address,
@@ -106,31 +115,66 @@ void BlockCounters::flush() {
 
 void BlockCounters::record_merged(const VectorPiece& access, unsigned lane) {
   if (!access.shared) ++(access.write ? global_stores_ : global_loads_);
-  const unsigned occurrence = occurrences_[lane][access.pc]++;
-  if (occurrence >= kMaxOccurrences) return;
-  Request& request = requests_[RequestKey{access.pc, lane / 32, occurrence}];
-  request.shared = access.shared;
-  request.write = access.write;
-  request.accesses.push_back({access.address, access.bytes, lane});
+  std::vector<LaneCount>& counts = occurrences_[lane];
+  auto it = std::find_if(counts.begin(), counts.end(),
+                         [&](const LaneCount& c) { return c.pc == access.pc; });
+  if (it == counts.end()) it = counts.insert(counts.end(), LaneCount{access.pc, 0});
+  const std::uint32_t occurrence = it->count++;
+  if (occurrence >= kAlwaysStored && kept_.size() >= kStoredAccesses) return;
+  kept_.push_back(Kept{access.pc, lane / 32, occurrence, lane,
+                       static_cast<std::uint32_t>(access.bytes), access.address, access.shared,
+                       access.write});
+}
+
+void BlockCounters::fold_request(const Kept* first, const Kept* end, InstructionTotals& t) const {
+  Accesses accesses;
+  for (const Kept* k = first; k != end; ++k) accesses.push_back({k->address, k->bytes});
+  t.shared = first->shared;
+  t.write = first->write;
+  ++t.requests;
+  if (first->shared) {
+    t.conflict_ways += bank_conflict_degree(accesses);
+  } else {
+    t.sectors += sectors_of(accesses);
+    t.ideal_sectors += ideal_sectors_of(accesses);
+  }
 }
 
 void BlockCounters::fold_into(std::map<const void*, InstructionTotals>& totals) const {
-  for (const auto& [key, request] : requests_) {
-    InstructionTotals& t = totals[key.pc];
-    std::vector<Access> by_lane = request.accesses;
-    std::sort(by_lane.begin(), by_lane.end(),
-              [](const Access& a, const Access& b) { return a.lane < b.lane; });
-    Accesses accesses;
-    for (const Access& a : by_lane) accesses.push_back({a.address, a.bytes});
-    t.shared = request.shared;
-    t.write = request.write;
-    ++t.requests;
-    if (request.shared) {
-      t.conflict_ways += bank_conflict_degree(accesses);
-    } else {
-      t.sectors += sectors_of(accesses);
-      t.ideal_sectors += ideal_sectors_of(accesses);
+  // Requests in lane order (bank conflicts are counted per phase of lanes).
+  std::sort(kept_.begin(), kept_.end(), [](const Kept& a, const Kept& b) {
+    return std::tie(a.pc, a.warp, a.occurrence, a.lane) < std::tie(b.pc, b.warp, b.occurrence, b.lane);
+  });
+  std::map<const void*, InstructionTotals> block;
+  std::map<const void*, std::uint64_t> kept_executions;
+  for (std::size_t i = 0; i < kept_.size();) {
+    std::size_t j = i + 1;
+    while (j < kept_.size() && kept_[j].pc == kept_[i].pc && kept_[j].warp == kept_[i].warp &&
+           kept_[j].occurrence == kept_[i].occurrence) {
+      ++j;
     }
+    fold_request(&kept_[i], kept_.data() + j, block[kept_[i].pc]);
+    kept_executions[kept_[i].pc] += j - i;
+    i = j;
+  }
+  std::map<const void*, std::uint64_t> all_executions;
+  for (const auto& lane : occurrences_) {
+    for (const LaneCount& c : lane) all_executions[c.pc] += c.count;
+  }
+  for (const auto& [pc, b] : block) {
+    const std::uint64_t all = all_executions[pc];
+    const std::uint64_t kept = kept_executions[pc];
+    // All kept: exact. Otherwise the kept executions stand for all of them.
+    const auto scaled = [all, kept](std::uint64_t n) {
+      return all == kept ? n : (n * all + kept / 2) / kept;
+    };
+    InstructionTotals& t = totals[pc];
+    t.shared = b.shared;
+    t.write = b.write;
+    t.requests += scaled(b.requests);
+    t.sectors += scaled(b.sectors);
+    t.ideal_sectors += scaled(b.ideal_sectors);
+    t.conflict_ways += scaled(b.conflict_ways);
   }
 }
 

@@ -10,17 +10,17 @@
 // A float4 / int4 / double2 access is one 16-byte access (one instruction on a GPU),
 // though g++ may split it into four or two field accesses: a lane's accesses of one
 // kind that fill a naturally aligned 8- or 16-byte piece back to back are merged
-// (vector_access.hpp). Sampled to bound the cost: the first blocks of each launch, the
-// first requests of each instruction per warp. PARLAB_SIM_COUNTERS=1 turns them on (with the check build):
+// (vector_access.hpp). Every block of a launch is counted, every request (a block keeps a
+// bounded number of accesses; past it, a long loop's later requests are counted by their
+// executions: BlockCounters::fold_into). PARLAB_SIM_COUNTERS=1 turns them on (with the check build):
 // an instruction far from ideal becomes a finding with a hint; =2 also prints every
-// sampled instruction's figures on stderr. PARLAB_SIM_COUNTERS_FILE names a file that
-// gets one JSON line per launch with the launch's sampled totals (the grader compares a
+// instruction's figures on stderr. PARLAB_SIM_COUNTERS_FILE names a file that
+// gets one JSON line per launch with the launch's totals (the grader compares a
 // submission's with the reference's: docs/simulation.md, "Scored counter checks").
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "config/locked_state.hpp"
@@ -30,18 +30,6 @@
 namespace parlab_sim::detail {
 
 // g_locked.counters_enabled (config/locked_state): the counters are on.
-
-struct RequestKey {
-  const void* pc;
-  unsigned warp;
-  unsigned occurrence;
-  bool operator==(const RequestKey&) const = default;
-};
-struct RequestKeyHash {
-  std::size_t operator()(const RequestKey& k) const {
-    return std::hash<const void*>()(k.pc) ^ (std::size_t{k.warp} << 20) ^ k.occurrence;
-  }
-};
 
 struct InstructionTotals {
   bool shared = false;
@@ -70,24 +58,34 @@ class BlockCounters {
   std::uint64_t global_stores() const { return global_stores_; }
 
  private:
-  struct Access {
+  // One lane's access, kept until the block ends; a request is the accesses with the
+  // same (pc, warp, occurrence). A flat list sorted once at the end costs far less per
+  // access than a table of requests, which matters now that every block is counted.
+  struct Kept {
+    const void* pc;
+    std::uint32_t warp;
+    std::uint32_t occurrence;
+    std::uint32_t lane;
+    std::uint32_t bytes;
     std::uintptr_t address;
-    std::size_t bytes;
-    unsigned lane;
+    bool shared;
+    bool write;
+  };
+  // A lane's executions of one instruction (a kernel has few: searched in a short list).
+  struct LaneCount {
+    const void* pc;
+    std::uint32_t count;
   };
   void record_merged(const VectorPiece& access, unsigned lane);
-  struct Request {
-    bool shared = false;
-    bool write = false;
-    std::vector<Access> accesses;
-  };
+  // The block's figures of one instruction, before scaling.
+  void fold_request(const Kept* first, const Kept* end, InstructionTotals& t) const;
   bool sampled_ = false;
   unsigned threads_ = 0;
   std::uint64_t global_loads_ = 0;
   std::uint64_t global_stores_ = 0;
-  std::vector<std::unordered_map<const void*, unsigned>> occurrences_;  // per lane
-  std::vector<VectorMerger> mergers_;                                   // per lane
-  std::unordered_map<RequestKey, Request, RequestKeyHash> requests_;
+  std::vector<std::vector<LaneCount>> occurrences_;  // per lane
+  std::vector<VectorMerger> mergers_;                // per lane
+  mutable std::vector<Kept> kept_;                   // sorted by fold_into
 };
 
 // Pure arithmetic of one request (unit-tested on its own).
@@ -97,12 +95,12 @@ std::uint64_t ideal_sectors_of(const std::vector<std::pair<std::uintptr_t, std::
 // and 8 lanes (as a GPU does), the degree is the worst phase's.
 unsigned bank_conflict_degree(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
 
-// One launch's sampled totals, the line written to PARLAB_SIM_COUNTERS_FILE.
+// One launch's totals, the line written to PARLAB_SIM_COUNTERS_FILE.
 struct LaunchSummary {
-  std::uint64_t threads = 0;           // threads of the sampled blocks
+  std::uint64_t threads = 0;           // threads of the launch's blocks
   std::uint64_t global_loads = 0;      // their global loads, one per lane and load
   std::uint64_t global_stores = 0;     // their global stores, the same
-  std::uint64_t global_requests = 0;   // sampled global requests (loads and stores)
+  std::uint64_t global_requests = 0;   // global requests (loads and stores)
   std::uint64_t global_sectors = 0;
   std::uint64_t global_ideal_sectors = 0;
   std::uint64_t shared_requests = 0;

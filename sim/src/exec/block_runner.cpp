@@ -95,10 +95,13 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   shared_variables_.clear();
   barriers_passed_ = 0;
   if (g_locked.race_check_enabled) race_shadow_.reset(warp_count);
-  // Counters sample two blocks of a launch (the first two, or two drawn from the seed).
+  // Access counters count every block (the same figures every grading, nothing a kernel
+  // can do only where counted), or only the sampled two in a run that asked for that
+  // (its figures are hints, never scored); divergence samples two (the first two, or
+  // two drawn from the seed).
   if (g_locked.counters_enabled) {
     const int sample = job.sample_slot(block_linear);
-    counters_.reset(sample >= 0, lane_count_);
+    counters_.reset(!g_locked.settings.count_sampled_blocks || sample >= 0, lane_count_);
     divergence_.reset(sample >= 0, lane_count_, static_cast<unsigned>(sample >= 0 ? sample : 0));
     t_divergence = divergence_.sampled() ? &divergence_ : nullptr;
   }
@@ -117,6 +120,8 @@ void BlockRunner::finish_block() {
   if (g_locked.counters_enabled && counters_.sampled()) {
     fold_block_counters(counters_);
     counters_.reset(false, 0);
+  }
+  if (g_locked.counters_enabled && divergence_.sampled()) {
     fold_block_divergence(divergence_);
     divergence_.reset(false, 0);
   }

@@ -24,7 +24,7 @@ struct GridJob {
   // PARLAB_SIM_SEED: the blocks start in `block_order`, and each block's threads in an
   // order drawn from `seed` and the block, so an answer that depends on the order threads
   // run in changes from run to run (the grader's re-run, grading/schedule_check). The
-  // counters sample the two blocks `sampled_blocks`, drawn from the seed too.
+  // divergence counter samples the two blocks `sampled_blocks`, drawn from the seed too.
   bool seeded = false;
   std::uint64_t seed = 0;
   ShuffledOrder block_order;

@@ -1,9 +1,10 @@
 #pragma once
-// Which blocks of a launch the counters sample. Drawn as points of the launch's whole
-// thread grid, not as block numbers: the reference and a submission with another block
-// shape (16 x 16 where the reference has 32 x 8) then sample the same region of the data
-// (both at the boundary, or both inside), so their divergence and access figures are
-// compared like for like (grader/src/grading/sim_counters.cpp).
+// Which blocks of a launch the branch-divergence counter samples (the memory-access
+// counters count every block). Drawn as points of the launch's whole thread grid, not as
+// block numbers: the reference and a submission with another block shape (16 x 16 where
+// the reference has 32 x 8) then sample the same region of the data (both at the
+// boundary, or both inside), so their divergence figures are compared like for like
+// (grader/src/grading/sim_counters.cpp).
 #include <cstdint>
 
 #include "parlab_sim/vector_types.hpp"

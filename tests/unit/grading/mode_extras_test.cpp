@@ -25,7 +25,7 @@ TEST_CASE("mode extras: only the simulator grades a GPU performance test its own
   counted.dataset = "large";
   counted.warmup = 2;
   counted.repeat = 5;
-  counted.sim_check = SimCheckSpec{.counter = SimCounter::global_sectors_per_request, .dataset = "small"};
+  counted.sim_check = SimCheckSpec{.counter = SimCounter::global_bytes_per_output, .dataset = "small"};
   TestSpec cpu = counted;
   cpu.device = Device::cpu;
   TestSpec plain = gpu_test();

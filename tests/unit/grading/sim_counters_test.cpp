@@ -37,10 +37,92 @@ TEST_CASE("the launches' lines are summed and give each counter", "[sim_counters
   REQUIRE(totals);
   CHECK(totals->launches == 2);
   CHECK(totals->threads == 512);
-  CHECK(*counter_value(*totals, SimCounter::global_sectors_per_request) == Approx(18.0));
-  CHECK(*counter_value(*totals, SimCounter::global_sectors_over_ideal) == Approx(4.5));
-  CHECK(*counter_value(*totals, SimCounter::global_loads_per_store) == Approx(2.0));
-  CHECK(*counter_value(*totals, SimCounter::shared_conflict_ways) == Approx(8.0));
+  // Scored: whole-run totals over the outputs' 256 elements.
+  CHECK(*counter_value(*totals, SimCounter::global_bytes_per_output, 256) == Approx(576 * 32 / 256.0));
+  CHECK(*counter_value(*totals, SimCounter::global_loads_per_output, 256) == Approx(4.0));
+  CHECK(*counter_value(*totals, SimCounter::shared_passes_per_output, 256) == Approx(0.25));
+  CHECK_FALSE(counter_value(*totals, SimCounter::global_loads_per_output, 0));  // no output
+  // Shown, never scored: averages per request.
+  CHECK(*sectors_per_request(*totals) == Approx(18.0));
+  CHECK(*sectors_over_ideal(*totals) == Approx(4.5));
+  CHECK(*loads_per_store(*totals) == Approx(2.0));
+  CHECK(conflict_ways_per_request(*totals) == Approx(8.0));
+}
+
+// The holes the scored figures close: useless work that improves an average per request
+// or per store must make the scored figure worse, never better.
+TEST_CASE("padding with useless coalesced loads lowers sectors per request but raises the "
+          "traffic per output element", "[sim_counters]") {
+  // matrix_scale on 64 x 256 with threads down a column: every float load and store a
+  // request of 32 sectors; 512 warps, one load and one store each.
+  CounterTotals uncoalesced;
+  uncoalesced.launches = 1;
+  uncoalesced.global_loads = uncoalesced.global_stores = 16384;
+  uncoalesced.global_requests = 1024;
+  uncoalesced.global_sectors = 1024 * 32;
+  uncoalesced.global_ideal_sectors = 1024 * 4;
+  // The same plus 60 coalesced loads per thread: 60 more requests a warp, 4 sectors each.
+  CounterTotals padded = uncoalesced;
+  padded.global_loads += 60 * 16384;
+  padded.global_requests += 60 * 512;
+  padded.global_sectors += 60 * 512 * 4;
+  padded.global_ideal_sectors += 60 * 512 * 4;
+  REQUIRE(*sectors_over_ideal(padded) < 1.25);  // the average looks coalesced
+  REQUIRE(*sectors_over_ideal(uncoalesced) == Approx(8.0));
+  const auto bytes = [](const CounterTotals& t) {
+    return *counter_value(t, SimCounter::global_bytes_per_output, 16384);
+  };
+  CHECK(bytes(uncoalesced) == Approx(64.0));  // a sector per float read and written
+  CHECK(bytes(padded) > bytes(uncoalesced));
+  const SimCheckSpec c = check(SimCounter::global_bytes_per_output, 1.5, 4.0);
+  TestResult honest = test_worth(8), padding = test_worth(8);
+  score_sim_check(c, bytes(uncoalesced), 8.0, honest);
+  score_sim_check(c, bytes(padded), 8.0, padding);
+  CHECK(padding.points <= honest.points);
+  CHECK(padding.points == 0);
+}
+
+TEST_CASE("storing the running sum more often lowers loads per store but not loads per "
+          "output element", "[sim_counters]") {
+  // Naive matmul on 32 x 32 x 1031: 2k loads per element of C, one store; padded, a
+  // store every 64 steps of k too (17 in all).
+  CounterTotals untiled;
+  untiled.launches = 1;
+  untiled.global_loads = 1024 * 2062;
+  untiled.global_stores = 1024;
+  untiled.global_requests = untiled.global_sectors = untiled.global_ideal_sectors = 1;
+  CounterTotals padded = untiled;
+  padded.global_stores = 1024 * 17;
+  REQUIRE(*loads_per_store(padded) < 128.875);  // better than the reference tile's
+  const auto loads = [](const CounterTotals& t) {
+    return *counter_value(t, SimCounter::global_loads_per_output, 1024);
+  };
+  CHECK(loads(untiled) == Approx(2062.0));
+  CHECK(loads(padded) == loads(untiled));
+  // Useless loads on top only add to it.
+  CounterTotals more = padded;
+  more.global_loads += 1024;
+  CHECK(loads(more) > loads(padded));
+  const SimCheckSpec c = check(SimCounter::global_loads_per_output, 2.0, 8.0);
+  TestResult honest = test_worth(10), padding = test_worth(10);
+  score_sim_check(c, loads(untiled), 128.875, honest);
+  score_sim_check(c, loads(padded), 128.875, padding);
+  CHECK(padding.points <= honest.points);
+  CHECK(padding.points == 0);
+}
+
+TEST_CASE("useless shared requests without conflicts add passes per output element",
+          "[sim_counters]") {
+  CounterTotals conflicted;
+  conflicted.launches = 1;
+  conflicted.shared_requests = 100;
+  conflicted.shared_conflict_ways = 3200;  // 32-way
+  CounterTotals padded = conflicted;
+  padded.shared_requests += 3100;  // conflict-free: 1 pass each
+  padded.shared_conflict_ways += 3100;
+  REQUIRE(conflict_ways_per_request(padded) < 2.0);
+  CHECK(*counter_value(padded, SimCounter::shared_passes_per_output, 1024) >
+        *counter_value(conflicted, SimCounter::shared_passes_per_output, 1024));
 }
 
 TEST_CASE("malformed, negative, fractional, huge or incomplete lines are skipped",
@@ -65,20 +147,25 @@ TEST_CASE("malformed, negative, fractional, huge or incomplete lines are skipped
 TEST_CASE("a run with no shared or global request", "[sim_counters]") {
   CounterTotals none;
   none.launches = 1;
-  CHECK(*counter_value(none, SimCounter::shared_conflict_ways) == 1.0);  // no request, no conflict
-  CHECK_FALSE(counter_value(none, SimCounter::global_sectors_per_request));
-  CHECK_FALSE(counter_value(none, SimCounter::global_loads_per_store));
+  CHECK(conflict_ways_per_request(none) == 1.0);  // no request, no conflict
+  CHECK(*counter_value(none, SimCounter::shared_passes_per_output, 16) == 0.0);
+  CHECK_FALSE(sectors_per_request(none));
+  CHECK_FALSE(loads_per_store(none));
+  // No global request: the work was not done by a kernel.
+  CHECK_FALSE(counter_value(none, SimCounter::global_bytes_per_output, 16));
+  CHECK_FALSE(counter_value(none, SimCounter::global_loads_per_output, 16));
 }
 
 TEST_CASE("lower is better: full marks up to full_at x the reference, none from zero_at",
           "[sim_counters]") {
-  const SimCheckSpec c = check(SimCounter::global_sectors_per_request, 1.5, 4.0);
+  const SimCheckSpec c = check(SimCounter::global_bytes_per_output, 1.5, 4.0);
   TestResult same = test_worth(8);
   score_sim_check(c, 4.0, 4.0, same);
   CHECK(same.status == TestStatus::passed);
   CHECK(same.points == 8);
-  CHECK_THAT(same.message, Contains("global sectors per request: 4.0 (reference: 4.0); full "
-                                    "marks at 6.0 or less, none at 16.0 or more"));
+  CHECK_THAT(same.message, Contains("global traffic in bytes per output element: 4.0 "
+                                    "(reference: 4.0); full marks at 6.0 or less, none at "
+                                    "16.0 or more"));
   CHECK_THAT(same.message, !Contains("read along a row"));
 
   TestResult uncoalesced = test_worth(8);
@@ -102,12 +189,12 @@ TEST_CASE("lower is better: full marks up to full_at x the reference, none from 
 
 TEST_CASE("a check's figures are a structured measurement too", "[sim_counters]") {
   TestResult untiled = test_worth(10);
-  score_sim_check(check(SimCounter::global_loads_per_store, 2.0, 8.0), 2062.0, 128.9, untiled);
+  score_sim_check(check(SimCounter::global_loads_per_output, 2.0, 8.0), 2062.0, 128.9, untiled);
   REQUIRE(untiled.measurement);
   REQUIRE(untiled.measurement->counter);
   const CounterMeasurement& c = *untiled.measurement->counter;
-  CHECK(c.counter == "global_loads_per_store");
-  CHECK(c.what == "global loads per global store");
+  CHECK(c.counter == "global_loads_per_output");
+  CHECK(c.what == "global loads per output element");
   CHECK(c.value == 2062.0);
   CHECK(c.reference == 128.9);
   CHECK(c.ratio == Approx(2062.0 / 128.9));
@@ -117,10 +204,10 @@ TEST_CASE("a check's figures are a structured measurement too", "[sim_counters]"
   CHECK(untiled.measurement->median_ratio == 0);
   CHECK(untiled.measurement->ratios.empty());
 
-  // A reference that counted 0 (no shared request: 1-way, but a 0 denominator is
-  // possible for another counter) gives no ratio rather than infinity.
+  // A reference that counted 0 (no shared request: no pass) gives no ratio rather than
+  // infinity.
   TestResult zero = test_worth(8);
-  score_sim_check(check(SimCounter::global_sectors_per_request, 1.5, 4.0), 0.0, 0.0, zero);
+  score_sim_check(check(SimCounter::shared_passes_per_output, 1.5, 4.0), 0.0, 0.0, zero);
   REQUIRE(zero.measurement);
   CHECK(zero.measurement->counter->ratio == 0);
 }
@@ -130,7 +217,7 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   auto reference = mine;
   reference.global_sectors = 64;
   CHECK(counters_side_by_side(mine, reference) ==
-        "sampled counters (two blocks of each launch, drawn from the run's seed): global sectors per request 18.0 "
+        "counters of every block: global sectors per request 18.0 "
         "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
         "bank-conflict ways per request 8.0 (reference: 8.0)");
 }
@@ -207,7 +294,7 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the w
   CHECK_FALSE(judge_divergence_hint(slightly, uniform).keep);
   CHECK(judge_divergence_hint(uniform, CounterTotals{}).keep);  // no reference figure
   CHECK_THAT(counters_side_by_side(*totals, uniform),
-             Contains(", warp divergence 50% of a warp's work (reference: 0%)"));
+             Contains(", warp divergence 50% of a warp's work in two sampled blocks (reference: 0%)"));
 }
 
 TEST_CASE("counts the simulator cannot produce are named, real ones pass", "[sim_counters]") {

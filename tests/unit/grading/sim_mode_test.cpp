@@ -43,6 +43,9 @@ TEST_CASE("sim children get Volta barrier semantics, workers and the findings fi
   // Counting runs and re-runs look the same: one environment for every sim run.
   CHECK(env.at("PARLAB_SIM_COUNTERS_FILE") == "out/sim-counters.jsonl");
   CHECK(env.count("PARLAB_SIM_SCHEDULE") == 0);
+  // Hints need only the sampled blocks; a scored counting run asks for every block.
+  CHECK(env.at("PARLAB_SIM_COUNT_SAMPLED_BLOCKS") == "1");
+  CHECK(sim_scored_counting_environment().at("PARLAB_SIM_COUNT_SAMPLED_BLOCKS") == "0");
 }
 
 TEST_CASE("findings lines are parsed, malformed ones skipped, counts and sizes capped",

@@ -107,8 +107,8 @@ TEST_CASE("a counter check shows its figure against its band, not a speed ratio"
   t.points = 4;
   t.max_points = 10;
   Measurement m;
-  m.counter = CounterMeasurement{.counter = "global_loads_per_store",
-                                 .what = "global loads per global store",
+  m.counter = CounterMeasurement{.counter = "global_loads_per_output",
+                                 .what = "global loads per output element",
                                  .value = 515.5,
                                  .reference = 128.9,
                                  .ratio = 4.0,
@@ -118,10 +118,10 @@ TEST_CASE("a counter check shows its figure against its band, not a speed ratio"
   r.tests.push_back(t);
   CHECK(short_reason(r, t) == "515.5 (4x the reference's; full at 2x, none at 8x)");
   CHECK(format_ratio(m) == short_reason(r, t));
-  CHECK(next_step(r) == "lower global loads per global store in data reuse: 4x the reference's now, "
+  CHECK(next_step(r) == "lower global loads per output element in data reuse: 4x the reference's now, "
                         "full credit at 2x");
   const TestDetails details = test_details(t, false);
   REQUIRE(details.facts.size() == 1);
-  CHECK(details.facts[0] == "Simulator counter: global loads per global store 515.5, the reference's "
+  CHECK(details.facts[0] == "Simulator counter: global loads per output element 515.5, the reference's "
                             "128.9 on the same data (4x); full credit at 2x or less, none at 8x or more");
 }

@@ -82,8 +82,8 @@ TEST_CASE("a counter check's measurement round-trips and is written only when se
   Measurement m;
   m.baseline = "reference";
   m.candidate = "submission";
-  m.counter = CounterMeasurement{.counter = "global_loads_per_store",
-                                 .what = "global loads per global store",
+  m.counter = CounterMeasurement{.counter = "global_loads_per_output",
+                                 .what = "global loads per output element",
                                  .value = 2062.0,
                                  .reference = 128.9,
                                  .ratio = 2062.0 / 128.9,
@@ -93,7 +93,7 @@ TEST_CASE("a counter check's measurement round-trips and is written only when se
   const nlohmann::json j = to_json(r);
   const nlohmann::json& counter = j.at("tests").at(1).at("measurement").at("counter");
   CHECK(counter.size() == 7);
-  CHECK(counter.at("counter") == "global_loads_per_store");
+  CHECK(counter.at("counter") == "global_loads_per_output");
   CHECK(counter.at("value") == 2062.0);
   CHECK(counter.at("reference") == 128.9);
   CHECK(counter.at("full_at") == 2.0);

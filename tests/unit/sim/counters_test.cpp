@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 #include "counters/access_counters.hpp"
 #include "counters/vector_access.hpp"
@@ -148,7 +151,7 @@ TEST_CASE("without PARLAB_SIM_COUNTERS nothing is counted", "[sim][counters]") {
   CHECK(outcome.output == "stride_32_load: done\n");
 }
 
-TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with the sampled totals",
+TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with its totals",
           "[sim][counters]") {
   const std::string file =
       (std::filesystem::temp_directory_path() / ("counters-file-" + std::to_string(::getpid()))).string();
@@ -176,6 +179,80 @@ TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with the sampled to
   // Loads 32 sectors per request, stores 4: 8 x 32 + 8 x 4.
   CHECK_THAT(strided, Contains("\"global_requests\": 16, \"global_sectors\": 288, "
                                "\"global_ideal_sectors\": 64"));
+}
+
+TEST_CASE("every block and every execution of a loop is counted", "[sim][counters]") {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-all-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  run_counted("looped_loads");  // <<<8, 32>>>: 200 coalesced loads a thread, one store
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::filesystem::remove(file);
+  // 8 warps x (200 load requests of 4 sectors + 1 store request of 4): the whole launch,
+  // the same in every run (no block drawn from a seed).
+  CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 51200, \"global_stores\": 256, "
+                            "\"global_requests\": 1608, \"global_sectors\": 6432, "
+                            "\"global_ideal_sectors\": 6432"));
+}
+
+namespace {
+
+// The counters file's line for `kernel` run under `settings` (name=value, set for the run).
+std::string counted_line(const std::string& kernel,
+                         const std::vector<std::pair<std::string, std::string>>& settings) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-line-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  for (const auto& [name, value] : settings) setenv(name.c_str(), value.c_str(), 1);
+  run_counted(kernel);
+  for (const auto& [name, value] : settings) unsetenv(name.c_str());
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::filesystem::remove(file);
+  return line;
+}
+
+// The scored part of a line: the memory-access totals (the divergence figures after
+// them come from two sampled blocks and are never scored).
+std::string scored_part(const std::string& line) { return line.substr(0, line.find(", \"warps\"")); }
+
+}  // namespace
+
+TEST_CASE("two counting runs in other thread orders and sampled blocks score the same figures",
+          "[sim][counters]") {
+  // The two seeds draw other blocks to sample (the next test case): a count of the
+  // sampled blocks only would differ.
+  const std::string first = counted_line("uneven_blocks", {{"PARLAB_SIM_SEED", "1234"}});
+  const std::string second = counted_line("uneven_blocks", {{"PARLAB_SIM_SEED", "9abcdef"}});
+  // Every block: 8 x 32 threads, 32 x (1 + 2 + ... + 8) loads, 36 load requests and
+  // 8 store requests.
+  CHECK_THAT(first, Contains("\"threads\": 256, \"global_loads\": 1152, \"global_stores\": 256, "
+                             "\"global_requests\": 44, "));
+  CHECK(scored_part(first) == scored_part(second));
+}
+
+TEST_CASE("PARLAB_SIM_COUNT_SAMPLED_BLOCKS=1 counts only the two sampled blocks (hints)",
+          "[sim][counters]") {
+  std::vector<std::string> lines;
+  for (const char* seed : {"1234", "9abcdef"}) {
+    lines.push_back(counted_line("uneven_blocks",
+                                 {{"PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "1"}, {"PARLAB_SIM_SEED", seed}}));
+    INFO(lines.back());
+    CHECK_THAT(lines.back(), Contains("\"threads\": 64, "));
+    CHECK_THAT(lines.back(), Contains("\"global_stores\": 64, "));
+  }
+  // Two other pairs of blocks: the figures differ (blocks make 32 (b + 1) loads each).
+  CHECK(scored_part(lines[0]) != scored_part(lines[1]));
+  // Without it (or =0) every block is counted, whatever the sample seed.
+  CHECK_THAT(counted_line("uneven_blocks", {{"PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "0"}}),
+             Contains("\"threads\": 256, \"global_loads\": 1152, "));
 }
 
 TEST_CASE("a launch's summary adds its instructions by kind; odd kernel names are reduced",

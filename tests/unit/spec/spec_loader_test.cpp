@@ -252,21 +252,24 @@ TEST_CASE("a GPU performance test's sim-mode substitute ([tests.sim])", "[spec]"
   const std::string gpu = replace(kValid, "sources = [\"a.cpp\"]", "kind = \"gpu\"\nsources = [\"a.cu\"]");
   const std::string with_sim = replace(
       gpu, "zero_at = 0.5",
-      "zero_at = 0.5\n[tests.sim]\ncounter = \"global_sectors_over_ideal\"\ndataset = \"small\"\n"
+      "zero_at = 0.5\n[tests.sim]\ncounter = \"global_bytes_per_output\"\ndataset = \"small\"\n"
       "full_at = 1.5\nzero_at = 4\nhint = \"coalesce\"");
   LabSpec lab = load_lab_spec(write_spec(with_sim));
   REQUIRE(lab.tests[1].sim_check);
-  CHECK(lab.tests[1].sim_check->counter == SimCounter::global_sectors_over_ideal);
+  CHECK(lab.tests[1].sim_check->counter == SimCounter::global_bytes_per_output);
   CHECK(lab.tests[1].sim_check->dataset == "small");
   CHECK(lab.tests[1].sim_check->full_at == 1.5);
   CHECK(lab.tests[1].sim_check->zero_at == 4);
   CHECK(lab.tests[1].sim_check->hint == "coalesce");
   CHECK_FALSE(lab.tests[0].sim_check);
 
-  CHECK_THAT(error_of(replace(with_sim, "global_sectors_over_ideal", "cache_hits")),
+  CHECK_THAT(error_of(replace(with_sim, "global_bytes_per_output", "cache_hits")),
              Catch::Contains("'counter': unknown counter 'cache_hits' (expected one of: "
-                             "global_sectors_per_request, global_sectors_over_ideal, "
-                             "global_loads_per_store, shared_conflict_ways)"));
+                             "global_bytes_per_output, global_loads_per_output, "
+                             "shared_passes_per_output)"));
+  // The per-request averages are no longer scored (padding improved them).
+  CHECK_THAT(error_of(replace(with_sim, "global_bytes_per_output", "global_loads_per_store")),
+             Catch::Contains("unknown counter 'global_loads_per_store'"));
   CHECK_THAT(error_of(replace(with_sim, "zero_at = 4", "zero_at = 1")),
              Catch::Contains("need 0 < full_at < zero_at"));
   CHECK_THAT(error_of(replace(with_sim, "dataset = \"small\"\nfull_at", "dataset = \"tiny\"\nfull_at")),
@@ -274,7 +277,7 @@ TEST_CASE("a GPU performance test's sim-mode substitute ([tests.sim])", "[spec]"
   // Only a GPU performance test has a measurement to stand in for.
   const std::string cpu_sim = replace(
       kValid, "zero_at = 0.5",
-      "zero_at = 0.5\n[tests.sim]\ncounter = \"global_loads_per_store\"\ndataset = \"small\"");
+      "zero_at = 0.5\n[tests.sim]\ncounter = \"global_loads_per_output\"\ndataset = \"small\"");
   CHECK_THAT(error_of(cpu_sim), Catch::Contains("only GPU performance tests take a 'sim' table"));
 }
 
