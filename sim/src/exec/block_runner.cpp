@@ -94,7 +94,10 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   static_shared_bytes_ = 0;
   shared_variables_.clear();
   barriers_passed_ = 0;
-  if (g_locked.race_check_enabled) race_shadow_.reset(warp_count);
+  if (g_locked.race_check_enabled) {
+    race_shadow_.reset(warp_count);
+    block_order_.reset();
+  }
   // Counters sample two blocks of a launch (the first two, or two drawn from the seed).
   if (g_locked.counters_enabled) {
     const int sample = job.sample_slot(block_linear);
