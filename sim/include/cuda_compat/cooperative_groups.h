@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <source_location>
+#include <vector>
 
 #include "parlab_sim/runtime.hpp"
 
@@ -34,6 +35,11 @@ class thread_group {
       case kind::block: __syncthreads(site); return;
       case kind::grid: parlab_sim::detail::grid_sync(site); return;
       case kind::tile:
+        if (tile_ > 32) {
+          __syncthreads(site);
+          return;
+        }
+        [[fallthrough]];
       case kind::lanes: __syncwarp(lanes_mask()); return;
     }
   }
@@ -42,7 +48,7 @@ class thread_group {
     switch (kind_) {
       case kind::block: return rank;
       case kind::grid: return grid_block_rank() * parlab_sim::detail::block_thread_count() + rank;
-      case kind::tile: return rank % 32 % tile_;
+      case kind::tile: return rank % tile_;
       case kind::lanes: return static_cast<unsigned>(std::popcount(mask_ & ((1u << (rank % 32)) - 1u)));
     }
     return 0;
@@ -94,6 +100,23 @@ class thread_block : public thread_group {
 
 inline thread_block this_thread_block() { return thread_block(); }
 
+// The scratch a GPU needs for tiles of more than 32 threads (declared __shared__): the
+// simulator keeps its own, so this holds nothing. CUDA 12 spells it
+// block_tile_memory<MaxBlockSize>, CUDA 11 experimental::block_tile_memory<TileCommSize,
+// MaxBlockSize>: both forms are accepted.
+template <unsigned First = 1024, unsigned Second = 0>
+struct block_tile_memory {};
+
+template <unsigned First, unsigned Second>
+thread_block this_thread_block(block_tile_memory<First, Second>&) {
+  return thread_block();
+}
+
+namespace experimental {
+using ::cooperative_groups::block_tile_memory;
+using ::cooperative_groups::this_thread_block;
+}  // namespace experimental
+
 class grid_group : public thread_group {
  public:
   grid_group() : thread_group(kind::grid) {}
@@ -121,12 +144,26 @@ class grid_group : public thread_group {
 
 inline grid_group this_grid() { return grid_group(); }
 
-// Size consecutive threads (in linear order) of one warp; Size a power of two <= 32.
+namespace detail {
+// A multi-warp tile's exchange slots, one per thread of the block: worker threads run
+// one block at a time, so per-OS-thread storage is per block, as __shared__ is.
+template <class T>
+T* tile_slots() {
+  thread_local std::vector<T> slots;
+  if (slots.size() < parlab_sim::detail::block_thread_count()) slots.resize(parlab_sim::detail::block_thread_count());
+  return slots.data();
+}
+}  // namespace detail
+
+// Size consecutive threads (in linear order); Size a power of two up to 1024. Up to 32
+// they are lanes of one warp; a larger tile (several warps, as a block_tile_memory
+// allows on a GPU) synchronizes with the block barrier, so every thread of the block
+// must reach its collectives (docs/simulation.md, "Multi-warp tiles").
 // The parent type (thread_block_tile<32, thread_block>) changes nothing here.
 template <unsigned Size, class ParentT = void>
 class thread_block_tile : public thread_group {
-  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                "tiled_partition<N>: N must be a power of two up to 32");
+  static_assert(Size >= 1 && Size <= 1024 && (Size & (Size - 1)) == 0,
+                "tiled_partition<N>: N must be a power of two up to 1024");
 
  public:
   thread_block_tile() : thread_group(kind::tile, Size) {}
@@ -134,33 +171,82 @@ class thread_block_tile : public thread_group {
   thread_block_tile(const thread_block_tile<Size, OtherParent>&) : thread_block_tile() {}
   unsigned lane_in_warp() const { return parlab_sim::detail::linear_thread_rank() % 32; }
   unsigned mask() const {
+    static_assert(Size <= 32, "a multi-warp tile has no lane mask");
     const unsigned base = lane_in_warp() & ~(Size - 1);
     return Size == 32 ? 0xffffffffu : ((1u << Size) - 1u) << base;
   }
-  void sync() const { __syncwarp(mask()); }
-  unsigned long long thread_rank() const { return lane_in_warp() % Size; }
+  void sync(std::source_location site = std::source_location::current()) const {
+    if constexpr (Size > 32) {
+      __syncthreads(site);
+    } else {
+      __syncwarp(mask());
+    }
+  }
+  unsigned long long thread_rank() const { return parlab_sim::detail::linear_thread_rank() % Size; }
   unsigned long long size() const { return Size; }
   unsigned long long num_threads() const { return Size; }
   unsigned long long meta_group_rank() const { return parlab_sim::detail::linear_thread_rank() / Size; }
   unsigned long long meta_group_size() const {
     return (parlab_sim::detail::block_thread_count() + Size - 1) / Size;
   }
+  // A multi-warp tile's shuffle: every thread posts its value, then reads its source's.
+  template <class T>
+  T exchange(T value, unsigned source_rank, std::source_location site) const {
+    T* slots = detail::tile_slots<T>();
+    const unsigned rank = parlab_sim::detail::linear_thread_rank();
+    slots[rank] = value;
+    __syncthreads(site);
+    const T result = slots[rank - rank % Size + source_rank % Size];
+    __syncthreads(site);
+    return result;
+  }
+  // The fold of the tile's values in rank order (for cooperative_groups::reduce).
+  template <class T, class Op>
+  T fold(T value, Op op, std::source_location site) const {
+    T* slots = detail::tile_slots<T>();
+    const unsigned rank = parlab_sim::detail::linear_thread_rank();
+    slots[rank] = value;
+    __syncthreads(site);
+    const unsigned first = rank - rank % Size;
+    T result = slots[first];
+    for (unsigned r = 1; r < Size && first + r < parlab_sim::detail::block_thread_count(); ++r) {
+      result = op(result, slots[first + r]);
+    }
+    __syncthreads(site);
+    return result;
+  }
 
   template <class T>
   T shfl(T value, int source, std::source_location site = std::source_location::current()) const {
-    return __shfl_sync(mask(), value, source, Size, site);
+    if constexpr (Size > 32) {
+      return exchange(value, static_cast<unsigned>(source), site);
+    } else {
+      return __shfl_sync(mask(), value, source, Size, site);
+    }
   }
   template <class T>
   T shfl_down(T value, unsigned delta, std::source_location site = std::source_location::current()) const {
-    return __shfl_down_sync(mask(), value, delta, Size, site);
+    if constexpr (Size > 32) {
+      return exchange(value, static_cast<unsigned>(thread_rank() + delta < Size ? thread_rank() + delta : thread_rank()), site);
+    } else {
+      return __shfl_down_sync(mask(), value, delta, Size, site);
+    }
   }
   template <class T>
   T shfl_up(T value, unsigned delta, std::source_location site = std::source_location::current()) const {
-    return __shfl_up_sync(mask(), value, delta, Size, site);
+    if constexpr (Size > 32) {
+      return exchange(value, static_cast<unsigned>(thread_rank() >= delta ? thread_rank() - delta : thread_rank()), site);
+    } else {
+      return __shfl_up_sync(mask(), value, delta, Size, site);
+    }
   }
   template <class T>
   T shfl_xor(T value, unsigned lane_mask, std::source_location site = std::source_location::current()) const {
-    return __shfl_xor_sync(mask(), value, static_cast<int>(lane_mask), Size, site);
+    if constexpr (Size > 32) {
+      return exchange(value, static_cast<unsigned>(thread_rank() ^ lane_mask), site);
+    } else {
+      return __shfl_xor_sync(mask(), value, static_cast<int>(lane_mask), Size, site);
+    }
   }
   // Votes answer for the tile's lanes, numbered from 0 like thread_rank().
   unsigned ballot(int predicate) const {

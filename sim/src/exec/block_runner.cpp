@@ -94,7 +94,10 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   static_shared_bytes_ = 0;
   shared_variables_.clear();
   barriers_passed_ = 0;
-  if (g_locked.race_check_enabled) race_shadow_.reset(warp_count);
+  if (g_locked.race_check_enabled) {
+    race_shadow_.reset(warp_count);
+    block_order_.reset();
+  }
   // Access counters count every block (the same figures every grading, nothing a kernel
   // can do only where counted), or only the sampled two in a run that asked for that
   // (its figures are hints, never scored); divergence samples two (the first two, or

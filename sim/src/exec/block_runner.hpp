@@ -22,6 +22,7 @@
 #include "exec/warp_state.hpp"
 #include "counters/access_counters.hpp"
 #include "counters/divergence.hpp"
+#include "race/atomic_order.hpp"
 #include "race/block_shadow.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/vector_types.hpp"
@@ -92,6 +93,7 @@ class BlockRunner {
 
   // For the race check (race/race_check.cpp).
   BlockShadow& race_shadow() { return race_shadow_; }
+  BlockOrder& block_order() { return block_order_; }
   BlockCounters& counters() { return counters_; }
   unsigned barriers_passed() const { return barriers_passed_; }
   std::string last_barrier_site() const;
@@ -162,6 +164,7 @@ class BlockRunner {
   std::size_t static_shared_bytes_ = 0;
   std::vector<SharedVariable> shared_variables_;
   BlockShadow race_shadow_;
+  BlockOrder block_order_;
   BlockCounters counters_;
   BlockDivergence divergence_;
   unsigned barriers_passed_ = 0;

@@ -211,9 +211,17 @@ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value) {
   return static_cast<unsigned int>(reduce(WarpOp::reduce_xor, mask, value, false));
 }
 
-void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+// A device-wide fence makes the block's next atomic a release (race/atomic_order.hpp).
+void __threadfence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  using parlab_sim::detail::g_locked;
+  if (parlab_sim::detail::BlockRunner* runner = parlab_sim::detail::t_block_runner;
+      runner != nullptr && g_locked.race_check_enabled) {
+    runner->block_order().on_fence();
+  }
+}
 void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void __threadfence_system() { __threadfence(); }
 
 long long int clock64() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -17,7 +17,8 @@ void GridShadow::clear() {
   }
 }
 
-GridConflict GridShadow::write(std::uintptr_t address, std::size_t bytes, const GridWrite& now) {
+GridConflict GridShadow::write(std::uintptr_t address, std::size_t bytes, const GridWrite& now,
+                               const BlockOrder& order) {
   GridConflict found;
   const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
   for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
@@ -38,7 +39,8 @@ GridConflict GridShadow::write(std::uintptr_t address, std::size_t bytes, const 
     GridWrite& before = it->second;
     const unsigned common = before.bytes & here.bytes;
     if (found.address == 0 && common != 0 && before.block != here.block &&
-        before.generation == here.generation && (before.read_first || here.read_first)) {
+        before.generation == here.generation && (before.read_first || here.read_first) &&
+        !order.ordered_after(before.block, before.epoch)) {
       found = GridConflict{word + static_cast<std::uintptr_t>(__builtin_ctz(common)), before, here};
     }
     const std::uint32_t old_word = before.old_word;

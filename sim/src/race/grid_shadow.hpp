@@ -5,7 +5,8 @@
 // one block to bytes another block wrote in the same launch and between the same grid
 // syncs is a race between blocks when one of the two blocks read the word first: a
 // read-modify-write (a running maximum or sum kept without an atomic), whose result on
-// a GPU depends on which block got there last. Blind writes of a value (a flag set by
+// a GPU depends on which block got there last, unless a fence and an atomic ordered the
+// earlier write before the later block (race/atomic_order.hpp). Blind writes of a value (a flag set by
 // every block) are left alone, and so is everything ordered by atomics (the
 // threadfence-reduction pattern: each block writes its own partial, the last one reads
 // them). Shared by the workers: sharded, each shard behind its own lock.
@@ -15,6 +16,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "race/atomic_order.hpp"
+
 namespace parlab_sim::detail {
 
 struct GridWrite {
@@ -22,6 +25,7 @@ struct GridWrite {
   std::uint64_t generation = 0;  // grid syncs completed before it
   const void* pc = nullptr;
   std::uint32_t lane = 0;        // linear thread index in its block
+  std::uint32_t epoch = 0;       // releases its block had made before it (atomic_order.hpp)
   std::uint8_t bytes = 0;        // which bytes of the word: bit i is byte i
   bool read_first = false;       // its block had read the word before (read-modify-write)
   // The word's value before the launch first wrote it (kept across later writes): a
@@ -41,8 +45,10 @@ class GridShadow {
   // A launch begins: forget the previous launch's writes.
   void clear();
   // Records a plain write of [address, address + bytes) by `now` (its `bytes` field is
-  // filled per word); returns the first conflict with another block's write.
-  GridConflict write(std::uintptr_t address, std::size_t bytes, const GridWrite& now);
+  // filled per word); returns the first conflict with another block's write that
+  // `order` (the writing block's acquisitions) does not place before it.
+  GridConflict write(std::uintptr_t address, std::size_t bytes, const GridWrite& now,
+                     const BlockOrder& order);
   // Calls `visit(word_address, old_word)` for every word this launch wrote, under each
   // shard's lock, in no particular order.
   template <class Visit>

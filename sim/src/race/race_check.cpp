@@ -11,6 +11,7 @@
 #include "exec/execution_state.hpp"
 #include "fault/memory_fault.hpp"
 #include "parlab_sim/source_names.hpp"
+#include "race/atomic_order.hpp"
 #include "race/grid_shadow.hpp"
 #include "race/source_lines.hpp"
 #include "report/diagnostics.hpp"
@@ -208,15 +209,26 @@ void check_grid_write(std::uintptr_t where, std::size_t bytes, const Region& reg
   now.generation = runner.running_job().grid_generation;  // changes only while all blocks wait
   now.pc = pc;
   now.lane = lane;
+  now.epoch = runner.block_order().epoch();
   now.read_first = runner.race_shadow().read_before_write(where, bytes);
-  const GridConflict conflict = grid_shadow().write(where, bytes, now);
+  const GridConflict conflict = grid_shadow().write(where, bytes, now, runner.block_order());
   if (conflict.address != 0) report_grid_race(conflict, region, runner);
 }
 
 }  // namespace
 
+BlockOrder* ordering_block(std::uint64_t& block) {
+  BlockRunner* runner = t_block_runner;
+  if (t_lane == nullptr || runner == nullptr || !g_locked.race_check_enabled) return nullptr;
+  block = linear_block(runner->block_index(), runner->job()->request->config.grid);
+  return &runner->block_order();
+}
+
 void race_check_begin_launch() {
-  if (g_locked.race_check_enabled) grid_shadow().clear();
+  if (g_locked.race_check_enabled) {
+    grid_shadow().clear();
+    atomic_order().clear();
+  }
   g_device_ranges.clear();
   MemoryRegistry::instance().for_each([](const MemoryRange& range) {
     const bool device = range.kind == MemoryKind::device || range.kind == MemoryKind::managed;

@@ -21,6 +21,12 @@ namespace parlab_sim::detail {
 void race_check_access(const volatile void* address, std::size_t bytes, bool write, bool atomic,
                        const void* pc);
 
+// The running block's happens-before state and its linear index, for an atomic that
+// orders memory between blocks (race/atomic_order.hpp); null outside a kernel or
+// without the race check.
+class BlockOrder;
+BlockOrder* ordering_block(std::uint64_t& block);
+
 // A launch begins: snapshot the device allocations a kernel may touch.
 void race_check_begin_launch();
 

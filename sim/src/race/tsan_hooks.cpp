@@ -1,6 +1,8 @@
 // The entry points g++'s -fsanitize=thread instrumentation calls (the same names and
 // signatures as libtsan's, which is not linked). Plain accesses go to the race check;
-// atomic ones are performed here (sequentially consistent) and recorded as atomic.
+// atomic ones are performed here (sequentially consistent) and recorded as atomic; with
+// the race check on, a kernel's atomic is performed under its address's lock so that it
+// orders memory between blocks as a fence and an atomic do (race/atomic_order.hpp).
 // Without PARLAB_SIM_RACE_CHECK=1 every hook is a load and a branch.
 // Also the hook of g++'s -fsanitize-coverage=trace-pc, called at the start of every
 // basic block: the branch-divergence counter (counters/divergence.hpp); outside the
@@ -10,6 +12,7 @@
 
 #include "config/runtime_settings.hpp"
 #include "counters/divergence.hpp"
+#include "race/atomic_order.hpp"
 #include "race/race_check.hpp"
 
 using parlab_sim::detail::g_locked;
@@ -22,8 +25,18 @@ namespace {
 inline void plain(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
   if (__builtin_expect(g_locked.access_hooks_enabled, 0)) race_check_access(address, bytes, write, false, pc);
 }
-inline void atomic(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
-  if (__builtin_expect(g_locked.access_hooks_enabled, 0)) race_check_access(address, bytes, write, true, pc);
+template <class Operation>
+inline auto atomic(const volatile void* address, std::size_t bytes, bool write, const void* pc,
+                   Operation operation) {
+  if (__builtin_expect(g_locked.access_hooks_enabled, 0)) {
+    race_check_access(address, bytes, write, true, pc);
+    std::uint64_t block = 0;
+    if (parlab_sim::detail::BlockOrder* order = parlab_sim::detail::ordering_block(block)) {
+      const auto where = reinterpret_cast<std::uintptr_t>(const_cast<const void*>(address));
+      return parlab_sim::detail::atomic_order().perform(where, block, *order, operation);
+    }
+  }
+  return operation();
 }
 
 }  // namespace
@@ -69,56 +82,48 @@ void __tsan_write_range(void* a, unsigned long size) { plain(a, size, true, PARL
 void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 
+// The atomic `expression` on `a`, through atomic() above.
+#define PARLAB_ATOMIC(write, expression) \
+  atomic(a, sizeof(*a), write, PARLAB_PC, [&] { return expression; })
+#define PARLAB_SEQ __ATOMIC_SEQ_CST
 #define PARLAB_TSAN_ATOMICS(bits, type)                                                        \
   type __tsan_atomic##bits##_load(const volatile type* a, int) {                              \
-    atomic(a, sizeof(type), false, PARLAB_PC);                                                 \
-    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
+    return PARLAB_ATOMIC(false, __atomic_load_n(a, PARLAB_SEQ));                               \
   }                                                                                            \
   void __tsan_atomic##bits##_store(volatile type* a, type v, int) {                            \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                  \
+    PARLAB_ATOMIC(true, (__atomic_store_n(a, v, PARLAB_SEQ), 0));                              \
   }                                                                                            \
   type __tsan_atomic##bits##_exchange(volatile type* a, type v, int) {                         \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                        \
+    return PARLAB_ATOMIC(true, __atomic_exchange_n(a, v, PARLAB_SEQ));                         \
   }                                                                                            \
   type __tsan_atomic##bits##_fetch_add(volatile type* a, type v, int) {                        \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                         \
+    return PARLAB_ATOMIC(true, __atomic_fetch_add(a, v, PARLAB_SEQ));                          \
   }                                                                                            \
   type __tsan_atomic##bits##_fetch_sub(volatile type* a, type v, int) {                        \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                         \
+    return PARLAB_ATOMIC(true, __atomic_fetch_sub(a, v, PARLAB_SEQ));                          \
   }                                                                                            \
   type __tsan_atomic##bits##_fetch_and(volatile type* a, type v, int) {                        \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                         \
+    return PARLAB_ATOMIC(true, __atomic_fetch_and(a, v, PARLAB_SEQ));                          \
   }                                                                                            \
   type __tsan_atomic##bits##_fetch_or(volatile type* a, type v, int) {                         \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                          \
+    return PARLAB_ATOMIC(true, __atomic_fetch_or(a, v, PARLAB_SEQ));                           \
   }                                                                                            \
   type __tsan_atomic##bits##_fetch_xor(volatile type* a, type v, int) {                        \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                         \
+    return PARLAB_ATOMIC(true, __atomic_fetch_xor(a, v, PARLAB_SEQ));                          \
   }                                                                                            \
   type __tsan_atomic##bits##_fetch_nand(volatile type* a, type v, int) {                       \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                        \
+    return PARLAB_ATOMIC(true, __atomic_fetch_nand(a, v, PARLAB_SEQ));                         \
   }                                                                                            \
   int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* c, type v, int,   \
                                                     int) {                                     \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+    return PARLAB_ATOMIC(true, __atomic_compare_exchange_n(a, c, v, false, PARLAB_SEQ, PARLAB_SEQ)); \
   }                                                                                            \
   int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* c, type v, int,     \
                                                   int) {                                       \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+    return PARLAB_ATOMIC(true, __atomic_compare_exchange_n(a, c, v, false, PARLAB_SEQ, PARLAB_SEQ)); \
   }                                                                                            \
   type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type c, type v, int, int) { \
-    atomic(a, sizeof(type), true, PARLAB_PC);                                                  \
-    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    PARLAB_ATOMIC(true, __atomic_compare_exchange_n(a, &c, v, false, PARLAB_SEQ, PARLAB_SEQ));  \
     return c;                                                                                  \
   }
 PARLAB_TSAN_ATOMICS(8, char)
@@ -126,5 +131,7 @@ PARLAB_TSAN_ATOMICS(16, short)
 PARLAB_TSAN_ATOMICS(32, int)
 PARLAB_TSAN_ATOMICS(64, long)
 #undef PARLAB_TSAN_ATOMICS
+#undef PARLAB_ATOMIC
+#undef PARLAB_SEQ
 
 }  // extern "C"

@@ -28,14 +28,27 @@ bool opens_function_body(const TokenView& t, std::size_t open) {
   return false;
 }
 
-// First token of the declaration-specifier run that ends at `shared` (exclusive).
+// Whether token `i` may stand in a declaration's specifiers before __shared__: a
+// specifier, a type's name (`float`, `unsigned int`, `ns::T`) or `::`. nvcc takes the
+// specifiers in any order (`extern float __shared__ s[];`), so the run reaches back over
+// the type as well.
+bool in_specifier_run(const TokenView& t, std::size_t i) {
+  return t.is_identifier(i) || t.is(i, "::");
+}
+
+// First token of the declaration-specifier run that ends at `shared` (exclusive):
+// specifiers, type names, template arguments and alignment attributes.
 std::size_t specifiers_begin(const TokenView& t, std::size_t shared) {
   std::size_t begin = shared;
   while (begin > 0) {
     const std::size_t previous = begin - 1;
     if (t[previous].directive >= 0) break;
-    if (t.is_identifier(previous) && is_specifier(t.text(previous))) {
+    if (in_specifier_run(t, previous)) {
       begin = previous;
+    } else if (t.is(previous, ">")) {
+      const std::size_t open = t.match_angle_backward(previous);
+      if (open == kNone || open == 0 || !t.is_identifier(open - 1)) break;
+      begin = open - 1;
     } else if (t.is(previous, ")")) {
       const std::size_t open = t.match_backward(previous);
       if (open == kNone || open == 0 || !is_alignment_attribute(t.text(open - 1))) break;
@@ -45,6 +58,24 @@ std::size_t specifiers_begin(const TokenView& t, std::size_t shared) {
     }
   }
   return begin;
+}
+
+// Whether the declaration [begin, end) says `extern` (anywhere among its specifiers:
+// before __shared__, after it or after the type).
+bool declares_extern(const TokenView& t, std::size_t begin, std::size_t end) {
+  for (std::size_t k = begin; k < end; ++k) {
+    if (t.is(k, "extern")) return true;
+  }
+  return false;
+}
+
+// The end of an `extern __shared__` declarator: `end` (the `;`), or the start of an
+// alignment attribute written after the brackets (`s[] __align__(16);`).
+std::size_t declarator_end(const TokenView& t, std::size_t end) {
+  if (end == 0 || !t.is(end - 1, ")")) return end;
+  const std::size_t open = t.match_backward(end - 1);
+  if (open == kNone || open == 0 || !is_alignment_attribute(t.text(open - 1))) return end;
+  return open - 1;
 }
 
 // The `;` ending the declaration that starts after `shared`.
@@ -153,12 +184,11 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
       errors.push_back(location(file, t[i].line) + ": cannot find the end (;) of this __shared__ declaration");
       continue;
     }
-    bool is_extern = false;
-    for (std::size_t k = begin; k < i; ++k) is_extern = is_extern || t.is(k, "extern");
-
-    if (is_extern) {
-      const bool shape_ok = end >= 3 && t.is(end - 1, "]") && t.is(end - 2, "[") &&
-                            t.is_identifier(end - 3) && end - 3 > i;
+    if (declares_extern(t, begin, end)) {
+      const std::size_t close = declarator_end(t, end);
+      const bool shape_ok = close >= 3 && t.is(close - 1, "]") && t.is(close - 2, "[") &&
+                            t.is_identifier(close - 3) && close - 3 > begin &&
+                            !t.is(close - 3, "__shared__");
       if (!shape_ok) {
         errors.push_back(location(file, t[i].line) +
                          ": unsupported extern __shared__ declaration; write "
@@ -166,8 +196,8 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
         i = end;
         continue;
       }
-      const std::string name(t.text(end - 3));
-      const std::string type = type_text(t, begin, end - 3);
+      const std::string name(t.text(close - 3));
+      const std::string type = type_text(t, begin, close - 3);
       const std::string buffer =
           "static_cast<" + type + "*>(::parlab_sim::dynamic_shared_memory(\"" + name + "\"))";
       const std::string_view original = t.span(begin, end);
@@ -187,7 +217,8 @@ void rewrite_shared_declarations(const TokenView& t, std::string_view file,
       continue;
     }
 
-    for (std::size_t k = begin; k < i; ++k) {
+    // __shared__ supplies `static`: a `static` before it, after it or after the type goes.
+    for (std::size_t k = begin; k < end; ++k) {
       if (t.is(k, "static")) edits.push_back(Edit{t[k].begin, t[k].end, "      "});
     }
     if (in_function) {

@@ -4,7 +4,9 @@
 //                                 at file scope  -> #define name (<block's dynamic buffer>)
 //   __shared__ T a[..], b[..];    in a function  -> unchanged + PARLAB_SIM_STATIC_SHARED(
 //                                                   sizeof(a) + sizeof(b));
-// and drops a `static` written before __shared__ (the macro supplies it).
+// and drops a `static` written with __shared__ (the macro supplies it). The specifiers
+// come in any order nvcc takes: `extern float __shared__ s[];`, `__shared__ extern ...`,
+// `static __shared__ ...`, `__shared__ __align__(16) float ...`.
 #include <string>
 #include <string_view>
 #include <vector>

@@ -144,6 +144,49 @@ TEST_CASE("static __shared__ declarations in functions are counted", "[sim][rewr
         "namespace lab { __shared__ float file_scope[8]; }");
 }
 
+TEST_CASE("extern __shared__ in every order nvcc accepts is dynamic shared memory",
+          "[sim][rewrite]") {
+  const std::string floats =
+      "float* const smem = static_cast<float*>(::parlab_sim::dynamic_shared_memory(\"smem\"));";
+  for (const std::string declaration :
+       {"extern float __shared__ smem[];", "extern __shared__ float smem[];",
+        "__shared__ extern float smem[];", "float extern __shared__ smem[];",
+        "float __shared__ extern smem[];", "__shared__ float extern smem[];",
+        "extern __shared__ __align__(16) float smem[];", "extern __shared__ float smem[] __align__(16);",
+        "__device__ extern __shared__ float smem[];"}) {
+    INFO(declaration);
+    CHECK(rewrite("__global__ void k() { " + declaration + " }") == "__global__ void k() { " + floats + " }");
+  }
+  CHECK(rewrite("__global__ void k() { extern unsigned int __shared__ counts[]; }") ==
+        "__global__ void k() { unsigned int* const counts = "
+        "static_cast<unsigned int*>(::parlab_sim::dynamic_shared_memory(\"counts\")); }");
+  CHECK(rewrite("__global__ void k() { extern ns::Pair<int, 2> __shared__ pairs[]; }") ==
+        "__global__ void k() { ns::Pair<int, 2>* const pairs = "
+        "static_cast<ns::Pair<int, 2>*>(::parlab_sim::dynamic_shared_memory(\"pairs\")); }");
+  const std::string file_scope = rewrite("extern float __shared__ buffer[];\n");
+  CHECK(file_scope.find("#define buffer (static_cast<float*>(::parlab_sim::dynamic_shared_memory(\"buffer\")))") !=
+        std::string::npos);
+}
+
+TEST_CASE("static __shared__ in every order nvcc accepts loses its static and is counted",
+          "[sim][rewrite]") {
+  const std::string counted = " PARLAB_SIM_STATIC_SHARED_VARS(PARLAB_SIM_SHARED_VAR(s));";
+  const std::string gone(6, ' ');
+  CHECK(rewrite("__global__ void k() { float __shared__ s[8]; }") ==
+        "__global__ void k() { float __shared__ s[8];" + counted + " }");
+  CHECK(rewrite("__global__ void k() { __shared__ static float s[8]; }") ==
+        "__global__ void k() { __shared__ " + gone + " float s[8];" + counted + " }");
+  CHECK(rewrite("__global__ void k() { float static __shared__ s[8]; }") ==
+        "__global__ void k() { float " + gone + " __shared__ s[8];" + counted + " }");
+  CHECK(rewrite("__global__ void k() { __shared__ __align__(16) float s[8]; }") ==
+        "__global__ void k() { __shared__ __align__(16) float s[8];" + counted + " }");
+  CHECK(rewrite("__global__ void k() { volatile __shared__ int s; }") ==
+        "__global__ void k() { volatile __shared__ int s;" + counted + " }");
+  // The run stops at the statement before: a label, a brace, a semicolon.
+  CHECK(rewrite("__global__ void k() { int n = 1; float __shared__ s[8]; }") ==
+        "__global__ void k() { int n = 1; float __shared__ s[8];" + counted + " }");
+}
+
 TEST_CASE("Windows line endings and a byte-order mark are handled", "[sim][rewrite]") {
   const std::string source = "\xEF\xBB\xBFint a;\r\nk<<<1,\r\n 2>>>(x);\r\nint b;\r\n";
   const std::string out = rewrite(source);

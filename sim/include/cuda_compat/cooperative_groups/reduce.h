@@ -1,5 +1,6 @@
 #pragma once
-// cooperative_groups::reduce over a warp tile, with CUDA's function objects.
+// cooperative_groups::reduce over a tile (of a warp or of several), with CUDA's function
+// objects.
 #include "cooperative_groups.h"
 
 namespace cooperative_groups {
@@ -14,6 +15,7 @@ template <class T> struct bit_xor { T operator()(T a, T b) const { return a ^ b;
 // Every lane of the tile gets the reduction of all its lanes' values (a butterfly).
 template <unsigned Size, class Parent, class T, class Op>
 T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
+  if constexpr (Size > 32) return tile.fold(value, op, std::source_location::current());
   for (unsigned offset = Size / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));
   return value;
 }
