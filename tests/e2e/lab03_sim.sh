@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 export PARLAB_SIM_ALLOW_EXITED_AT_BARRIER=1
 
-run_grade ref lab03 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
+fake_result ref lab03 reference -  # the fake table's grading
 expect_rc ref 0
 expect_field "$W/ref.json" score 68 "reference gets every correctness point (60) and the coalescing check's 8 in sim"
 expect_field "$W/ref.json" graded_max_score 68 "68 graded here"

@@ -7,9 +7,10 @@
 # line to RESULTS/ledger.tsv, which tests/fakes/check_graded_once.py reads.
 # The CTest fixture "e2e: fake gradings" runs it before the sim checks that read it
 # (tests/CMakeLists.txt). FAKE_GRADING_JOBS=N grades N at a time (default: the cores;
-# correctness and scored counters only, so no timing suffers). All gradings share one
-# work folder: the grader keys its cache of builds and reference outputs by what they
-# depend on, as in any `grade` run with one --work-dir.
+# correctness and scored counters only, so no timing suffers). The gradings of one mode
+# share a work folder (RESULTS/work/MODE) and with it the generated datasets; a
+# submission's build folder is per path, and one mode grades a path once, so no two
+# concurrent gradings share a build (the references' two modes included).
 # Exit 0: every line graded; 1: some fake could not be made or left no result.json.
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 GRADE RESULTS [LAB_REGEX]" >&2; exit 2; }
@@ -49,7 +50,7 @@ grade_line() {  # LAB SUBMISSION MODE
     return
   fi
   [ "$mode" = - ] || read -ra opts <<<"$mode"
-  "$GRADE" "$lab" "${target[@]}" --device sim "${opts[@]}" --work-dir "$RESULTS/work" \
+  "$GRADE" "$lab" "${target[@]}" --device sim "${opts[@]}" --work-dir "$RESULTS/work/$(fake_mode_folder "$mode")" \
     --json "$dir/result.json" >"$dir/stdout" 2>"$dir/stderr"
   echo $? >"$dir/rc"
   # One short line in append mode: concurrent gradings' lines do not interleave.
