@@ -36,7 +36,7 @@ expect_message "$W/oob.json" "invalid device memory access in a kernel at matmul
 expect_output "$W/oob.json" "naive_no_bounds" "the report names the student's kernel (the simulator's stderr)"
 expect_field "$W/oob.json" device.mode sim "the result's device is the simulator"
 
-fake_result cerr lab05 lab05/divergent_barrier --no-perf  # the fake table's grading
+fake_submission lab05 lab05/divergent_barrier
 run_grade deadlock lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --wall-limit 60 \
   --json "$W/deadlock.json"
 expect_rc deadlock 1
@@ -53,7 +53,7 @@ expect_test "$W/branch.json" "tiled: 256 x 256 x 256" status passed "... and rig
 expect_message "$W/branch.json" "simulator: early exit before the __syncthreads\(" \
   "the barrier inside the branch is reported"
 
-fake_submission lab05 lab05/compile_error
+fake_result cerr lab05 lab05/compile_error --no-perf  # the fake table's grading
 expect_rc cerr 1
 expect_field "$W/cerr.json" build.ok false "the compile error fails the build"
 # With nvcc installed, its compile check reports first (docs/simulation.md); without, g++.
