@@ -7,6 +7,9 @@
 # on a GPU one, since the gradings share one device and a fake may fill its memory.
 # A verdict written SIM|GPU (e.g. no_build|fail) is a difference the table expects and
 # docs/simulation.md explains: the part for DEVICE is the one checked.
+# AGREEMENT_RESULTS=DIR (sim only) grades nothing: it reads each line's grading made by
+# the fake-gradings fixture (tests/fakes/grade_table.sh, which grades this table once per
+# suite run for every check that reads it), e.g. build/tests/fake-results.
 # Exit 0: all agree; 1: some disagree; 2: usage.
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 GRADE DEVICE WORK_DIR [LAB_REGEX]" >&2; exit 2; }
@@ -15,6 +18,9 @@ if [ "$DEVICE" = sim ]; then JOBS=${AGREEMENT_JOBS:-$(nproc)}; else JOBS=${AGREE
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "AGREEMENT_JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TABLE="$ROOT/tests/agreement/verdicts.tsv"
+RESULTS=${AGREEMENT_RESULTS:-}
+[ -z "$RESULTS" ] || [ "$DEVICE" = sim ] || { echo "AGREEMENT_RESULTS holds sim gradings: not for $DEVICE" >&2; exit 2; }
+source "$ROOT/tests/fakes/fake_results.bash"
 mkdir -p "$WORK"
 disagreements=0
 checked=0
@@ -72,11 +78,24 @@ while IFS=$'\t' read -r lab submission expected why; do
   lines+=("$lab"$'\t'"$submission"$'\t'"$expected"$'\t'"$why")
 done <"$TABLE"
 
+# A line's grading: the fixture's (AGREEMENT_RESULTS) or this run's, as WORK/NAME.json,
+# .out and .nofake.
+take_result() {  # LAB SUBMISSION NAME
+  local dir; dir=$(fake_result_dir "$RESULTS" "$1" "$2" --no-perf)
+  rm -f "$WORK/$3.json" "$WORK/$3.nofake"
+  if [ -e "$dir/nofake" ]; then cp "$dir/nofake" "$WORK/$3.out"; touch "$WORK/$3.nofake"; return; fi
+  [ ! -e "$dir/result.json" ] || cp "$dir/result.json" "$WORK/$3.json"
+  cat "$dir/stdout" "$dir/stderr" >"$WORK/$3.out" 2>/dev/null ||
+    echo "no grading in $dir: did the fixture run (tests/fakes/grade_table.sh)?" >"$WORK/$3.out"
+}
+
 running=0
 for line in "${lines[@]}"; do
   IFS=$'\t' read -r lab submission _ _ <<<"$line"
+  name="${lab}_$(echo "$submission" | tr '/' '_')"
+  if [ -n "$RESULTS" ]; then take_result "$lab" "$submission" "$name"; continue; fi
   if [ "$running" -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
-  grade_line "$lab" "$submission" "${lab}_$(echo "$submission" | tr '/' '_')" &
+  grade_line "$lab" "$submission" "$name" &
   running=$((running + 1))
 done
 wait
@@ -100,5 +119,6 @@ for line in "${lines[@]}"; do
     disagreements=$((disagreements + 1))
   fi
 done
-echo "$checked checked on $DEVICE with $JOBS at a time, $disagreements disagreement(s)"
+if [ -n "$RESULTS" ]; then how="as graded in $RESULTS"; else how="with $JOBS at a time"; fi
+echo "$checked checked on $DEVICE $how, $disagreements disagreement(s)"
 [ "$disagreements" -eq 0 ]

@@ -9,9 +9,7 @@ W="$E2E_WORK"
 REF="$PARLAB_SOURCE_DIR/reference/lab05-tiled-matmul"
 
 # 1. The reference: 60 correctness points, performance skipped with the reason.
-start=$(date +%s)
-run_grade ref lab05 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
-echo "note: reference correctness suite in sim took $(( $(date +%s) - start )) s"
+fake_result ref lab05 reference -  # the fake table's grading
 expect_rc ref 0
 expect_field "$W/ref.json" score 70 "reference gets every correctness point and the data-reuse check's 10"
 expect_field "$W/ref.json" graded_max_score 70 "70 graded here"

@@ -173,6 +173,28 @@ fake_submission() {
   bash "$PARLAB_SOURCE_DIR/tests/fakes/make_fake.sh" "$1" "$2" "$FAKE_DIR" ||
     { echo "FAIL: fake $2 of $1 could not be made (above)" >&2; exit 1; }
 }
+# fake_result NAME LAB SUBMISSION MODE: the one grading of a line of the fake table
+# (tests/fakes/gradings.tsv, or tests/agreement/verdicts.tsv with MODE --no-perf), made
+# by the CTest fixture "e2e: fake gradings" (tests/fakes/grade_table.sh) under
+# $FAKE_RESULTS, as if run_grade NAME had graded it: $E2E_WORK/NAME.json, .out, .err,
+# .rc; sets FAKE_DIR to the submission as graded. No such grading ends the test at once.
+FAKE_RESULTS=${FAKE_RESULTS:-$(dirname "$GRADE")/tests/fake-results}
+source "$PARLAB_SOURCE_DIR/tests/fakes/fake_results.bash"
+fake_result() {
+  local dir; dir=$(fake_result_dir "$FAKE_RESULTS" "$2" "$3" "$4")
+  if [ -e "$dir/nofake" ]; then
+    echo "FAIL: fake $3 of $2 could not be made:" >&2; sed 's/^/  | /' "$dir/nofake" >&2; exit 1
+  fi
+  [ -e "$dir/rc" ] || { echo "FAIL: no grading of $2 $3 ($4) in $dir: is the line in" \
+    "tests/fakes/gradings.tsv, and did the fixture run (ctest -R 'fake gradings', or" \
+    "bash tests/fakes/grade_table.sh GRADE $FAKE_RESULTS)?" >&2; exit 1; }
+  cp "$dir/rc" "$E2E_WORK/$1.rc"
+  cp "$dir/stdout" "$E2E_WORK/$1.out"
+  cp "$dir/stderr" "$E2E_WORK/$1.err"
+  rm -f "$E2E_WORK/$1.json"
+  [ ! -e "$dir/result.json" ] || cp "$dir/result.json" "$E2E_WORK/$1.json"
+  FAKE_DIR="$dir/submission"
+}
 # reference_with LAB DIR [FILE...]: DIR holds the lab's reference submission (its
 # sources and device headers) with FILEs copied over them.
 reference_with() {

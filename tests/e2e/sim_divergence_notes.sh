@@ -6,28 +6,27 @@
 #     under two seeds (the sampled blocks are drawn from the run's seed);
 #   - the same solution with a divergent branch for nothing in saxpy gets one note, at
 #     the branch's line (not the host launch line), points kept, said to be about speed.
+# Every grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh
+# grades each line of tests/agreement/verdicts.tsv and tests/fakes/gradings.tsv once per
+# suite run; the seeds are lines of their own there).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
-chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
-HANDOUT="$PARLAB_SOURCE_DIR/tests/fakes/lab03/handout_style"
 
-run_grade ref lab03 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
+fake_result ref lab03 reference --no-perf
 expect_rc_or_busy ref 0
 expect_no_message "$W/ref.json" "simulator: warp divergence|simulator found: warp divergence" "the reference gets no divergence note"
 
 for seed in 11 12; do
-  run_grade "hand$seed" lab03 "$HANDOUT" --device sim --no-perf --seed "$seed" --work-dir "$W/work" \
-    --json "$W/hand$seed.json"
+  fake_result "hand$seed" lab03 lab03/handout_style "--no-perf --seed $seed"
   expect_rc "hand$seed" 0
   expect_field "$W/hand$seed.json" score 60 "a handout-style solution: every correctness point (seed $seed)"
   expect_no_message "$W/hand$seed.json" "simulator: warp divergence|simulator found: warp divergence" \
     "a handout-style solution gets no divergence note (seed $seed)"
 done
 
-bash "$PARLAB_SOURCE_DIR/tests/fakes/hint_causes/make_submission.sh" lab03_gratuitous_branch "$W/gratuitous"
-branch=$(grep -n "out\[i\] = alpha \* x\[i\] + y\[i\];" "$W/gratuitous/kernels.cu" | head -1 | cut -d: -f1)
-launch=$(grep -n "saxpy_kernel<<<" "$W/gratuitous/kernels.cu" | cut -d: -f1)
-run_grade grat lab03 "$W/gratuitous" --device sim --no-perf --work-dir "$W/work" --json "$W/grat.json"
+fake_result grat lab03 hint_causes/lab03_gratuitous_branch --no-perf
+branch=$(grep -n "out\[i\] = alpha \* x\[i\] + y\[i\];" "$FAKE_DIR/kernels.cu" | head -1 | cut -d: -f1)
+launch=$(grep -n "saxpy_kernel<<<" "$FAKE_DIR/kernels.cu" | cut -d: -f1)
 expect_rc grat 0
 expect_field "$W/grat.json" score 60 "a gratuitous branch keeps every correctness point"
 expect_message "$W/grat.json" "^simulator found: warp divergence in kernel saxpy_kernel at kernels.cu:$branch " \

@@ -13,14 +13,15 @@
 #   - the sum zeroed inside the kernel by block 0 ("it runs first"): right in one order, wrong in
 #     another of the seeded orders every run uses: the test fails and says why;
 #   - an interleaved reduction (t % (2 * stride)): the warp-divergence hint, points kept.
+# Every grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh
+# grades each line of tests/agreement/verdicts.tsv once per suite run).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 # Findings go into the test's message; a generated fake's lines are looked up (line_of).
 
 # 1. Early return before the barrier: passes, with the finding and its line.
-fake_submission lab04 lab04/early_return_max
+fake_result early lab04 lab04/early_return_max --no-perf
 LINE=$(line_of "$FAKE_DIR/max_reduce.cu" '^  __syncthreads\(\);')
-run_grade early lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/early.json"
 expect_rc early 0
 expect_field "$W/early.json" score 60 "the forbidden pattern keeps its points"
 expect_message "$W/early.json" "early exit before a barrier: in kernel max_block_kernel" "the early exit is reported"
@@ -30,8 +31,7 @@ expect_message "$W/early.json" "^simulator found: early exit before the __syncth
 expect_no_message "$W/early.json" "at /[^ ]*max_reduce.cu" "no build-folder path in the finding"
 
 # 2. Shared counters never zeroed: poisoned shared memory, wrong counts.
-fake_submission lab04 lab04/histogram_not_zeroed
-run_grade zero lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/zero.json"
+fake_result zero lab04 lab04/histogram_not_zeroed --no-perf
 expect_rc zero 1
 expect_test "$W/zero.json" "histogram: prime size, 256 bins" status failed "unzeroed shared counters fail"
 expect_test_says "$W/zero.json" "histogram: prime size, 256 bins" "holds .*garbage was added in.*zero them and __syncthreads\(\)" \
@@ -39,9 +39,8 @@ expect_test_says "$W/zero.json" "histogram: prime size, 256 bins" "holds .*garba
 expect_test "$W/zero.json" "max_block: prime size" status passed "the untouched kernels pass"
 
 # 3. A leak: points kept, the cudaMalloc line named.
-fake_submission lab05 lab05/leak
+fake_result leak lab05 lab05/leak --no-perf
 LINE=$(line_of "$FAKE_DIR/matmul.cu" "never freed")
-run_grade leak lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/leak.json"
 expect_rc leak 0
 expect_field "$W/leak.json" score 60 "a leak keeps its points"
 expect_message "$W/leak.json" "device memory leak: [0-9]+ cudaMalloc allocations? \([0-9]+ bytes\) never freed with cudaFree, made at matmul.cu:$LINE" "the leak names the cudaMalloc line"
@@ -49,10 +48,9 @@ expect_message "$W/leak.json" "simulator: device memory never freed, allocated a
 
 # 4. A plain ++ on shared histogram counters: right counts in the simulator, but a
 #    race: the test fails with both lines and the barrier named.
-fake_submission lab04 lab04/histogram_race
+fake_result race lab04 lab04/histogram_race --no-perf
 LINE=$(line_of "$FAKE_DIR/histogram.cu" "the race")
 BARRIER=$(line_of "$FAKE_DIR/histogram.cu" "__syncthreads\(\);  // all zeroed before anyone counts")
-run_grade race lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/race.json"
 expect_rc race 1
 expect_test "$W/race.json" "histogram: prime size, 256 bins" status failed "the racy histogram fails"
 expect_test_says "$W/race.json" "histogram: prime size, 256 bins" "right answer here, but the kernel has a data race" "the failure says why"
@@ -62,8 +60,7 @@ expect_message "$W/race.json" "the last __syncthreads\(\) passed was at histogra
 expect_test "$W/race.json" "max_block: prime size" status passed "the untouched kernels pass"
 
 # 5. Thrust: a clear "not supported by the simulator" compile error.
-fake_submission lab05 lab05/thrust
-run_grade thrust lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/thrust.json"
+fake_result thrust lab05 lab05/thrust --no-perf
 expect_rc thrust 1
 expect_field "$W/thrust.json" build.ok false "Thrust does not build"
 expect_field "$W/thrust.json" build.diagnostics ".*Thrust \(<thrust/device_vector.h>\) is not supported by the simulator.*" "Thrust is refused by name"
@@ -71,9 +68,8 @@ expect_field "$W/thrust.json" build.diagnostics ".*Thrust \(<thrust/device_vecto
 # 6. Code nvcc rejects (std::min in a kernel) fails in sim mode too where nvcc is
 #    installed, with nvcc's message naming the student's file and line.
 if [[ "$(result_field "$(dirname "$GRADE")/toolchain.json" nvcc 2>/dev/null)" == /* ]]; then
-  fake_submission lab05 lab05/nvcc_rejects
+  fake_result nvcc lab05 lab05/nvcc_rejects --no-perf
   LINE=$(line_of "$FAKE_DIR/matmul.cu" "std::min\(M, M \+ 1\)")
-  run_grade nvcc lab05 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/nvcc.json"
   expect_rc nvcc 1
   expect_field "$W/nvcc.json" build.ok false "nvcc's refusal fails the build"
   expect_field "$W/nvcc.json" build.diagnostics.0.message "calling a constexpr __host__ function.*" "nvcc's message"
@@ -85,12 +81,10 @@ fi
 
 # 7. lab03's matrix_scale with threads down a column: right answers, points kept, and
 #    the memory-access counters' hint on the line.
-fake_submission lab03 lab03/uncoalesced_scale
+fake_result uncoalesced lab03 lab03/uncoalesced_scale --no-perf
 LINE=$(line_of "$FAKE_DIR/kernels.cu" "x down a column")
 LINE=$((LINE + 4))  # out[i] = alpha * in[i], four lines below the row and column
 [ "$(sed -n "${LINE}p" "$FAKE_DIR/kernels.cu")" = "    out[i] = alpha * in[i];" ] || fail "uncoalesced_scale: the load is not at kernels.cu:$LINE"
-run_grade uncoalesced lab03 "$FAKE_DIR" --device sim --no-perf \
-  --work-dir "$W/work" --json "$W/uncoalesced.json"
 expect_rc uncoalesced 0
 expect_message "$W/uncoalesced.json" "uncoalesced loads at kernels.cu:$LINE" "the hint names the load's line"
 # The figures come from the blocks each run samples (an edge block of a 33-wide matrix
@@ -100,17 +94,15 @@ expect_message "$W/uncoalesced.json" "need [0-9]+ sectors per request; [0-9]+ is
 # 8. Shuffles reading lanes outside their mask (past the end in the last warp): the
 #    finding names the shuffle's line; the sum on a size that is not a multiple of 32
 #    is wrong.
-fake_submission lab04 lab04/shuffle_outside_mask
+fake_result shuffle lab04 lab04/shuffle_outside_mask --no-perf
 LINE=$(line_of "$FAKE_DIR/sum_reduce.cu" "v \+= __shfl_down_sync")
-run_grade shuffle lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/shuffle.json"
 expect_rc shuffle 1
 expect_test "$W/shuffle.json" "sum: prime size, mixed signs" status failed "the sum with undefined shuffles fails"
 expect_message "$W/shuffle.json" "__shfl_down_sync from an inactive lane at sum_reduce.cu:$LINE" "the finding names the shuffle's line"
 
 # 9. The result zeroed in the kernel by block 0 ("it runs first"): right in some
 #    orders, wrong in others; the race check cannot see it (other blocks).
-fake_submission lab04 lab04/zeroed_in_kernel
-run_grade zeroed lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/zeroed.json"
+fake_result zeroed lab04 lab04/zeroed_in_kernel --no-perf
 expect_rc zeroed 1
 expect_test "$W/zeroed.json" "sum: prime size, mixed signs" status failed "the order-dependent sum fails"
 # Every run uses its own seeded order: the first run may already be wrong (block 0 not
@@ -124,9 +116,8 @@ expect_test "$W/zeroed.json" "max_block: prime size" status passed "the untouche
 
 # 10. The textbook's interleaved reduction (t % (2 * stride) == 0): right answers,
 #     points kept, and the divergence counter's hint with the line and both figures.
-fake_submission lab04 lab04/divergent_sum
+fake_result divergent lab04 lab04/divergent_sum --no-perf
 LINE=$(line_of "$FAKE_DIR/sum_reduce.cu" "divergent in every warp")
-run_grade divergent lab04 "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/divergent.json"
 expect_rc divergent 0
 expect_field "$W/divergent.json" score 60 "divergence keeps its points"
 expect_message "$W/divergent.json" "all outputs match \(simulator: warp divergence in kernel sum_block_kernel at sum_reduce.cu:$LINE\)" "the hint names the branch's line"
@@ -135,7 +126,7 @@ expect_message "$W/divergent.json" "\(this run: [0-9]+% of the work its warps ra
 expect_no_message "$W/divergent.json" "simulator: warp divergence in kernel (max|histogram)" "the untouched kernels diverge as the reference's do: no hint"
 
 # 11. The reference has no findings, and its answers do not depend on the order.
-run_grade ref lab04 --reference --device sim --no-perf --work-dir "$W/work" --json "$W/ref.json"
+fake_result ref lab04 reference --no-perf
 expect_rc ref 0
 expect_no_message "$W/ref.json" "the simulator found" "no findings on the reference"
 expect_no_message "$W/ref.json" "in another order" "the reference's answers do not depend on the order"

@@ -20,10 +20,11 @@
 #   - lab05 the naive kernel with x and y swapped: the hint names the swap;
 #   - lab06 a round trip copying n bytes: "a size in bytes", not the chunk offsets;
 #   - lab06 a copy back naming cudaMemcpyHostToDevice: the CUDA error at streams.cu:LINE.
+# Every grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh
+# grades each line of tests/agreement/verdicts.tsv and tests/fakes/gradings.tsv once per
+# suite run).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
-chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
-MAKE="$PARLAB_SOURCE_DIR/tests/fakes/hint_causes/make_submission.sh"
 
 # expect_test_not_says REPORT "TEST NAME" REGEX WHAT: the test's parsed message does not
 # match REGEX (the counterpart of lib.bash's expect_test_says; a test that is not in the
@@ -33,9 +34,8 @@ expect_test_not_says() {
   local got; got=$(result_field "$1" tests "$2" message 2>&1) || { fail "$4: $got"; return; }
   if [[ "$got" =~ $3 ]]; then fail "$4: /$3/ in the message of '$2': ${got:0:600}"; else pass "$4"; fi
 }
-grade_fake() {  # NAME LAB KIND
-  bash "$MAKE" "$3" "$W/$3" || fail "$3: the fake could not be made"
-  run_grade "$1" "$2" "$W/$3" --device sim --no-perf --work-dir "$W/work" --json "$W/$1.json"
+grade_fake() {  # NAME LAB KIND: hint_causes/KIND's grading (made by its make_submission.sh)
+  fake_result "$1" "$2" "hint_causes/$3" --no-perf
   expect_rc "$1" 1
 }
 
@@ -62,10 +62,9 @@ expect_test_says "$W/pad.json" "$T" "NaN computed from shared memory never store
 expect_test_says "$W/pad.json" "$T" "Hint: a tile element was read from shared memory but never stored" "lab05: with the zero-padding hint"
 expect_test_not_says "$W/pad.json" "$T" "never written|the grid must cover" "lab05: not 'never written', no grid-coverage hint"
 
-# grade_patch NAME LAB FAKE: a tests/fakes/ patch on the reference, graded like the above.
+# grade_patch NAME LAB FAKE: a tests/fakes/ patch on the reference (an agreement line).
 grade_patch() {
-  fake_submission "$2" "$3"
-  run_grade "$1" "$2" "$FAKE_DIR" --device sim --no-perf --work-dir "$W/work" --json "$W/$1.json"
+  fake_result "$1" "$2" "$3" --no-perf
   expect_rc "$1" 1
 }
 
