@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include "batch/submission_unpacker.hpp"
+
 namespace parlab::grader::batch {
 namespace {
 
@@ -16,12 +18,7 @@ struct ReadFree {
 
 std::optional<std::int64_t> newest_archive_entry_time(const std::filesystem::path& archive_path) {
   std::unique_ptr<archive, ReadFree> a(archive_read_new());
-  archive_read_support_format_zip(a.get());
-  archive_read_support_format_tar(a.get());
-  archive_read_support_format_gnutar(a.get());
-  archive_read_support_filter_gzip(a.get());
-  archive_read_support_filter_bzip2(a.get());
-  archive_read_support_filter_xz(a.get());
+  accept_submission_formats(a.get());
   if (archive_read_open_filename(a.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK) return std::nullopt;
   std::optional<std::int64_t> newest;
   for (;;) {

@@ -105,12 +105,7 @@ UnpackOutcome unpack_archive(const fs::path& archive_path, const fs::path& dest,
   }
   const Utf8ThreadLocale utf8;  // before the archive: it picks its charset conversions as it reads
   ArchivePtr a(archive_read_new());
-  archive_read_support_format_zip(a.get());
-  archive_read_support_format_tar(a.get());
-  archive_read_support_format_gnutar(a.get());
-  archive_read_support_filter_gzip(a.get());
-  archive_read_support_filter_bzip2(a.get());
-  archive_read_support_filter_xz(a.get());
+  accept_submission_formats(a.get());
   if (archive_read_open_filename(a.get(), archive_path.c_str(), 1 << 16) != ARCHIVE_OK) {
     outcome.problem = archive_problem(a.get(), "cannot open it");
     return outcome;
@@ -198,6 +193,15 @@ fs::path find_submission_root(const fs::path& root, const std::string& first_sou
     here = only;
   }
   return here;
+}
+
+void accept_submission_formats(archive* reader) {
+  archive_read_support_format_zip(reader);
+  archive_read_support_format_tar(reader);
+  archive_read_support_format_gnutar(reader);
+  archive_read_support_filter_gzip(reader);
+  archive_read_support_filter_bzip2(reader);
+  archive_read_support_filter_xz(reader);
 }
 
 }  // namespace parlab::grader::batch

@@ -9,6 +9,8 @@
 
 #include "batch/safe_tree_writer.hpp"
 
+struct archive;
+
 namespace parlab::grader::batch {
 
 struct UnpackOutcome {
@@ -17,6 +19,10 @@ struct UnpackOutcome {
   std::uint64_t entries = 0;
   bool ok() const { return problem.empty(); }
 };
+
+// Makes a libarchive reader accept the submission formats below, and no other: one list
+// for unpacking and for reading entry times (archive_entry_times).
+void accept_submission_formats(archive* reader);
 
 // .zip, .tar, .tar.gz/.tgz (also bzip2/xz compressed tar) through libarchive.
 // `dest` must not exist yet; it is created. On failure `dest` may hold a partial
