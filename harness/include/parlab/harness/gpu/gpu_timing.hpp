@@ -7,7 +7,7 @@
 // another stream (a non-blocking one never orders with the default stream) is timed;
 // persisting L2 lines are dropped before each sample, so a cudaAccessPolicyWindow set in
 // an earlier call cannot keep the input warm. tests/unit/gpu_timing checks both against
-// a virtual-clock runtime (docs/gpu.md, "What a timed sample covers").
+// a virtual-clock runtime (docs/gpu.md, "Timing on the GPU").
 #include <cuda_runtime.h>
 
 #include <algorithm>
