@@ -79,7 +79,7 @@ class BlockRunner {
   void add_shared_variable(const SharedVariable& variable) { shared_variables_.push_back(variable); }
   const std::vector<SharedVariable>& shared_variables() const { return shared_variables_; }
 
-  // For this_grid().sync() (exec/grid_sync.cpp): the launch running, and the number of
+  // For this_grid().sync() (exec/device_calls.cpp): the launch running, and the number of
   // grid syncs this block has waited at.
   GridJob& running_job() { return *job_; }
   std::uint64_t& grid_syncs_waited() { return grid_syncs_waited_; }

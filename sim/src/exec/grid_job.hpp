@@ -37,7 +37,7 @@ struct GridJob {
   std::atomic<bool> aborted{false};
   std::atomic<int> abort_error{cudaSuccess};
 
-  // cooperative_groups::this_grid().sync() (exec/grid_sync.cpp): one thread of each
+  // cooperative_groups::this_grid().sync() (exec/device_calls.cpp): one thread of each
   // block waits here until every block has arrived. Only when every block runs at once
   // (no more blocks than workers).
   std::mutex grid_mutex;
