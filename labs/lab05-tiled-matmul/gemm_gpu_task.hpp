@@ -5,6 +5,7 @@
 // allocations and the transfers, timed apart from the kernels.
 #include <vector>
 
+#include "gemm_fresh_inputs.hpp"
 #include "gemm_problem.hpp"
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
@@ -15,6 +16,7 @@ namespace lab05 {
 // `gemm(A, B, C, M, N, K)` launches kernels on device pointers. Device time of the
 // call only (CUDA events, warm-up excluded, L2 flushed before each sample); C is
 // poisoned (NaN) before every call, so elements never written fail the comparison.
+// Every timed call after the first gets new A and B, its C checked on a sample.
 template <class Gemm>
 void run_gpu_gemm(parlab::harness::TaskContext& ctx, const char* function, Gemm&& gemm) {
   namespace g = parlab::harness::gpu;
@@ -24,9 +26,11 @@ void run_gpu_gemm(parlab::harness::TaskContext& ctx, const char* function, Gemm&
     a.upload(p.a);
     b.upload(p.b);
   });
+  GemmFreshInputs fresh(p, a, b, c);
+  const g::FreshInputs steps = fresh.steps();
   g::gpu_timed(
       ctx, function, [&] { c.poison(); },
-      [&] { gemm(a.get(), b.get(), c.get(), p.m, p.n, p.k); });
+      [&] { gemm(a.get(), b.get(), c.get(), p.m, p.n, p.k); }, &steps);
   std::vector<float> host;
   g::timed_phase(ctx, "device_to_host", [&] { host = c.download(); });
   ctx.set_work(gemm_bytes(p), gemm_flops(p));

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "parlab/harness/driver.hpp"
@@ -76,4 +78,90 @@ TEST_CASE("the flush writes at least twice the L2 cache, however large the cache
   large_l2.l2_bytes = 1 << 30;  // past the old 256 MiB cap
   samples_of([] { fake_cuda::launch(nullptr, kKernelSeconds); }, large_l2);
   CHECK(fake_cuda::largest_memset() >= 2 * (std::size_t{1} << 30));
+}
+
+// Fresh inputs: a stand-in "device" input and output, the call's result a function of
+// its input, so a result kept from an earlier call shows as an output that does not fit.
+namespace {
+
+struct ReplayBench {
+  int dataset_input = 7;
+  int input = 7;
+  int output = 0;
+  int refreshes = 0;
+  int restores = 0;
+  parlab::harness::gpu::FreshInputs steps() {
+    return {[this](std::uint64_t seed) {
+              input = 100 + static_cast<int>(seed % 100000007);  // new content, never the dataset's
+              ++refreshes;
+            },
+            [this]() -> std::string {
+              return output == 2 * input ? "" : "output " + std::to_string(output);
+            },
+            [this] {
+              input = dataset_input;
+              ++restores;
+            }};
+  }
+};
+
+template <class Work>
+void time_with_fresh_inputs(ReplayBench& bench, Work&& work, int warmup, int repeat) {
+  fake_cuda::reset({});
+  parlab::testing::ScratchDir dir;
+  OutputWriter out(dir.path());
+  TaskContext ctx(dir.path(), Params{}, out, warmup, repeat);
+  const parlab::harness::gpu::FreshInputs steps = bench.steps();
+  gpu_timed(ctx, "student_call", [&] { bench.output = -1; }, work, &steps);
+}
+
+}  // namespace
+
+TEST_CASE("every timed call gets new input, and the last call is on the dataset's own") {
+  ReplayBench bench;
+  time_with_fresh_inputs(bench, [&] { bench.output = 2 * bench.input; }, 1, 3);
+  CHECK(bench.refreshes == 3);
+  CHECK(bench.restores == 1);
+  CHECK(bench.output == 2 * bench.dataset_input);  // what the driver writes for the grader
+}
+
+TEST_CASE("a result kept from the warm-up call fails the first timed repetition") {
+  ReplayBench bench;
+  int kept = 0;
+  auto replays = [&] {
+    if (kept == 0) kept = 2 * bench.input;  // computed once, returned ever after
+    bench.output = kept;
+  };
+  CHECK_THROWS_WITH(time_with_fresh_inputs(bench, replays, 1, 3),
+                    Catch::Contains("timed repetition 1") && Catch::Contains("output 14"));
+}
+
+TEST_CASE("work skipped after the first call fails: the output is poisoned before each") {
+  ReplayBench bench;
+  int calls = 0;
+  auto skips = [&] {
+    if (calls++ == 0) bench.output = 2 * bench.input;
+  };
+  CHECK_THROWS_AS(time_with_fresh_inputs(bench, skips, 1, 3),
+                  parlab::harness::gpu::StaleResultError);
+}
+
+TEST_CASE("a result cached by input content fails too: no two timed calls share content") {
+  ReplayBench bench;
+  std::map<int, int> cache;  // honest for new content; the trick only pays on a repeat
+  auto caches_by_content = [&] {
+    auto [it, fresh] = cache.try_emplace(bench.input, 2 * bench.input);
+    bench.output = it->second;
+  };
+  time_with_fresh_inputs(bench, caches_by_content, 2, 4);
+  CHECK(bench.output == 2 * bench.dataset_input);
+  CHECK(cache.size() >= 4);  // every timed call computed (1 dataset + up to 4 fresh contents)
+}
+
+TEST_CASE("a single call (a correctness run) keeps the dataset's content") {
+  ReplayBench bench;
+  time_with_fresh_inputs(bench, [&] { bench.output = 2 * bench.input; }, 0, 1);
+  CHECK(bench.refreshes == 0);
+  CHECK(bench.restores == 0);
+  CHECK(bench.output == 14);
 }

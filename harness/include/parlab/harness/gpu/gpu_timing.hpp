@@ -17,6 +17,7 @@
 
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/cuda_check.hpp"
+#include "parlab/harness/gpu/fresh_inputs.hpp"
 
 namespace parlab::harness::gpu {
 
@@ -88,8 +89,12 @@ class L2Flusher {
 // Before each call `prepare` runs untimed (poison the outputs); each measured call is
 // one sample of device time, ended after a device-wide synchronization (inside
 // check_student_call, which also names the student's function if a kernel failed).
+// With `fresh` (a driver that can make new inputs), every timed call after a first
+// call gets new input content and its output is checked, untimed; a last untimed call
+// on the dataset's own content leaves the output the grader compares.
 template <class Prepare, class Work>
-void gpu_timed(TaskContext& ctx, const char* function, Prepare&& prepare, Work&& work) {
+void gpu_timed(TaskContext& ctx, const char* function, Prepare&& prepare, Work&& work,
+               const FreshInputs* fresh = nullptr) {
   L2Flusher flusher;
   EventTimer timer;
   for (int i = 0; i < ctx.warmup(); ++i) {
@@ -97,13 +102,26 @@ void gpu_timed(TaskContext& ctx, const char* function, Prepare&& prepare, Work&&
     work();
     check_student_call(function);
   }
+  // One call alone (a correctness run) has no earlier result to replay.
+  const bool refreshed = fresh != nullptr && ctx.warmup() + ctx.repeat() > 1;
   for (int i = 0; i < ctx.repeat(); ++i) {
+    if (refreshed) fresh->refresh(unpredictable_seed());
     prepare();
     flusher.flush();
     timer.start();
     work();
     check_student_call(function);  // every stream of the device, not only the default one
     ctx.add_sample(timer.stop_seconds());
+    if (refreshed) {
+      const std::string differed = fresh->check();
+      if (!differed.empty()) throw StaleResultError(function, i, differed);
+    }
+  }
+  if (refreshed) {
+    fresh->restore();
+    prepare();
+    work();
+    check_student_call(function);
   }
 }
 

@@ -1,0 +1,42 @@
+#pragma once
+// Fresh input content for every timed repetition of a GPU call, so a result kept from an
+// earlier call (cached by pointer or by content, computed once and replayed, or left
+// from the warm-up) cannot stand in for the work being timed. The driver supplies three
+// steps, all untimed: `refresh` writes new content drawn from a seed the submission is
+// not given; `check` verifies the call's output against that content (a sample of
+// elements recomputed on the host) and says what differed, or returns "" when it fits;
+// `restore` puts the dataset's own content back for a last, untimed call whose output
+// the grader compares (docs/gpu.md, "Timing on the GPU").
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace parlab::harness::gpu {
+
+struct FreshInputs {
+  std::function<void(std::uint64_t seed)> refresh;
+  std::function<std::string()> check;
+  std::function<void()> restore;
+};
+
+// A seed from the kernel's random source, drawn when the repetition starts: nothing in
+// the dataset, the command line or an earlier call predicts it.
+inline std::uint64_t unpredictable_seed() {
+  std::random_device source;
+  return (static_cast<std::uint64_t>(source()) << 32) ^ source();
+}
+
+// What a failed check becomes: the student's call returned an output that does not
+// belong to the input it was given.
+class StaleResultError : public std::runtime_error {
+ public:
+  StaleResultError(const char* function, int repetition, const std::string& what_differed)
+      : std::runtime_error(std::string(function) + " returned a result that does not fit its input on timed repetition " +
+                           std::to_string(repetition + 1) + " (the grader gives every timed call new input content: " +
+                           what_differed + "). Compute the result in every call; a result kept from an earlier call, "
+                           "or work skipped after the first, is not a faster kernel") {}
+};
+
+}  // namespace parlab::harness::gpu

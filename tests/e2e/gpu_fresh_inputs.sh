@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# No replay in GPU timing (docs/gpu.md, "Timing on the GPU"): in a timed run (a warm-up
+# and several repetitions) every repetition after the first gets new input content and
+# its output is checked, so a product kept from an earlier call fails. Without a GPU the
+# lab05 driver runs the same timing loop on the simulator: the reference's executable
+# and a fake that copies back the product of its first call on the same pointers
+# (tests/fakes/lab05/replay_by_pointer.patch) are run by hand with --warmup 1 --repeat 3.
+# Both pass every correctness test (one call each); only the timed run tells them apart.
+# The executables are the ones the fake table's gradings built.
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+
+fake_result ref lab05 reference -  # the fake table's grading
+expect_rc ref 0
+fake_result replay lab05 lab05/replay_by_pointer --no-perf  # the fake table's grading
+expect_rc replay 0
+expect_no_test "$W/replay.json" failed "a single call of the replaying fake is right: every correctness test passes"
+REPLAY_SRC="$FAKE_DIR/matmul.cu"
+
+# built_from SOURCE: the sim executable the fixture built from SOURCE (its copy of matmul.cu).
+built_from() {
+  local src
+  for src in "$FAKE_RESULTS"/work/*/lab05/*/build/sim/src/matmul.cu; do
+    if cmp -s "$src" "$1"; then echo "${src%/src/matmul.cu}/bin/lab05_submission"; return; fi
+  done
+  echo "FAIL: no build of $1 under $FAKE_RESULTS/work" >&2; exit 1
+}
+# A small product from the fixture's dataset cache (a few hundred elements: quick in sim).
+DATASET=$(python3 - "$FAKE_RESULTS" <<'PY'
+import glob, json, sys
+for d in sorted(glob.glob(sys.argv[1] + "/work/*/dataset-cache/matmul_pair-*")):
+    a = [x["count"] for x in json.load(open(d + "/manifest.json"))["arrays"] if x["name"] == "a"]
+    if a and 100 <= a[0] <= 5000: print(d); break
+PY
+)
+[ -n "$DATASET" ] || { fail "no lab05 dataset of 100 to 5000 elements in the fixture's cache"; exit 1; }
+
+timed_run() {  # NAME EXECUTABLE: the tiled task, 1 warm-up and 3 timed repetitions
+  mkdir -p "$W/$1.outdir"
+  "$2" --task tiled --dataset "$DATASET" --out "$W/$1.outdir" --warmup 1 --repeat 3 \
+    >"$W/$1.out" 2>"$W/$1.err"
+  echo $? >"$W/$1.rc"
+}
+timed_run ref_timed "$(built_from "$PARLAB_SOURCE_DIR/reference/lab05-tiled-matmul/matmul.cu")"
+expect_rc ref_timed 0
+expect_field "$W/ref_timed.outdir/status.json" status ok "the reference computes every timed repetition's new inputs"
+timed_run replay_timed "$(built_from "$REPLAY_SRC")"
+expect_rc replay_timed 1
+expect_field "$W/replay_timed.outdir/status.json" status error "the replaying fake's timed run is an error"
+expect_field "$W/replay_timed.outdir/status.json" message \
+  'sgemm_tiled returned a result that does not fit its input on timed repetition 1 .*' \
+  "the replayed product fails the first timed repetition, named"
+expect_field "$W/replay_timed.outdir/status.json" message '.*C at row [0-9]+, col [0-9]+ is .*' \
+  "the element that differed is named"
+finish
