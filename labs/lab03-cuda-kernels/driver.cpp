@@ -26,6 +26,7 @@
 #include "parlab/harness/dataset_inputs.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
+#include "parlab/harness/gpu/sampled_fresh_inputs.hpp"
 
 using parlab::harness::Task;
 using parlab::harness::TaskContext;
@@ -36,7 +37,9 @@ using parlab::harness::read_shape;
 using parlab::harness::gpu::DeviceBuffer;
 using parlab::harness::gpu::EventTimer;
 using parlab::harness::gpu::check_student_call;
+using parlab::harness::gpu::FreshInputs;
 using parlab::harness::gpu::gpu_timed;
+using parlab::harness::gpu::SampledFreshInputs;
 using parlab::harness::gpu::timed_phase;
 
 namespace lab03::tasks {
@@ -85,7 +88,13 @@ void run_vector_add(TaskContext& ctx, VectorAddFn fn, const char* name) {
     da.upload(a);
     db.upload(b);
   });
-  gpu_timed(ctx, name, [&] { dc.poison(); }, [&] { fn(da.get(), db.get(), dc.get(), n); });
+  SampledFreshInputs fresh({{&da, &a}, {&db, &b}}, dc, "c",
+                           [](std::size_t i, const SampledFreshInputs::Inputs& in) {
+                             return double(in[0][i]) + double(in[1][i]);
+                           });
+  const FreshInputs steps = fresh.steps();
+  gpu_timed(
+      ctx, name, [&] { dc.poison(); }, [&] { fn(da.get(), db.get(), dc.get(), n); }, &steps);
   const std::vector<float> c = download_phase(ctx, dc);
   ctx.set_work(12.0 * n, 1.0 * n);  // read a and b, write c
   ctx.out().write("c", std::span<const float>(c));
@@ -139,8 +148,14 @@ void run_saxpy(TaskContext& ctx, SaxpyFn fn, const char* name) {
     dx.upload(x);
     dy.upload(y);
   });
-  gpu_timed(ctx, name, [&] { dout.poison(); },
-            [&] { fn(alpha, dx.get(), dy.get(), dout.get(), n); });
+  SampledFreshInputs fresh({{&dx, &x}, {&dy, &y}}, dout, "out",
+                           [alpha](std::size_t i, const SampledFreshInputs::Inputs& in) {
+                             return double(alpha) * in[0][i] + in[1][i];
+                           });
+  const FreshInputs steps = fresh.steps();
+  gpu_timed(
+      ctx, name, [&] { dout.poison(); },
+      [&] { fn(alpha, dx.get(), dy.get(), dout.get(), n); }, &steps);
   const std::vector<float> out = download_phase(ctx, dout);
   ctx.set_work(12.0 * n, 2.0 * n);
   ctx.out().write("out", std::span<const float>(out));
@@ -155,8 +170,14 @@ void run_matrix_scale(TaskContext& ctx, MatrixScaleFn fn, const char* name) {
   const float alpha = read_scalar<float>(ctx.dataset_dir(), "alpha");
   DeviceBuffer<float> din(count), dout(count);
   upload_phase(ctx, din, m);
-  gpu_timed(ctx, name, [&] { dout.poison(); },
-            [&] { fn(alpha, din.get(), dout.get(), rows, cols); });
+  SampledFreshInputs fresh({{&din, &m}}, dout, "out",
+                           [alpha](std::size_t i, const SampledFreshInputs::Inputs& in) {
+                             return double(alpha) * in[0][i];
+                           });
+  const FreshInputs steps = fresh.steps();
+  gpu_timed(
+      ctx, name, [&] { dout.poison(); },
+      [&] { fn(alpha, din.get(), dout.get(), rows, cols); }, &steps);
   const std::vector<float> out = download_phase(ctx, dout);
   ctx.set_work(8.0 * static_cast<double>(count), static_cast<double>(count));
   ctx.out().write("out", std::span<const float>(out));
@@ -184,14 +205,29 @@ HeatInput read_heat(const TaskContext& ctx) {
   return h;
 }
 
+// One point of one Jacobi step, in double: a boundary point keeps its value.
+double heat_step_point(const std::vector<float>& in, const HeatInput& h, std::size_t i) {
+  const auto nx = static_cast<std::size_t>(h.nx), ny = static_cast<std::size_t>(h.ny);
+  const std::size_t x = i % nx, y = i / nx;
+  const double v = in[i];
+  if (x == 0 || y == 0 || x + 1 == nx || y + 1 == ny) return v;
+  return v + double(h.r) * (double(in[i - 1]) + in[i + 1] + in[i - nx] + in[i + nx] - 4 * v);
+}
+
 }  // namespace
 
 void run_heat_step(TaskContext& ctx, HeatStepFn fn, const char* name) {
   const HeatInput h = read_heat(ctx);
   DeviceBuffer<float> din(h.count), dout(h.count);
   upload_phase(ctx, din, h.grid);
-  gpu_timed(ctx, name, [&] { dout.poison(); },
-            [&] { fn(din.get(), dout.get(), h.nx, h.ny, h.r); });
+  SampledFreshInputs fresh({{&din, &h.grid}}, dout, "grid",
+                           [&h](std::size_t i, const SampledFreshInputs::Inputs& in) {
+                             return heat_step_point(in[0], h, i);
+                           });
+  const FreshInputs steps = fresh.steps();
+  gpu_timed(
+      ctx, name, [&] { dout.poison(); },
+      [&] { fn(din.get(), dout.get(), h.nx, h.ny, h.r); }, &steps);
   const std::vector<float> out = download_phase(ctx, dout);
   // Ideal traffic: every point read once and written once (neighbours from cache).
   ctx.set_work(8.0 * static_cast<double>(h.count), 6.0 * static_cast<double>(h.count));

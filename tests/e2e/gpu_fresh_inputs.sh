@@ -6,6 +6,9 @@
 # and a fake that copies back the product of its first call on the same pointers
 # (tests/fakes/lab05/replay_by_pointer.patch) are run by hand with --warmup 1 --repeat 3.
 # Both pass every correctness test (one call each); only the timed run tells them apart.
+# lab03's reference runs its element-wise and stencil tasks the same way: each timed
+# repetition's sampled elements must match the host's recomputation (a check that
+# blamed a correct kernel would fail every honest submission on a GPU).
 # The executables are the ones the fake table's gradings built.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -17,11 +20,12 @@ expect_rc replay 0
 expect_no_test "$W/replay.json" failed "a single call of the replaying fake is right: every correctness test passes"
 REPLAY_SRC="$FAKE_DIR/matmul.cu"
 
-# built_from SOURCE: the sim executable the fixture built from SOURCE (its copy of matmul.cu).
+# built_from SOURCE [LAB FILE]: the sim executable the fixture built from SOURCE (its copy
+# of FILE; lab05's matmul.cu unless given).
 built_from() {
-  local src
-  for src in "$FAKE_RESULTS"/work/*/lab05/*/build/sim/src/matmul.cu; do
-    if cmp -s "$src" "$1"; then echo "${src%/src/matmul.cu}/bin/lab05_submission"; return; fi
+  local src lab=${2:-lab05} file=${3:-matmul.cu}
+  for src in "$FAKE_RESULTS"/work/*/"$lab"/*/build/sim/src/"$file"; do
+    if cmp -s "$src" "$1"; then echo "${src%/src/$file}/bin/${lab}_submission"; return; fi
   done
   echo "FAIL: no build of $1 under $FAKE_RESULTS/work" >&2; exit 1
 }
@@ -35,9 +39,9 @@ PY
 )
 [ -n "$DATASET" ] || { fail "no lab05 dataset of 100 to 5000 elements in the fixture's cache"; exit 1; }
 
-timed_run() {  # NAME EXECUTABLE: the tiled task, 1 warm-up and 3 timed repetitions
+timed_run() {  # NAME EXECUTABLE [TASK DATASET]: lab05's tiled task unless given, 1 warm-up and 3 timed repetitions
   mkdir -p "$W/$1.outdir"
-  "$2" --task tiled --dataset "$DATASET" --out "$W/$1.outdir" --warmup 1 --repeat 3 \
+  "$2" --task "${3:-tiled}" --dataset "${4:-$DATASET}" --out "$W/$1.outdir" --warmup 1 --repeat 3 \
     >"$W/$1.out" 2>"$W/$1.err"
   echo $? >"$W/$1.rc"
 }
@@ -52,4 +56,27 @@ expect_field "$W/replay_timed.outdir/status.json" message \
   "the replayed product fails the first timed repetition, named"
 expect_field "$W/replay_timed.outdir/status.json" message '.*C at row [0-9]+, col [0-9]+ is .*' \
   "the element that differed is named"
+
+# lab03's reference: every task that takes fresh inputs, on a dataset of its kind.
+fake_result ref3 lab03 reference -  # the fake table's grading
+expect_rc ref3 0
+LAB03=$(built_from "$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu" lab03 kernels.cu)
+# lab03_dataset ARRAY...: a cached kernel_inputs dataset holding every ARRAY.
+lab03_dataset() {
+  python3 - "$FAKE_RESULTS" "$@" <<'PY'
+import glob, json, sys
+for d in sorted(glob.glob(sys.argv[1] + "/work/*/dataset-cache/kernel_inputs-*")):
+    names = {x["name"] for x in json.load(open(d + "/manifest.json"))["arrays"]}
+    if set(sys.argv[2:]) <= names: print(d); break
+PY
+}
+for task_arrays in "vector_add a b" "saxpy x y alpha" "matrix_scale matrix alpha" "heat_step grid r"; do
+  read -r task arrays <<<"$task_arrays"
+  # shellcheck disable=SC2086  # the array names are words
+  dataset=$(lab03_dataset $arrays)
+  if [ -z "$dataset" ]; then fail "no cached lab03 dataset with $arrays"; continue; fi
+  timed_run "ref3_$task" "$LAB03" "$task" "$dataset"
+  expect_rc "ref3_$task" 0
+  expect_field "$W/ref3_$task.outdir/status.json" status ok "lab03's reference $task passes every fresh repetition's check"
+done
 finish

@@ -11,6 +11,7 @@
 
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
+#include "parlab/harness/gpu/sampled_fresh_inputs.hpp"
 #include "scratch_dir.hpp"
 
 using parlab::harness::OutputWriter;
@@ -164,4 +165,61 @@ TEST_CASE("a single call (a correctness run) keeps the dataset's content") {
   CHECK(bench.refreshes == 0);
   CHECK(bench.restores == 0);
   CHECK(bench.output == 14);
+}
+
+// Element-wise fresh inputs (sampled_fresh_inputs.hpp) on the fake runtime's host-backed
+// device memory: out = 2 x + y, the "kernel" a loop over the buffers.
+namespace {
+
+using parlab::harness::gpu::DeviceBuffer;
+using parlab::harness::gpu::SampledFreshInputs;
+
+struct TwoXPlusY {
+  std::vector<float> x{0.5f, -0.25f, 1.0f, 0.0f, 0.75f, -1.0f, 0.125f, 0.5f};
+  std::vector<float> y{1.0f, 1.0f, -0.5f, 0.25f, 0.0f, 0.5f, -0.125f, 0.0f};
+  DeviceBuffer<float> dx{x.size()}, dy{y.size()}, dout{x.size()};
+
+  void run_honestly() {
+    for (std::size_t i = 0; i < x.size(); ++i) dout.get()[i] = 2 * dx.get()[i] + dy.get()[i];
+  }
+  template <class Work>
+  std::vector<float> time_it(Work&& work) {
+    parlab::testing::ScratchDir dir;
+    OutputWriter out(dir.path());
+    TaskContext ctx(dir.path(), Params{}, out, /*warmup=*/1, /*repeat=*/3);
+    dx.upload(x);
+    dy.upload(y);
+    SampledFreshInputs fresh({{&dx, &x}, {&dy, &y}}, dout, "out",
+                             [](std::size_t i, const SampledFreshInputs::Inputs& in) {
+                               return 2.0 * in[0][i] + in[1][i];
+                             });
+    const parlab::harness::gpu::FreshInputs steps = fresh.steps();
+    gpu_timed(ctx, "two_x_plus_y", [&] { dout.poison(); }, work, &steps);
+    return dout.download();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sampled fresh inputs: an honest element-wise call passes, the dataset's answer last") {
+  fake_cuda::reset({});
+  TwoXPlusY bench;
+  const std::vector<float> last = bench.time_it([&] { bench.run_honestly(); });
+  for (std::size_t i = 0; i < last.size(); ++i) CHECK(last[i] == 2 * bench.x[i] + bench.y[i]);
+}
+
+TEST_CASE("sampled fresh inputs: an output copied from the first call is caught") {
+  fake_cuda::reset({});
+  TwoXPlusY bench;
+  std::vector<float> kept;
+  auto replays = [&] {
+    if (kept.empty()) {
+      bench.run_honestly();
+      kept = bench.dout.download();
+    } else {
+      bench.dout.upload(kept);  // a device-to-device copy of the first product, on a GPU
+    }
+  };
+  CHECK_THROWS_WITH(bench.time_it(replays), Catch::Contains("two_x_plus_y returned a result") &&
+                                                Catch::Contains("out at index"));
 }

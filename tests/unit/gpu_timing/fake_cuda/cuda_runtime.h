@@ -5,10 +5,13 @@
 // timelines as on a GPU: the legacy default stream waits for blocking streams, never for
 // cudaStreamNonBlocking ones; an event recorded on the default stream stamps its time.
 // The persisting-L2 model: a kernel run while persisting lines are kept is faster.
+// Device memory up to 64 MiB is host memory (a test's "kernel" reads and writes it
+// directly; copies are memcpy); larger buffers (the L2 flush's) are tokens no one reads.
 #include <cstddef>
 
 enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorUnsupportedLimit = 215 };
 enum cudaLimit { cudaLimitPersistingL2CacheSize = 0x06 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
 #define cudaStreamNonBlocking 0x01
 
 struct FakeStream;
@@ -30,6 +33,7 @@ cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes);
 cudaError_t cudaFree(void* pointer);
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
+cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -87,18 +88,26 @@ cudaError_t cudaDeviceSynchronize() {
   state().host_now = std::max(state().host_now, end);
   return cudaSuccess;
 }
-cudaError_t cudaMalloc(void** pointer, std::size_t) {
-  *pointer = std::malloc(64);  // nothing reads or writes device buffers here: a token
+// Buffers up to this size are real host memory; larger ones (the flush's) are tokens.
+constexpr std::size_t kBacked = std::size_t{64} << 20;
+
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  *pointer = bytes <= kBacked ? std::calloc(bytes == 0 ? 1 : bytes, 1) : std::malloc(64);
   return cudaSuccess;
 }
 cudaError_t cudaFree(void* pointer) {
   std::free(pointer);
   return cudaSuccess;
 }
-cudaError_t cudaMemset(void*, int, std::size_t bytes) {
-  // Only the time and the size are modelled: the buffer is as large as the L2 flush's.
+cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+  if (bytes <= kBacked) std::memset(pointer, value, bytes);
+  // The flush's buffer is as large as the L2: only its time and size are modelled.
   state().largest_memset = std::max(state().largest_memset, bytes);
   fake_cuda::launch(nullptr, static_cast<double>(bytes) / state().device.memset_bytes_per_second);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy(void* to, const void* from, std::size_t bytes, cudaMemcpyKind) {
+  std::memcpy(to, from, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t* event) {

@@ -1,0 +1,83 @@
+#pragma once
+// Fresh inputs for a GPU call whose output elements can each be recomputed on the host
+// cheaply (element-wise maps, stencils): new float content in [-1, 1] for every input
+// at each timed repetition, and a check of 64 output elements chosen at random after
+// the call, each against `expected(index, inputs)` computed in double. See
+// fresh_inputs.hpp for where gpu_timed uses the steps.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "parlab/harness/gpu/device_buffer.hpp"
+#include "parlab/harness/gpu/fresh_inputs.hpp"
+
+namespace parlab::harness::gpu {
+
+class SampledFreshInputs {
+ public:
+  struct Input {
+    DeviceBuffer<float>* device;
+    const std::vector<float>* dataset;  // uploaded again for the last, compared call
+  };
+  using Inputs = std::vector<std::vector<float>>;
+  using Expected = std::function<double(std::size_t index, const Inputs& fresh)>;
+
+  SampledFreshInputs(std::vector<Input> inputs, const DeviceBuffer<float>& output,
+                     std::string output_name, Expected expected)
+      : inputs_(std::move(inputs)),
+        output_(output),
+        output_name_(std::move(output_name)),
+        expected_(std::move(expected)) {
+    for (const Input& in : inputs_) fresh_.emplace_back(in.dataset->size());
+  }
+
+  FreshInputs steps() {
+    return {[this](std::uint64_t seed) { refresh(seed); }, [this] { return check(); },
+            [this] {
+              for (const Input& in : inputs_) in.device->upload(*in.dataset);
+            }};
+  }
+
+ private:
+  static constexpr int kSampledElements = 64;
+
+  void refresh(std::uint64_t seed) {
+    rng_.seed(seed);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    for (std::size_t k = 0; k < inputs_.size(); ++k) {
+      for (float& x : fresh_[k]) x = value(rng_);
+      inputs_[k].device->upload(fresh_[k]);
+    }
+  }
+
+  // Float rounding of a few operations stays far inside 1e-4 (1 + |expected|); a result
+  // for other inputs (values spread over [-1, 1]) is off by far more.
+  std::string check() {
+    const std::vector<float> got = output_.download();
+    if (got.empty()) return "";
+    std::uniform_int_distribution<std::size_t> pick(0, got.size() - 1);
+    for (int s = 0; s < kSampledElements; ++s) {
+      const std::size_t i = pick(rng_);
+      const double want = expected_(i, fresh_);
+      if (!(std::fabs(got[i] - want) <= 1e-4 * (1 + std::fabs(want)))) {
+        return output_name_ + " at index " + std::to_string(i) + " is " +
+               std::to_string(got[i]) + " where these inputs give " + std::to_string(want);
+      }
+    }
+    return "";
+  }
+
+  std::vector<Input> inputs_;
+  const DeviceBuffer<float>& output_;
+  std::string output_name_;
+  Expected expected_;
+  Inputs fresh_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace parlab::harness::gpu
