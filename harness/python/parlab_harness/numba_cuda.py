@@ -5,11 +5,18 @@ CUDA thread and checks every index: a thread past an array's end raises IndexErr
 
 import glob
 import os
+import threading
+
+
+# A simulated thread runs a little Python: 1 MiB of stack is plenty, where the default
+# (8 MiB) would put a 1024-thread block past the run's address-space limit.
+SIMULATED_THREAD_STACK = 1 << 20
 
 
 def use_simulator_without_gpu():
     if not glob.glob("/dev/nvidia[0-9]*"):
         os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+        threading.stack_size(SIMULATED_THREAD_STACK)
 
 
 def explain_out_of_bounds(error, advice):
