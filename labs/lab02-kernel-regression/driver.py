@@ -7,13 +7,13 @@ memory_mb], grid_search [h_min, h_max, k, workers], predict_gpu [h, budget_mb].
 predict_gpu runs in Numba's CUDA simulator where no GPU device node exists (set before
 Numba is imported: the simulator is chosen at import)."""
 
-import glob
 import math
 import os
 import sys
 
 from parlab_harness import ParamError, Task, run_driver
 from parlab_harness.inputs import read_array, read_shape
+from parlab_harness.numba_cuda import explain_out_of_bounds, use_simulator_without_gpu
 
 import api
 
@@ -87,11 +87,6 @@ def run_grid_search(ctx):
     ctx.out.write("r2", "f64", r2)
 
 
-def use_simulator_without_gpu():
-    if not glob.glob("/dev/nvidia[0-9]*"):
-        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
-
-
 def run_predict_gpu(ctx):
     use_simulator_without_gpu()
     h = bandwidth(ctx, "h", 0.3)
@@ -102,9 +97,9 @@ def run_predict_gpu(ctx):
             return student().predict_gpu(p, h, budget)
         except IndexError as e:
             # The simulator checks every index: a thread past the data is a kernel bug.
-            raise IndexError(f"{e}; out of bounds in the kernel: the grid has more threads "
-                             "than queries (blocks are rounded up), so guard with "
-                             "`if i < m:` before touching arrays").with_traceback(e.__traceback__)
+            raise explain_out_of_bounds(e, "the grid has more threads than queries (blocks are "
+                                        "rounded up), so guard with `if i < m:` before "
+                                        "touching arrays")
 
     run_predict(ctx, "predict_gpu", call)
 

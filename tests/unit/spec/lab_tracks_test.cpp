@@ -125,6 +125,14 @@ TEST_CASE("for_track gives the track's sources and datasets, the rest unchanged"
   CHECK(cpp.tests[1].dataset == "big");
 }
 
+TEST_CASE("for_track drops sim-mode counter checks from the Python track only", "[spec][tracks]") {
+  ScratchDir dir;
+  LabSpec lab = load(dir, kPythonTrack);
+  lab.tests[1].sim_check = SimCheckSpec{};
+  CHECK_FALSE(for_track(lab, Track::python).tests[1].sim_check.has_value());
+  CHECK(for_track(lab, Track::cpp).tests[1].sim_check.has_value());
+}
+
 TEST_CASE("for_track of a track the lab lacks is a usage error naming its tracks", "[spec][tracks]") {
   ScratchDir dir;
   const LabSpec lab = load(dir, "");
