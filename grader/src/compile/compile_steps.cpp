@@ -57,6 +57,14 @@ CompilePlan host_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
           {labtc.driver_lib, tc.harness_lib, tc.cxx}};
 }
 
+}  // namespace
+
+fs::path cuda_object_path(const fs::path& stage, const std::string& source) {
+  return stage / (source + ".gpu.o");
+}
+
+namespace {
+
 // nvcc compiles for the GPU in this machine (the grader only builds for a GPU it found).
 CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& stage,
                       const fs::path& exe) {
@@ -66,10 +74,18 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
                            "GPU; use --device sim, or install the CUDA toolkit and re-run cmake");
   }
   require_file(labtc.driver_lib, "the CUDA build of the " + lab.id + " driver", tc);
-  CompileStep link{tc.nvcc, {"-std=c++20", "-O3", "-arch=native", "-lineinfo",
-                             "-I" + stage.string(), "-I" + labtc.dir.string(),
-                             "-I" + tc.harness_include.string(), "-o", exe.string()}};
-  for (const std::string& src : lab.sources) link.args.push_back((stage / src).string());
+  // Each source compiled to its own object (cuda_object_path), which the builder reads
+  // before any run (compile/library_interposition), then linked.
+  std::vector<CompileStep> steps;
+  CompileStep link{tc.nvcc, {"-std=c++20", "-O3", "-arch=native", "-o", exe.string()}};
+  for (const std::string& src : lab.sources) {
+    const std::string object = cuda_object_path(stage, src).string();
+    steps.push_back({tc.nvcc, {"-std=c++20", "-O3", "-arch=native", "-lineinfo",
+                               "-I" + stage.string(), "-I" + labtc.dir.string(),
+                               "-I" + tc.harness_include.string(), "-c", (stage / src).string(),
+                               "-o", object}});
+    link.args.push_back(object);
+  }
   link.args.push_back(labtc.driver_lib.string());
   link.args.push_back(tc.harness_lib.string());
   for (const std::string& l : labtc.libs) link.args.push_back("-l" + l);
@@ -81,7 +97,8 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
     if (fs::is_directory(cuda_lib)) link.args.push_back("-Xlinker=-rpath=" + cuda_lib.string());
   }
   link.args.push_back("-lpthread");
-  return {{link},
+  steps.push_back(std::move(link));
+  return {std::move(steps),
           public_view(labtc, tc, {labtc.driver_lib, tc.harness_lib}),
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }

@@ -34,6 +34,9 @@ struct CompilePlan {
 CompilePlan plan_compile(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain,
                          const std::filesystem::path& stage, const std::filesystem::path& exe);
 
+// Where the cuda plan compiles `source` (a staged file name) to an object before linking.
+std::filesystem::path cuda_object_path(const std::filesystem::path& stage, const std::string& source);
+
 // "prog arg arg ..." for the report.
 std::string join_command(const CompileStep& step);
 

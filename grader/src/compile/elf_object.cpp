@@ -9,6 +9,10 @@ namespace {
 
 constexpr std::uint64_t kMaxObjectBytes = 256ull << 20;
 constexpr std::uint64_t kSymtab = 2;
+constexpr std::uint64_t kDynamic = 6;
+constexpr std::uint64_t kDynsym = 11;
+constexpr std::uint64_t kDynamicEntrySize = 16;  // Elf64_Dyn
+constexpr std::uint64_t kNeeded = 1;  // DT_NEEDED
 constexpr std::uint64_t kSymbolSize = 24;  // Elf64_Sym
 constexpr unsigned kGnuIndirectFunction = 10;  // STT_GNU_IFUNC
 
@@ -71,7 +75,7 @@ ElfObject parse_elf_object(const std::string& bytes) {
     object.sections[i].name = string_at(bytes, object.sections[names_index], read_le(bytes, header(i), 4));
   }
   for (const ElfSection& symtab : object.sections) {
-    if (symtab.type != kSymtab) continue;
+    if (symtab.type != kSymtab && symtab.type != kDynsym) continue;
     if (symtab.link >= object.sections.size()) throw std::runtime_error("bad ELF symbol table");
     check_within(bytes, symtab, "symbol table");
     for (std::uint64_t at = kSymbolSize; at + kSymbolSize <= symtab.size; at += kSymbolSize) {
@@ -85,6 +89,16 @@ ElfObject parse_elf_object(const std::string& bytes) {
       symbol.indirect = (info & 0xf) == kGnuIndirectFunction;
       symbol.defined = read_le(bytes, entry + 6, 2) != 0;  // SHN_UNDEF is 0
       object.symbols.push_back(std::move(symbol));
+    }
+  }
+  for (const ElfSection& dynamic : object.sections) {
+    if (dynamic.type != kDynamic) continue;
+    if (dynamic.link >= object.sections.size()) throw std::runtime_error("bad ELF dynamic section");
+    check_within(bytes, dynamic, "dynamic section");
+    for (std::uint64_t at = 0; at + kDynamicEntrySize <= dynamic.size; at += kDynamicEntrySize) {
+      if (read_le(bytes, dynamic.offset + at, 8) != kNeeded) continue;
+      object.needed.push_back(
+          string_at(bytes, object.sections[dynamic.link], read_le(bytes, dynamic.offset + at + 8, 8)));
     }
   }
   return object;

@@ -1,8 +1,9 @@
 #pragma once
-// The parts of a 64-bit little-endian ELF file the sim build's checks read (section
-// names and sizes, symbol names and bindings), parsed with every offset bounds-checked:
-// the objects come from the untrusted build (compile/startup_code_check,
-// compile/runtime_interposition).
+// The parts of a 64-bit little-endian ELF file the build checks read (section names
+// and sizes, symbol names and bindings, the libraries a program needs), parsed with
+// every offset bounds-checked: the objects come from the untrusted build
+// (compile/startup_code_check, compile/runtime_interposition,
+// compile/library_interposition).
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -29,7 +30,8 @@ struct ElfSymbol {
 
 struct ElfObject {
   std::vector<ElfSection> sections;
-  std::vector<ElfSymbol> symbols;  // of every SHT_SYMTAB section
+  std::vector<ElfSymbol> symbols;  // of every SHT_SYMTAB and SHT_DYNSYM section
+  std::vector<std::string> needed;  // a program's or library's DT_NEEDED libraries
 };
 
 // Throws std::runtime_error naming what is wrong when `bytes` is not such a file.

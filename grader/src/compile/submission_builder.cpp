@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "compile/build_seal.hpp"
@@ -13,6 +14,7 @@
 #include "compile/submission_stager.hpp"
 #include "compile/elf_object.hpp"
 #include "compile/python_program.hpp"
+#include "compile/library_interposition.hpp"
 #include "compile/runtime_interposition.hpp"
 #include "compile/startup_code_check.hpp"
 #include "core/errors.hpp"
@@ -95,6 +97,39 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
            "or .ctors, or an indirect function) is not allowed in sim mode: the simulator "
            "must set itself up first. Drop the priority (a plain constructor, or none: CUDA "
            "code rarely needs one).";
+  }
+  return "";
+}
+
+// GPU builds: the student's objects must not replace a library function the driver,
+// the harness or the CUDA runtime calls (compile/library_interposition). The message,
+// or empty.
+std::string cuda_build_refusal(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
+                               const fs::path& submission, const fs::path& exe) {
+  std::set<std::string> library_names;
+  try {
+    const std::vector<fs::path> search = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                                          "/lib64", "/usr/lib64",
+                                          toolchain.nvcc.parent_path().parent_path() / "lib64"};
+    library_names = names_libraries_define(parse_elf_object(read_object_file(exe)), search);
+  } catch (const std::exception& e) {
+    return "the built program could not be checked: " + std::string(e.what());
+  }
+  for (const std::string& src : lab.sources) {
+    std::vector<std::string> replaced;
+    try {
+      replaced = library_interposing_definitions(
+          parse_elf_object(read_object_file(cuda_object_path(stage, src))), library_names);
+    } catch (const std::exception& e) {
+      return "the compiled " + src + " could not be checked: " + e.what();
+    }
+    if (replaced.empty()) continue;
+    std::string names;
+    for (const std::string& name : replaced) names += (names.empty() ? "" : ", ") + name;
+    return (submission / src).string() + ": defines " + names + ", a function of a library " +
+           "the program links (the CUDA runtime, the C library): your definition would replace " +
+           "it for the grader's timing and checks too. Rename it (C++ functions in a namespace " +
+           "never clash).";
   }
   return "";
 }
@@ -219,9 +254,11 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
       put_first(built.result, submission_dir, stop);
     return built;
   }
-  if (target == BuildTarget::sim) {
-    if (std::string refused = sim_build_refusal(lab, toolchain, stage, submission_dir);
-        !refused.empty()) {
+  if (target == BuildTarget::sim || target == BuildTarget::cuda) {
+    const std::string refused = target == BuildTarget::sim
+                                    ? sim_build_refusal(lab, toolchain, stage, submission_dir)
+                                    : cuda_build_refusal(lab, toolchain, stage, submission_dir, exe);
+    if (!refused.empty()) {
       fs::remove(exe);
       put_first(built.result, submission_dir, refused);
       return built;

@@ -166,10 +166,16 @@ TEST_CASE("CUDA build: nvcc for this machine's GPU; a clear error without nvcc",
   std::ofstream(f.root / "libdriver_cuda.a") << "x";
   f.tc.labs["lab77"].driver_lib = f.root / "libdriver_cuda.a";
   CompilePlan plan = plan_compile(BuildTarget::cuda, f.lab, f.tc, f.stage, f.root / "exe");
-  REQUIRE(plan.steps.size() == 1);
+  // One object per source (read by the builder's library check before any run), then the link.
+  REQUIRE(plan.steps.size() == 2);
   CHECK(plan.steps[0].program == "/usr/local/cuda/bin/nvcc");
   CHECK(contains(plan.steps[0].args, "-arch=native"));
+  CHECK(contains(plan.steps[0].args, "-c"));
   CHECK(contains(plan.steps[0].args, (f.stage / "kernels.cu").string()));
+  CHECK(contains(plan.steps[0].args, cuda_object_path(f.stage, "kernels.cu").string()));
+  CHECK(contains(plan.steps[1].args, cuda_object_path(f.stage, "kernels.cu").string()));
+  CHECK(contains(plan.steps[1].args, "-arch=native"));
+  CHECK(contains(plan.steps[1].args, (f.root / "libdriver_cuda.a").string()));
   CHECK(join_command(plan.steps[0]).rfind("/usr/local/cuda/bin/nvcc -std=c++20", 0) == 0);
 }
 
