@@ -9,7 +9,9 @@
 #     "never written" nor 0/0;
 #   - lab03 heat_solve without its final copy: a step behind, not "off by rounding";
 #   - lab05 tile loads without the zero padding: NaN from shared memory, not
-#     "never written" with the grid-coverage hint.
+#     "never written" with the grid-coverage hint;
+#   - lab04 max_atomic started from cudaMemset(0): on all-negative data the 0 above every
+#     value names the starting value, not "not implemented yet?".
 # And realistic student bugs (tests/fakes/labNN/*.patch, tests/agreement/verdicts.tsv):
 #   - lab03 matrix_scale with x and y swapped: the hint names the swap, not only rounding;
 #   - lab03 heat_step without its boundary: heat_solve's poisoned grid is said before the
@@ -61,6 +63,12 @@ T="tiled: 1 x 1 x 1"
 expect_test_says "$W/pad.json" "$T" "NaN computed from shared memory never stored to" "lab05: NaN from an unpadded tile is said so"
 expect_test_says "$W/pad.json" "$T" "Hint: a tile element was read from shared memory but never stored" "lab05: with the zero-padding hint"
 expect_test_not_says "$W/pad.json" "$T" "never written|the grid must cover" "lab05: not 'never written', no grid-coverage hint"
+
+grade_fake maxzero lab04 lab04_max_starts_from_zero
+T="max_atomic: all values negative"
+expect_test_says "$W/maxzero.json" "$T" "above every expected value.*starts from 0 \\(cudaMemset\\(0\\)" "lab04 max: a 0 above negative data names the starting value"
+expect_test_not_says "$W/maxzero.json" "$T" "not implemented yet" "lab04 max: not 'not implemented yet?'"
+expect_status "$W/maxzero.json" "max_atomic: block size + 1, max in the last block" passed "lab04 max: with a positive maximum the 0 start hides, and that test passes"
 
 # grade_patch NAME LAB FAKE: a tests/fakes/ patch on the reference (an agreement line).
 grade_patch() {

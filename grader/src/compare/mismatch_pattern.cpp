@@ -186,6 +186,14 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
       p.kinds = {"unwritten"};
       p.detail = "all " + n + " elements were never written (outputs are poisoned with NaN "
                  "before the call, -1 for integers, and these still hold it): not implemented yet?";
+    } else if (std::all_of(e.values.begin(), e.values.end(), [](double v) { return v < 0; })) {
+      // 0 above every expected value: outputs arrive poisoned, so something wrote the 0,
+      // and the likeliest writer is a starting value no element could beat (a max begun
+      // with cudaMemset(0) over negative data). Said first, the skeleton's reading after.
+      p.detail = "every element is 0, above every expected value (all negative): a maximum "
+                 "that starts from 0 (cudaMemset(0), or = 0) never sees a larger element; "
+                 "start from the identity (INT_MIN, -INFINITY) or the first element. Or "
+                 "nothing was computed: a loop that never ran";
     } else {
       // Zeros are also what a loop that never ran leaves (lab05's K loop stopping
       // before a K smaller than its tile): said beside the skeleton's reading.
