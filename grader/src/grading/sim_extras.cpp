@@ -55,9 +55,23 @@ bool SimExtras::prepare_reference(GradingContext& ctx, const TestSpec& t) {
       reference_counters_[t.name] = reference_counters_on(ctx, t, t.sim_check->dataset, true);
     return true;
   }
-  if (t.kind == TestKind::correctness && t.device == Device::gpu && counters_on(ctx))
-    reference_hint_counters_[t.name] = reference_counters_on(ctx, t, t.dataset, false);
+  // A correctness test's reference counters are counted later, only if a hint needs them
+  // (hint_counters_source): the grading's one sample seed makes them the same then.
   return false;
+}
+
+// The reference's counters on the test's data, counted at the first call (a run of the
+// reference, charged to the reference runs) and kept; empty where counters are off.
+ReferenceCountersSource SimExtras::hint_counters_source(GradingContext& ctx, const TestSpec& t) {
+  if (t.device != Device::gpu || !counters_on(ctx)) return {};
+  return [this, &ctx, &t]() -> const std::optional<CounterTotals>* {
+    auto known = reference_hint_counters_.find(t.name);
+    if (known == reference_hint_counters_.end()) {
+      const PhaseScope in_reference(ctx.phases, GradingPhase::reference_runs);
+      known = reference_hint_counters_.emplace(t.name, reference_counters_on(ctx, t, t.dataset, false)).first;
+    }
+    return &known->second;
+  };
 }
 
 // Re-runs in other orders, the same settings otherwise: no run is special. Then the
@@ -72,9 +86,7 @@ void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
                          t.visibility == Visibility::hidden);
     reruns.push_back(reordered_run_name(slug, n));
   }
-  add_sim_findings(r, ctx.runs_root(), slug, notes, false,
-                   reference_hint_counters_.count(t.name) ? &reference_hint_counters_[t.name] : nullptr,
-                   reruns);
+  add_sim_findings_against(r, ctx.runs_root(), slug, notes, false, hint_counters_source(ctx, t), reruns);
 }
 
 // The same run again, with another seed for the simulator's order (grading/schedule_check).

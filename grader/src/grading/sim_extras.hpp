@@ -12,6 +12,7 @@
 #include "grading/mode_extras.hpp"
 #include "grading/schedule_check.hpp"
 #include "grading/sim_counters.hpp"
+#include "grading/sim_mode.hpp"
 
 namespace parlab::grader {
 
@@ -33,12 +34,13 @@ class SimExtras : public ModeExtras {
   std::optional<CounterTotals> reference_counters_on(GradingContext& ctx, const TestSpec& t,
                                                      const std::string& dataset, bool scored);
   ReorderedRun run_in_another_order(GradingContext& ctx, const TestSpec& t, int n);
+  ReferenceCountersSource hint_counters_source(GradingContext& ctx, const TestSpec& t);
 
   int reruns_wanted_ = 0;  // re-runs in other orders of each passed GPU test
   // The reference's counters per sim-checked test (nothing: counters off).
   std::map<std::string, std::optional<CounterTotals>> reference_counters_;
-  // The reference's counters on each GPU correctness test's data, to judge the
-  // memory-access hints against (nothing: counters off).
+  // The reference's counters on a GPU correctness test's data, to judge the
+  // memory-access hints against, counted the first time a hint needs them.
   std::map<std::string, std::optional<CounterTotals>> reference_hint_counters_;
 };
 

@@ -134,7 +134,9 @@ std::vector<SimFinding> merged_findings(ReportReader& reader, const std::string&
 // solution to change code the reference writes alike.
 std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
                                         const std::optional<CounterTotals>& mine,
-                                        const std::optional<CounterTotals>* reference) {
+                                        const ReferenceCountersSource& source) {
+  const bool any_speed = std::any_of(findings.begin(), findings.end(), is_speed_finding);
+  const std::optional<CounterTotals>* reference = any_speed && mine && source ? source() : nullptr;
   const bool judged = mine && reference != nullptr && reference->has_value();
   std::vector<SimFinding> kept;
   for (SimFinding& finding : findings) {
@@ -199,12 +201,21 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
                       const std::string& run_name, std::vector<std::string>& notes,
                       bool scored, const std::optional<CounterTotals>* reference,
                       const std::vector<std::string>& more_runs) {
-  // Sealed reports (grading/sealed_report): one that was altered costs the test.
+  ReferenceCountersSource source;
+  if (reference != nullptr && reference->has_value()) source = [reference] { return reference; };
+  add_sim_findings_against(result, runs_root, run_name, notes, scored, source, more_runs);
+}
+
+void add_sim_findings_against(TestResult& result, const std::filesystem::path& runs_root,
+                              const std::string& run_name, std::vector<std::string>& notes,
+                              bool scored, const ReferenceCountersSource& reference,
+                              const std::vector<std::string>& more_runs) {
+  // Sealed reports (grading/sealed_report): one that was altered costs the test. The
+  // run's counters are read (and their seal checked) whether or not a hint needs them.
   ReportReader reader{runs_root, {}};
   std::vector<SimFinding> findings = merged_findings(reader, run_name, more_runs);
   std::optional<std::string> counted;
-  if (reference != nullptr && reference->has_value())
-    counted = reader.read(run_name, kSimCountersFile, "counters", kSimCountersFileCap);
+  if (reference) counted = reader.read(run_name, kSimCountersFile, "counters", kSimCountersFileCap);
   if (!reader.tampered.empty()) {
     result.status = TestStatus::failed;
     result.points = 0;

@@ -5,6 +5,7 @@
 // test's feedback. The findings file is written by the untrusted process: it is read
 // through ChildRunFiles (no links, capped), parsed line by line, and kept as text only.
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -61,5 +62,16 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
                       const std::string& run_name, std::vector<std::string>& notes,
                       bool scored = false, const std::optional<CounterTotals>* reference = nullptr,
                       const std::vector<std::string>& more_runs = {});
+
+// The reference's counters, asked for only when a memory-access or divergence finding
+// must be judged against them: each answer costs a run of the reference, and most
+// runs have no such finding. An empty source: nothing to judge against.
+using ReferenceCountersSource = std::function<const std::optional<CounterTotals>*()>;
+
+// add_sim_findings with the reference's counters from `reference`, called at most once.
+void add_sim_findings_against(TestResult& result, const std::filesystem::path& runs_root,
+                              const std::string& run_name, std::vector<std::string>& notes,
+                              bool scored, const ReferenceCountersSource& reference,
+                              const std::vector<std::string>& more_runs = {});
 
 }  // namespace parlab::grader
