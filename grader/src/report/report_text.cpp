@@ -333,6 +333,13 @@ std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
     return "need " + format_number(t.measurement->required_cores, 3) + " cores (" +
            std::to_string(r.host.cores) + " here)";
   }
+  // The simulator stopped at a feature it does not run: which, and where.
+  const std::string_view needs_gpu = "not graded here: needs a GPU (";
+  if (t.message.rfind(needs_gpu, 0) == 0) {
+    const std::string reason = untrusted_text::escape_line(t.message.substr(17));
+    const std::size_t end = reason.rfind("): ");
+    return first_line_fitted(end == std::string::npos ? reason : reason.substr(0, end + 1), 200);
+  }
   if (r.device.mode == DeviceMode::sim || r.device.mode == DeviceMode::none) return "need a GPU";
   // Else the message's first clause, without a leading "not graded here:".
   std::string reason = untrusted_text::escape_line(t.message);
