@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Correct code the simulator does not run is "not graded here", never a failure
+# (docs/simulation.md, "Not supported, said so"): lab04 with sum reading its lane id by
+# inline PTX and max_atomic waiting at a cuda::barrier of device scope
+# (tests/fakes/lab04/needs_gpu_features.patch), graded once with --device sim --no-perf:
+#   - it builds (the inline PTX statement is not refused);
+#   - the sum tests and the max_atomic tests are not graded, each message naming the
+#     feature and its line in the student's file; no points for them, none lost;
+#   - every other correctness test is graded, and passes;
+#   - the score equals the points graded here (37 of 37, 100 in all): nothing was lost.
+# The grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh).
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+
+fake_result ng lab04 lab04/needs_gpu_features --no-perf
+R="$W/ng.json"
+expect_rc ng 0
+expect_field "$R" build.ok true "inline PTX and a device-scope barrier build in sim"
+ptx_line=$(line_of "$FAKE_DIR/sum_reduce.cu" '^ *asm volatile')
+barrier_line=$(line_of "$FAKE_DIR/max_reduce.cu" 'arrive_and_wait')
+for t in "sum: one element" "sum: block size + 1, mixed signs" "sum: prime size, mixed signs" \
+  "sum: spikes (order of summation)" "hidden fresh data: sum"; do
+  expect_test "$R" "$t" status not_graded "$t: not graded (inline PTX)"
+  expect_test "$R" "$t" points '0(\.0)?' "$t: no points"
+  expect_test_says "$R" "$t" "^not graded here: needs a GPU \(inline PTX \(asm\) at sum_reduce\.cu:$ptx_line\)" \
+    "$t: names inline PTX at sum_reduce.cu:$ptx_line"
+done
+for t in "max_atomic: one element" "max_atomic: block size + 1, max in the last block" \
+  "max_atomic: all values negative"; do
+  expect_test "$R" "$t" status not_graded "$t: not graded (cuda::barrier of device scope)"
+  expect_test_says "$R" "$t" \
+    "^not graded here: needs a GPU \(cuda::barrier of device or system scope at max_reduce\.cu:$barrier_line\)" \
+    "$t: names the barrier at max_reduce.cu:$barrier_line"
+done
+# The others are graded as usual; no test failed, none was stopped as a fault.
+expect_no_test "$R" 'failed|error|inconclusive' "no test failed: the stops are not faults"
+for t in "max_block: one element" "max_block: 300007 elements, max first" \
+  "histogram: 4096 bins, skewed keys" "hidden fresh data: histogram"; do
+  expect_test "$R" "$t" status passed "$t: graded, passed"
+done
+expect_score "$R" 37 100 "score 37 of 100"
+expect_field "$R" graded_max_score '37(\.0)?' "37 points graded here: not-graded tests lose nothing"
+expect_in "$W/ng.out" '8 points needs a GPU \(cuda::barrier of device or system scope at max_reduce\.cu' \
+  "the report's total line names the barrier's points"
+expect_in "$W/ng.out" '15 points needs a GPU \(inline PTX \(asm\) at sum_reduce\.cu' \
+  "the report's total line names the inline PTX's points"
+expect_no_message "$R" 'simulator found: ' "no finding listed: the stop is the tests' own message"
+finish
