@@ -40,9 +40,8 @@ for t in "max_block: one element" "max_block: 300007 elements, max first" \
 done
 expect_score "$R" 37 100 "score 37 of 100"
 expect_field "$R" graded_max_score '37(\.0)?' "37 points graded here: not-graded tests lose nothing"
-expect_in "$W/ng.out" '8 points needs a GPU \(cuda::barrier of device or system scope at max_reduce\.cu' \
-  "the report's total line names the barrier's points"
-expect_in "$W/ng.out" '15 points needs a GPU \(inline PTX \(asm\) at sum_reduce\.cu' \
-  "the report's total line names the inline PTX's points"
+total_says() { expect_in "$W/ng.out" "$1" "$2"; }  # text: the reason in the report's total line is the subject
+total_says '8 points needs a GPU \(cuda::barrier of device or system scope at max_reduce\.cu' "the total names the barrier's points"
+total_says '15 points needs a GPU \(inline PTX \(asm\) at sum_reduce\.cu' "the total names the inline PTX's points"
 expect_no_message "$R" 'simulator found: ' "no finding listed: the stop is the tests' own message"
 finish
