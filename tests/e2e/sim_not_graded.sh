@@ -8,6 +8,9 @@
 #     feature and its line in the student's file; no points for them, none lost;
 #   - every other correctness test is graded, and passes;
 #   - the score equals the points graded here (37 of 37, 100 in all): nothing was lost.
+# And lab04 including <cuda_fp16.h>, which the simulator does not provide
+# (tests/fakes/lab04/needs_gpu_header.patch): the sim build stops, but every test is
+# "not graded here: needs a GPU (<cuda_fp16.h> at sum_reduce.cu:LINE)", none failed.
 # The grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -44,4 +47,15 @@ total_says() { expect_in "$W/ng.out" "$1" "$2"; }  # text: the reason in the rep
 total_says '8 points needs a GPU \(cuda::barrier of device or system scope at max_reduce\.cu' "the total names the barrier's points"
 total_says '15 points needs a GPU \(inline PTX \(asm\) at sum_reduce\.cu' "the total names the inline PTX's points"
 expect_no_message "$R" 'simulator found: ' "no finding listed: the stop is the tests' own message"
+
+fake_result hdr lab04 lab04/needs_gpu_header --no-perf
+R="$W/hdr.json"
+include_line=$(line_of "$FAKE_DIR/sum_reduce.cu" '^#include <cuda_fp16.h>')
+expect_field "$R" build.ok false "the sim build stopped at <cuda_fp16.h>"
+expect_field "$R" build.needs_gpu "<cuda_fp16.h> at sum_reduce\.cu:$include_line" "the build names the header and its include line"
+expect_no_test "$R" 'passed|failed|error|inconclusive' "every test is left out, none failed"
+expect_test_says "$R" "sum: one element" "^not graded here: needs a GPU \(<cuda_fp16.h> at sum_reduce\.cu:$include_line\)" \
+  "a test names the header and its line"
+expect_score "$R" 0 100 "score 0 of 100"
+expect_field "$R" graded_max_score '0(\.0)?' "nothing graded here, so nothing lost"
 finish

@@ -37,4 +37,39 @@ bool leave_out_unsupported_feature(const TaskRun& run, TestResult& r) {
   return true;
 }
 
+namespace {
+
+// "In file included from kernels.cu:3:" (or "...:3,") -> "kernels.cu:3".
+std::string includer_place(const std::string& log, const std::string& header_file) {
+  const std::size_t error_at = log.find(header_file);
+  if (error_at == std::string::npos) return "";
+  const std::string lead = "In file included from ";
+  const std::size_t from = log.rfind(lead, error_at);
+  if (from == std::string::npos) return "";
+  const std::size_t start = from + lead.size();
+  std::string place = log.substr(start, log.find('\n', start) - start);
+  while (!place.empty() && (place.back() == ':' || place.back() == ',')) place.pop_back();
+  return place.size() <= kMaxFeatureChars ? place : "";
+}
+
+}  // namespace
+
+std::string unsupported_header_of(const BuildResult& build) {
+  const std::string says = "parlab sim: ";
+  const std::string refused = " is not supported by the simulator";
+  for (const Diagnostic& d : build.diagnostics) {
+    if (d.severity != "error") continue;
+    const std::size_t what = d.message.find(says);
+    const std::size_t end = d.message.find(refused);
+    if (d.file.find("/cuda_compat/") == std::string::npos || what == std::string::npos ||
+        end == std::string::npos || end <= what + says.size())
+      return "";  // the first error is another one: the build failed for it
+    std::string header = d.message.substr(what + says.size(), end - what - says.size());
+    if (header.size() > kMaxFeatureChars) return "";
+    const std::string place = includer_place(build.log, d.file + ":" + std::to_string(d.line));
+    return place.empty() ? header : header + " at " + place;
+  }
+  return "";
+}
+
 }  // namespace parlab::grader

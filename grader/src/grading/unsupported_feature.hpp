@@ -17,4 +17,13 @@ std::string unsupported_feature_of(const TaskRun& run);
 // feature and its place in the message) and true; else `r` is unchanged and false.
 bool leave_out_unsupported_feature(const TaskRun& run, TestResult& r);
 
+// A sim build that one of the simulator's own headers stopped (sim/include/cuda_compat:
+// an #error "parlab sim: <cuda_fp16.h> is not supported by the simulator ..." for a
+// library it does not provide): that header, and where the submission included it,
+// from the compiler's "In file included from kernels.cu:3" ("<cuda_fp16.h> at
+// kernels.cu:3"); "" when the build failed for another reason. Read from the compiler's
+// output, which the submission can shape: it can only turn its own failed build, which
+// scores nothing, into tests that score nothing here.
+std::string unsupported_header_of(const BuildResult& build);
+
 }  // namespace parlab::grader

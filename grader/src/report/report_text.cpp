@@ -254,7 +254,10 @@ std::string plain_build_report(const BuildResult& b, bool verbose) {
     errors += d.severity == "error";
     warnings += d.severity == "warning";
   }
-  std::string out = b.ok ? "Build succeeded" : "Build FAILED";
+  std::string out = b.ok ? "Build succeeded"
+                    : !b.needs_gpu.empty() ? "Build not possible in the simulator: needs a GPU (" +
+                                                 untrusted_text::escape_line(b.needs_gpu) + ")"
+                                           : "Build FAILED";
   out += " (" + format_seconds(b.seconds);
   if (errors > 0) out += ", " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
   if (warnings > 0) out += ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
@@ -481,6 +484,8 @@ static std::string link_step(const std::string& message) {
 
 // No "above" or "below": the console says it last, the HTML page first.
 std::string next_step(const GradeResult& r) {
+  if (!r.build.ok && !r.build.needs_gpu.empty())
+    return "nothing to fix for the simulator: grade " + r.lab_id + " on a machine with a GPU";
   if (!r.build.ok) {
     for (const Diagnostic& d : r.build.diagnostics) {
       if (d.severity != "error") continue;
