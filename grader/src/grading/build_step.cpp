@@ -62,6 +62,24 @@ void erase_all(std::string& text, const std::string& what) {
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at)) text.erase(at, what.size());
 }
 
+// The simulator cannot build this correct code (a library it does not provide): every
+// test is left out with the reason; nothing is lost.
+std::vector<TestResult> needs_gpu_results(const GradingContext& ctx, const std::string& needs_gpu) {
+  std::vector<TestResult> results;
+  for (const TestSpec& t : ctx.lab.tests) {
+    const auto why = t.kind == TestKind::performance ? ctx.not_measured_reason(t, {}) : std::nullopt;
+    TestResult r = ctx.base_result(t);
+    r.status = TestStatus::not_graded;
+    r.outcome = RunOutcome::not_run;
+    r.message = why && why->status == TestStatus::not_graded
+                    ? why->reason
+                    : "not graded here: needs a GPU (" + needs_gpu +
+                          "): the simulator does not provide this library; a GPU grading counts it";
+    results.push_back(r);
+  }
+  return results;
+}
+
 }  // namespace
 
 void hide_grader_paths(BuildResult& build, const std::vector<fs::path>& folders) {
@@ -88,6 +106,7 @@ void hide_grader_paths(BuildResult& build, const std::vector<fs::path>& folders)
 }
 
 std::vector<TestResult> not_compiled_results(const GradingContext& ctx, const BuildResult& build) {
+  if (!build.needs_gpu.empty()) return needs_gpu_results(ctx, build.needs_gpu);
   const std::string error = first_error(build);
   const std::string message = "not run: the submission did not compile" +
                               (error.empty() ? std::string(" (the build section says why)")

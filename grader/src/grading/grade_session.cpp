@@ -18,6 +18,7 @@
 #include "grading/mode_extras.hpp"
 #include "grading/performance_step.hpp"
 #include "grading/reference_step.hpp"
+#include "grading/unsupported_feature.hpp"
 #include "result/result_json.hpp"
 #include "util/atomic_write.hpp"
 #include "util/clock_text.hpp"
@@ -79,6 +80,7 @@ GradeResult Session::run() {
   run_reference_step(ctx_, *extras_);
   ctx_.phases.switch_to(GradingPhase::build);
   if (!build(result)) {
+    if (ctx_.mode == DeviceMode::sim) result.build.needs_gpu = unsupported_header_of(result.build);
     result.tests = not_compiled_results(ctx_, result.build);
     return finish(result, t0);
   }

@@ -9,6 +9,7 @@
 #include "grading/run_feedback.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/sim_extras.hpp"
+#include "grading/unsupported_feature.hpp"
 #include "grading/sim_mode.hpp"
 
 namespace parlab::grader {
@@ -65,7 +66,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!got.ok()) {
     fail_from_run(r, got);
-    add_fault_place(ctx, got, r);  // a simulator fault: its line
+    if (!leave_out_unsupported_feature(got, r)) add_fault_place(ctx, got, r);  // a fault: its line
     return r;
   }
   r.outcome = RunOutcome::ok;

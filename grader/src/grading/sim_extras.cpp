@@ -11,6 +11,7 @@
 #include "grading/sim_check_step.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/sim_mode.hpp"
+#include "grading/unsupported_feature.hpp"
 
 namespace fs = std::filesystem;
 
@@ -79,7 +80,7 @@ ReferenceCountersSource SimExtras::hint_counters_source(GradingContext& ctx, con
 void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const TaskRun& run,
                                   TestResult& r, std::vector<std::string>& notes) {
   const std::string slug = run_slug(t.name);
-  if (!run.ok()) add_fault_place(ctx, run, r);
+  if (!run.ok() && !leave_out_unsupported_feature(run, r)) add_fault_place(ctx, run, r);
   std::vector<std::string> reruns;
   for (int n = 1; n <= reruns_wanted_ && t.device == Device::gpu && r.status == TestStatus::passed; ++n) {
     apply_schedule_check(r, run.sim_seed, run_in_another_order(ctx, t, n),

@@ -140,6 +140,8 @@ std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
   const bool judged = mine && reference != nullptr && reference->has_value();
   std::vector<SimFinding> kept;
   for (SimFinding& finding : findings) {
+    // Already the test's own message (grading/unsupported_feature): not a finding to list.
+    if (finding.kind == "unsupported_feature") continue;
     if (is_speed_finding(finding)) {
       if (!judged) continue;
       const bool shared = finding.summary.rfind("shared-memory", 0) == 0;

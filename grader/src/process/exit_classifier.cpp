@@ -108,6 +108,11 @@ Verdict simulator_stop(int exit_code, const std::string& stderr_text) {
       return {RunOutcome::crashed,
               "the simulator could not lock its checks before the program ran, so nothing "
               "it would report could be trusted: not graded as passing" + see};
+    case kSimUnsupportedFeatureExitCode:
+      // Failed unless its sealed finding confirms the feature (then not graded).
+      return {RunOutcome::crashed,
+              "the simulator stopped at a feature it does not run (inline PTX, a launch from "
+              "device code, a cuda::barrier of another scope)" + see};
     default:
       return {RunOutcome::not_run, ""};
   }

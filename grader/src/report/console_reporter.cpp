@@ -280,7 +280,10 @@ std::string build(const BuildResult& b, const ReportOptions& options, const Pain
     errors += d.severity == "error";
     warnings += d.severity == "warning";
   }
-  std::string title = b.ok ? "Build succeeded" : "Build FAILED";
+  std::string title = b.ok ? "Build succeeded"
+                      : !b.needs_gpu.empty() ? "Build not possible in the simulator: needs a GPU (" +
+                                                   untrusted_text::escape_line(b.needs_gpu) + ")"
+                                             : "Build FAILED";
   title += " (" + format_seconds(b.seconds);
   if (errors > 0) title += ", " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
   if (warnings > 0) {

@@ -254,7 +254,10 @@ std::string plain_build_report(const BuildResult& b, bool verbose) {
     errors += d.severity == "error";
     warnings += d.severity == "warning";
   }
-  std::string out = b.ok ? "Build succeeded" : "Build FAILED";
+  std::string out = b.ok ? "Build succeeded"
+                    : !b.needs_gpu.empty() ? "Build not possible in the simulator: needs a GPU (" +
+                                                 untrusted_text::escape_line(b.needs_gpu) + ")"
+                                           : "Build FAILED";
   out += " (" + format_seconds(b.seconds);
   if (errors > 0) out += ", " + std::to_string(errors) + (errors == 1 ? " error" : " errors");
   if (warnings > 0) out += ", " + std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
@@ -332,6 +335,13 @@ std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
   if (t.measurement && t.measurement->required_cores > r.host.cores && r.host.cores > 0) {
     return "need " + format_number(t.measurement->required_cores, 3) + " cores (" +
            std::to_string(r.host.cores) + " here)";
+  }
+  // The simulator stopped at a feature it does not run: which, and where.
+  const std::string_view needs_gpu = "not graded here: needs a GPU (";
+  if (t.message.rfind(needs_gpu, 0) == 0) {
+    const std::string reason = untrusted_text::escape_line(t.message.substr(17));
+    const std::size_t end = reason.rfind("): ");
+    return first_line_fitted(end == std::string::npos ? reason : reason.substr(0, end + 1), 200);
   }
   if (r.device.mode == DeviceMode::sim || r.device.mode == DeviceMode::none) return "need a GPU";
   // Else the message's first clause, without a leading "not graded here:".
@@ -474,6 +484,8 @@ static std::string link_step(const std::string& message) {
 
 // No "above" or "below": the console says it last, the HTML page first.
 std::string next_step(const GradeResult& r) {
+  if (!r.build.ok && !r.build.needs_gpu.empty())
+    return "nothing to fix for the simulator: grade " + r.lab_id + " on a machine with a GPU";
   if (!r.build.ok) {
     for (const Diagnostic& d : r.build.diagnostics) {
       if (d.severity != "error") continue;

@@ -209,6 +209,10 @@ struct BuildResult {
   std::string command;           // the compile command, for reproduction
   std::string log;               // capped compiler output
   std::vector<Diagnostic> diagnostics;
+  // Sim mode: the build stopped at a library header the simulator does not provide
+  // ("<cuda_fp16.h> at kernels.cu:3"): the code may well be right, it needs a GPU.
+  // Empty otherwise (and in results written before it existed).
+  std::string needs_gpu;
 };
 
 struct HostInfo {

@@ -133,11 +133,13 @@ json build_to_json(const BuildResult& b) {
                            {"severity", d.severity},
                            {"message", d.message}});
   }
-  return {{"ok", b.ok},
-          {"seconds", number_to_json(b.seconds)},
-          {"command", b.command},
-          {"log", b.log},
-          {"diagnostics", std::move(diagnostics)}};
+  json out = {{"ok", b.ok},
+              {"seconds", number_to_json(b.seconds)},
+              {"command", b.command},
+              {"log", b.log},
+              {"diagnostics", std::move(diagnostics)}};
+  if (!b.needs_gpu.empty()) out["needs_gpu"] = b.needs_gpu;
+  return out;
 }
 
 json phases_to_json(const PhaseSeconds& p) {
@@ -371,6 +373,7 @@ BuildResult build_from(const FieldReader& f) {
                              .severity = d.string("severity"),
                              .message = d.string("message")});
   }
+  if (f.has_value("needs_gpu")) b.needs_gpu = f.string("needs_gpu");
   return b;
 }
 

@@ -27,5 +27,10 @@ inline constexpr int kExitHostDeviceAccess = 90;
 // A graded run whose runtime could not lock itself before the program ran, or whose
 // settings descriptor was unreadable: it fails closed, its checks unrun (docs/sandbox.md).
 inline constexpr int kExitNotLocked = 91;
+// Correct code that uses a feature the simulator does not run (inline PTX, a launch from
+// device code, a cuda::barrier of another scope): not a fault. The runtime also writes
+// a sealed "unsupported_feature" finding naming the feature and its line, and the
+// grader makes the tests whose runs stop here "not graded here: needs a GPU".
+inline constexpr int kExitUnsupportedFeature = 92;
 
 }  // namespace parlab_sim

@@ -7,6 +7,7 @@
 // can also call the function-pointer form directly. Like CUDA, a launch never throws:
 // a configuration CUDA rejects is recorded for cudaGetLastError and nothing runs.
 #include <cstddef>
+#include <source_location>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -22,12 +23,17 @@ struct LaunchConfig {
   dim3 block;
   std::size_t dynamic_shared_bytes = 0;
   cudaStream_t stream = nullptr;
+  // The launch site (for the report of a launch from device code, which needs a GPU).
+  const char* site_file = nullptr;
+  unsigned site_line = 0;
 };
 
 // Function arguments, not braces, so an `int` shared-memory size converts as in CUDA.
 inline LaunchConfig launch_config(dim3 grid, dim3 block, std::size_t dynamic_shared_bytes = 0,
-                                  cudaStream_t stream = nullptr) {
-  return LaunchConfig{grid, block, dynamic_shared_bytes, stream};
+                                  cudaStream_t stream = nullptr,
+                                  std::source_location site = std::source_location::current()) {
+  return LaunchConfig{grid, block, dynamic_shared_bytes, stream, site.file_name(),
+                      static_cast<unsigned>(site.line())};
 }
 
 namespace detail {

@@ -31,5 +31,6 @@
 #include "parlab_sim/runtime_extras.hpp"
 #include "parlab_sim/runtime_hints.hpp"
 #include "parlab_sim/exit_codes.hpp"
+#include "parlab_sim/unsupported_feature.hpp"
 
 #define CUDART_VERSION 12000

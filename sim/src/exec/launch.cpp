@@ -13,6 +13,7 @@
 #include "fault/signal_handlers.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/launch.hpp"
+#include "parlab_sim/unsupported_feature.hpp"
 #include "counters/access_counters.hpp"
 #include "race/race_check.hpp"
 #include "runtime/deferred_copies.hpp"
@@ -55,9 +56,9 @@ void choose_orders(GridJob& job, const RuntimeSettings& settings) {
 }  // namespace
 
 void run_launch(const LaunchRequest& request) {
-  if (t_lane != nullptr) {
-    fatal(kExitKernelFault, "a kernel launched another kernel",
-          "dynamic parallelism (launching from device code) is not supported in sim mode");
+  if (t_lane != nullptr) {  // correct CUDA (dynamic parallelism) that needs a GPU
+    stop_at_unsupported_feature("dynamic parallelism (a kernel launched from device code)",
+                                request.config.site_file, request.config.site_line);
   }
   ensure_fault_handlers_installed();
   const LaunchConfig& config = request.config;

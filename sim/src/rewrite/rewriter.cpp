@@ -8,15 +8,46 @@
 namespace parlab_sim {
 namespace {
 
-// Inline PTX is GPU assembly: g++ would hand it to the x86 assembler. Say so instead.
-void reject_inline_assembly(const rewrite::TokenView& t, std::string_view file,
-                            std::vector<std::string>& errors) {
+bool is_asm_keyword(const rewrite::TokenView& t, std::size_t i) {
+  return t.is(i, "asm") || t.is(i, "__asm__") || t.is(i, "__asm");
+}
+
+// Where a statement may start: an asm there is an asm statement (not a declaration's
+// asm label, `int x asm("r1");`).
+bool starts_statement(const rewrite::TokenView& t, std::size_t i) {
+  if (i == 0) return true;
+  for (const char* before : {";", "{", "}", ")", ":", "else", "do"}) {
+    if (t.is(i - 1, before)) return true;
+  }
+  return false;
+}
+
+// Inline PTX is GPU assembly, which g++ would hand to the x86 assembler. An asm
+// statement becomes PARLAB_SIM_INLINE_PTX(): the program builds, and a run that reaches
+// it stops as "not graded here: needs a GPU" (parlab_sim/unsupported_feature.hpp), so
+// correct code is never refused. An asm anywhere else is refused with its line.
+void replace_inline_assembly(const rewrite::TokenView& t, std::string_view file,
+                             std::vector<rewrite::Edit>& edits, std::vector<std::string>& errors) {
   for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-    if (!(t.is(i, "asm") || t.is(i, "__asm__") || t.is(i, "__asm"))) continue;
-    if (!(t.is(i + 1, "(") || t.is(i + 1, "volatile") || t.is(i + 1, "__volatile__"))) continue;
-    errors.push_back(rewrite::location(file, t[i].line) +
-                     ": inline PTX (asm) is not supported by the simulator; write it in CUDA C++ "
-                     "(an intrinsic such as __shfl_sync or atomicAdd), or grade on a GPU");
+    if (!is_asm_keyword(t, i)) continue;
+    std::size_t open = i + 1;
+    while (t.is(open, "volatile") || t.is(open, "__volatile__") || t.is(open, "goto") ||
+           t.is(open, "inline")) {
+      ++open;
+    }
+    if (!t.is(open, "(")) continue;
+    const std::size_t close = t.match_forward(open);
+    if (close == rewrite::kNone || !starts_statement(t, i)) {
+      errors.push_back(rewrite::location(file, t[i].line) +
+                       ": inline PTX (asm) outside a statement is not supported by the "
+                       "simulator; write it in CUDA C++ or grade on a GPU");
+      continue;
+    }
+    const std::string_view original = t.span(i, close);
+    edits.push_back({t[i].begin, t[close].end,
+                     rewrite::with_same_line_count("PARLAB_SIM_INLINE_PTX()", original,
+                                                   t[i].directive >= 0)});
+    i = close;
   }
 }
 
@@ -31,7 +62,7 @@ RewriteResult rewrite_cuda_source(std::string_view source, std::string_view file
   RewriteResult result;
   rewrite::rewrite_launches(view, file_name, edits, result.errors);
   rewrite::rewrite_shared_declarations(view, file_name, edits, result.errors);
-  reject_inline_assembly(view, file_name, result.errors);
+  replace_inline_assembly(view, file_name, edits, result.errors);
   // The file's folder is a source root: run-time reports name files relative to it.
   const std::size_t slash = file_name.rfind('/');
   const std::string root_line =

@@ -168,6 +168,10 @@ TEST_CASE("The CUDA simulator's stops are named, only when the simulator said so
   Verdict wrote = classify(exited(kSimHostDeviceAccessExitCode), {},
                            "parlab-sim: host code wrote device memory:\n  byte 0 ...\n");
   CHECK_THAT(wrote.reason, Catch::StartsWith("host code wrote device memory: "));
+  Verdict unsupported = classify(exited(kSimUnsupportedFeatureExitCode), {},
+                                 "parlab-sim: stopped: the simulator does not run inline PTX\n");
+  CHECK(unsupported.outcome == RunOutcome::crashed);  // until its sealed finding says otherwise
+  CHECK_THAT(unsupported.reason, Catch::Contains("a feature it does not run"));
   // Any other program exiting 87 is just a non-zero exit.
   Verdict plain = classify(exited(kSimMemoryFaultExitCode), {}, "my own error\n");
   CHECK(plain.outcome == RunOutcome::nonzero_exit);

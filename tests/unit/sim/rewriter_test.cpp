@@ -225,12 +225,25 @@ TEST_CASE("run-time reports name files relative to a registered source root", "[
   CHECK(std::string(source_display_name("/stage-y/common/helpers.cuh")) == "common/helpers.cuh");
 }
 
-TEST_CASE("inline PTX gets a 'not supported by the simulator' error with its line",
+TEST_CASE("an inline PTX statement builds and stops its run as needing a GPU; an asm label is refused",
           "[sim][rewrite]") {
   const parlab_sim::RewriteResult result = parlab_sim::rewrite_cuda_source(
-      "__device__ unsigned lane() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));\n"
-      "  return id;\n}\nint asm_count = 0;  // an identifier is fine\n", "lab.cu");
+      "__device__ unsigned lane() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\"\n"
+      "      : \"=r\"(id));\n  return id;\n}\nint asm_count = 0;  // an identifier is fine\n",
+      "lab.cu");
+  CHECK(result.errors.empty());
+  CHECK(result.text.find("PARLAB_SIM_INLINE_PTX()") != std::string::npos);
+  CHECK(result.text.find("laneid") == std::string::npos);
+  // The lines after it keep their numbers: the two lines of the statement stay two.
+  const std::size_t replaced = result.text.find("PARLAB_SIM_INLINE_PTX()");
+  const std::size_t next = result.text.find("return id;");
+  CHECK(std::count(result.text.begin() + replaced, result.text.begin() + next, '\n') == 2);
+}
+
+TEST_CASE("an asm label on a declaration is refused with its line", "[sim][rewrite]") {
+  const parlab_sim::RewriteResult result =
+      parlab_sim::rewrite_cuda_source("int x;\nregister int pinned asm(\"r1\");\n", "lab.cu");
   REQUIRE(result.errors.size() == 1);
-  CHECK_THAT(result.errors[0], Catch::Matchers::StartsWith("lab.cu:3: inline PTX (asm) is not "
-                                                           "supported by the simulator"));
+  CHECK_THAT(result.errors[0], Catch::Matchers::StartsWith("lab.cu:2: inline PTX (asm) outside a "
+                                                           "statement is not supported"));
 }
