@@ -17,8 +17,11 @@ mkdir -p "$work"
 
 "$ld" -r -o "$work/combined.o" --whole-archive "$runtime" --no-whole-archive "$nettle"
 
-# Every identifier the public headers use (the names their inline code may call).
-find "$headers" -type f -print0 | xargs -0 cat | grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u >"$work/header_names"
+# Every identifier the public headers' code uses (the names their inline code may call).
+# Comments go first: a word in a comment ("a sealed finding") must not keep a private
+# namespace's names global.
+find "$headers" -type f -print0 | xargs -0 cat | perl -0pe 's{/\*.*?\*/}{ }gs; s{//[^\n]*}{}g' |
+  grep -oE '[A-Za-z_][A-Za-z0-9_]*' | sort -u >"$work/header_names"
 
 # Global definitions. Keep a parlab_sim symbol when the headers use its name (for a
 # class member: its class's name).
