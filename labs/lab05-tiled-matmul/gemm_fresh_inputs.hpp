@@ -37,9 +37,8 @@ class GemmFreshInputs {
 
   void refresh(std::uint64_t seed) {
     rng_.seed(seed);
-    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-    for (float& x : fresh_a_) x = value(rng_);
-    for (float& x : fresh_b_) x = value(rng_);
+    parlab::harness::gpu::fill_uniform(fresh_a_, rng_());
+    parlab::harness::gpu::fill_uniform(fresh_b_, rng_());
     a_.upload(fresh_a_);
     b_.upload(fresh_b_);
   }

@@ -4,6 +4,8 @@
 // that keeps the input cached from one call to the next.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -222,4 +224,24 @@ TEST_CASE("sampled fresh inputs: an output copied from the first call is caught"
   };
   CHECK_THROWS_WITH(bench.time_it(replays), Catch::Contains("two_x_plus_y returned a result") &&
                                                 Catch::Contains("out at index"));
+}
+
+TEST_CASE("fresh values are spread over [-1, 1), differ by seed, and repeat for a seed") {
+  std::vector<float> a(4096), b(4096), again(4096);
+  parlab::harness::gpu::fill_uniform(a, 1);
+  parlab::harness::gpu::fill_uniform(b, 2);
+  parlab::harness::gpu::fill_uniform(again, 1);
+  CHECK(a == again);
+  CHECK(a != b);
+  double sum = 0, low = 1, high = -1;
+  for (float v : a) {
+    REQUIRE(v >= -1.0f);
+    REQUIRE(v < 1.0f);
+    sum += v;
+    low = std::min<double>(low, v);
+    high = std::max<double>(high, v);
+  }
+  CHECK(std::abs(sum / a.size()) < 0.05);  // centred
+  CHECK(low < -0.99);
+  CHECK(high > 0.99);
 }

@@ -48,9 +48,8 @@ class SampledFreshInputs {
 
   void refresh(std::uint64_t seed) {
     rng_.seed(seed);
-    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     for (std::size_t k = 0; k < inputs_.size(); ++k) {
-      for (float& x : fresh_[k]) x = value(rng_);
+      fill_uniform(fresh_[k], rng_());
       inputs_[k].device->upload(fresh_[k]);
     }
   }
