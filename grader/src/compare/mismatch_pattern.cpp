@@ -186,10 +186,12 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
       p.kinds = {"unwritten"};
       p.detail = "all " + n + " elements were never written (outputs are poisoned with NaN "
                  "before the call, -1 for integers, and these still hold it): not implemented yet?";
-    } else if (std::all_of(e.values.begin(), e.values.end(), [](double v) { return v < 0; })) {
-      // 0 above every expected value: outputs arrive poisoned, so something wrote the 0,
-      // and the likeliest writer is a starting value no element could beat (a max begun
-      // with cudaMemset(0) over negative data). Said first, the skeleton's reading after.
+    } else if (harness::is_integer_dtype(e.dtype) &&
+               std::all_of(e.values.begin(), e.values.end(), [](double v) { return v < 0; })) {
+      // Integer results all below 0 (no count is; a maximum or minimum is) and a 0 above
+      // them: outputs arrive poisoned (-1), so something wrote the 0, and the likeliest
+      // writer is a starting value no element could beat (a max begun with cudaMemset(0)).
+      // Float zeros keep the reading below: a product whose K loop never ran is 0 too.
       p.detail = "every element is 0, above every expected value (all negative): a maximum "
                  "that starts from 0 (cudaMemset(0), or = 0) never sees a larger element; "
                  "start from the identity (INT_MIN, -INFINITY) or the first element. Or "

@@ -235,3 +235,23 @@ TEST_CASE("n bytes copied where n floats were meant is 'bytes_as_count'", "[comp
   got100[60] = 7.0;
   CHECK_FALSE(has(classify_mismatches(f32(want100), f32(got100), tolerant(), false, 0), "bytes_as_count"));
 }
+
+TEST_CASE("a 0 above all-negative integer results names the starting value; float zeros do not",
+          "[compare]") {
+  ComparatorSpec exact;
+  exact.kind = ComparatorSpec::Kind::exact;
+  NamedArray want = array("max", {-213406});
+  want.dtype = DType::i32;
+  want.integers = {-213406};
+  NamedArray got = array("max", {0});
+  got.dtype = DType::i32;
+  got.integers = {0};
+  const CompareOutcome max_from_zero = compare_outputs({want}, {got}, exact);
+  REQUIRE_FALSE(max_from_zero.ok);
+  CHECK_THAT(max_from_zero.message, Contains("a maximum that starts from 0 (cudaMemset(0)"));
+  CHECK_THAT(max_from_zero.message, !Contains("not implemented yet"));
+  // A float product whose K loop never ran is 0 too, whatever the expected sign.
+  const CompareOutcome product = compare_outputs({array("c", {-0.186141})}, {array("c", {0})}, tolerant());
+  CHECK_THAT(product.message, Contains("not implemented yet? Or a loop that never ran"));
+  CHECK_THAT(product.message, !Contains("maximum"));
+}
