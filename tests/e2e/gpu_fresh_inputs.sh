@@ -39,11 +39,13 @@ PY
 )
 [ -n "$DATASET" ] || { fail "no lab05 dataset of 100 to 5000 elements in the fixture's cache"; exit 1; }
 
-timed_run() {  # NAME EXECUTABLE [TASK DATASET]: lab05's tiled task unless given, 1 warm-up and 3 timed repetitions
-  mkdir -p "$W/$1.outdir"
-  "$2" --task "${3:-tiled}" --dataset "${4:-$DATASET}" --out "$W/$1.outdir" --warmup 1 --repeat 3 \
-    >"$W/$1.out" 2>"$W/$1.err"
-  echo $? >"$W/$1.rc"
+timed_run() {  # NAME EXECUTABLE [TASK DATASET [ARG...]]: lab05's tiled task unless given, 1 warm-up and 3 timed repetitions
+  local name=$1 exe=$2 task=${3:-tiled} dataset=${4:-$DATASET}
+  shift $(($# < 4 ? $# : 4))
+  mkdir -p "$W/$name.outdir"
+  "$exe" --task "$task" --dataset "$dataset" --out "$W/$name.outdir" --warmup 1 --repeat 3 "$@" \
+    >"$W/$name.out" 2>"$W/$name.err"
+  echo $? >"$W/$name.rc"
 }
 timed_run ref_timed "$(built_from "$PARLAB_SOURCE_DIR/reference/lab05-tiled-matmul/matmul.cu")"
 expect_rc ref_timed 0
@@ -92,10 +94,7 @@ for d in sorted(glob.glob(sys.argv[1] + "/work/*/dataset-cache/kernel_inputs-*")
 PY
 )
 if [ -z "$dataset" ]; then fail "no cached dataset with an array a of 100 to 20000 elements"; else
-  mkdir -p "$W/ref6_transform.outdir"
-  "$LAB06" --task transform --dataset "$dataset" --out "$W/ref6_transform.outdir" --warmup 1 \
-    --repeat 3 --param iterations=50 >"$W/ref6_transform.out" 2>"$W/ref6_transform.err"
-  echo $? >"$W/ref6_transform.rc"
+  timed_run ref6_transform "$LAB06" transform "$dataset" --param iterations=50
   expect_rc ref6_transform 0
   expect_field "$W/ref6_transform.outdir/status.json" status ok \
     "lab06's reference transform passes every fresh repetition's check"
