@@ -111,9 +111,11 @@ void join_new_cgroup(std::optional<RunCgroup>& cgroup, const CgroupSupport& supp
 // Sampling the tree while it runs (CPU performance runs), and the machine's counters
 // before. `sampler` outlives the monitor that ticks it.
 void start_observing(std::optional<TreeSampler>& sampler, MonitorLimits& monitor_limits,
-                     CpuCounters& machine_before, pid_t pid, const std::optional<RunCgroup>& cgroup) {
+                     CpuCounters& machine_before, pid_t pid, const std::optional<RunCgroup>& cgroup,
+                     bool in_bubblewrap) {
   // With a cgroup its process list is the tree (the last file: cpuacct on v1).
-  sampler.emplace(pid, cgroup ? fs::path(cgroup->procs_files().back()) : fs::path());
+  sampler.emplace(pid, cgroup ? fs::path(cgroup->procs_files().back()) : fs::path(),
+                  in_bubblewrap ? static_cast<int>(kBubblewrapHelperProcesses) : 0);
   monitor_limits.on_tick = [&sampler] { sampler->sample(); };
   // Workers of a short task may live 50 ms: look often enough to see them.
   monitor_limits.tick = std::chrono::milliseconds(5);
@@ -229,7 +231,8 @@ void add_observation(RunResult& result, const TreeSampler& sampler, double tree_
                      const CpuCounters& machine_before, const CpuCounters& machine_after) {
   result.tree = sampler.usage();
   // Sampled CPU time stands in where neither a cgroup nor wait4 could see the tree.
-  if (tree_cpu < 0 && result.tree.observed) tree_cpu = result.tree.cpu_seconds;
+  if (tree_cpu < 0 && result.tree.observed)
+    tree_cpu = result.tree.cpu_seconds + result.tree.helper_seconds;
   if (machine_before.ok && machine_after.ok && tree_cpu >= 0) {
     result.others_cpu_seconds =
         std::max(0.0, machine_after.busy_seconds - machine_before.busy_seconds - tree_cpu);
@@ -434,7 +437,8 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   MonitorLimits monitor_limits = monitor_limits_for(request.limits);
   std::optional<TreeSampler> sampler;
   CpuCounters machine_before;
-  if (request.observe) start_observing(sampler, monitor_limits, machine_before, child.pid, cgroup);
+  if (request.observe)
+    start_observing(sampler, monitor_limits, machine_before, child.pid, cgroup, use_bubblewrap_);
   ChildEnd end = monitor_child(std::move(child), monitor_limits);
   const CpuCounters machine_after = request.observe ? read_cpu_counters() : CpuCounters{};
   std::optional<std::uint64_t> oom_kills_after = oom_kill_count();

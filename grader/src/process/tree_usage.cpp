@@ -82,13 +82,23 @@ double TreeUsage::process_spread() const { return spread(cpu_seconds, busiest_pr
 double TreeUsage::coverage(double tree_cpu_seconds) const {
   // Without a total measured apart, what the samples missed cannot be known.
   if (!(tree_cpu_seconds > 0)) return 0;
-  return cpu_seconds / tree_cpu_seconds;
+  return (cpu_seconds + helper_seconds) / tree_cpu_seconds;
 }
 double TreeUsage::thread_spread() const { return spread(cpu_seconds, busiest_thread_s); }
 
-TreeSampler::TreeSampler(pid_t root, fs::path procs_file)
-    : root_(root), procs_file_(std::move(procs_file)), ticks_per_second_(::sysconf(_SC_CLK_TCK)) {
+TreeSampler::TreeSampler(pid_t root, fs::path procs_file, int helper_depth)
+    : root_(root),
+      helper_depth_(helper_depth),
+      procs_file_(std::move(procs_file)),
+      ticks_per_second_(::sysconf(_SC_CLK_TCK)) {
   if (ticks_per_second_ <= 0) ticks_per_second_ = 100;
+}
+
+// Only the root's own child can have it as parent: an orphan of the run is adopted by the
+// sandbox's init (the pid namespace's reaper), never by the root, so no process of the
+// run can pass for a helper.
+bool TreeSampler::is_helper(pid_t pid, pid_t ppid) const {
+  return (helper_depth_ >= 1 && pid == root_) || (helper_depth_ >= 2 && ppid == root_);
 }
 
 std::vector<pid_t> TreeSampler::tree_pids() {
@@ -131,6 +141,11 @@ void TreeSampler::sample_process(pid_t pid) {
   const fs::path dir = fs::path("/proc") / std::to_string(pid);
   std::optional<TaskStat> process = read_stat(dir / "stat");
   if (!process) return;  // gone since it was listed
+  if (is_helper(pid, process->ppid)) {
+    double& h = helper_seconds_[{pid, process->start}];
+    h = std::max(h, static_cast<double>(process->cpu_ticks) / static_cast<double>(ticks_per_second_));
+    return;
+  }
   const double tick = 1.0 / static_cast<double>(ticks_per_second_);
   // Each thread's run time in nanoseconds (schedstat), else its clock ticks (10 ms: too
   // coarse for a worker that lives 50 ms).
@@ -169,12 +184,13 @@ TreeUsage TreeSampler::usage() const {
   for (const auto& [key, seconds] : thread_seconds_) {
     u.busiest_thread_s = std::max(u.busiest_thread_s, seconds);
   }
+  for (const auto& [key, seconds] : helper_seconds_) u.helper_seconds += seconds;
   // Counted: the processes and threads that did a share of the work, not the sandbox's
   // helpers or an idle main thread waiting for its workers.
   const double share = kWorkingShare * u.cpu_seconds;
   for (const auto& [key, seconds] : process_seconds_) u.processes += seconds > 0 && seconds >= share;
   for (const auto& [key, seconds] : thread_seconds_) u.threads += seconds > 0 && seconds >= share;
-  u.observed = !process_seconds_.empty();
+  u.observed = !process_seconds_.empty();  // the helpers alone are not the run
   u.samples = samples_;
   return u;
 }

@@ -20,7 +20,8 @@ struct TreeUsage {
   bool observed = false;        // false: /proc showed nothing of the tree
   int processes = 0;            // processes that did at least 5 % of the work
   int threads = 0;              // threads that did at least 5 % of the work
-  double cpu_seconds = 0;       // all processes together (what was sampled)
+  double cpu_seconds = 0;       // the run's own processes together (what was sampled)
+  double helper_seconds = 0;    // the sandbox's helpers (bubblewrap), apart from the work
   double busiest_process_s = 0;
   double busiest_thread_s = 0;
   int samples = 0;              // looks taken
@@ -29,6 +30,7 @@ struct TreeUsage {
   // then goes unattributed): the spread is only trusted when the sampled CPU time covers
   // most of the tree's, measured apart (cgroup or wait4). 0 <= coverage, 1 = all of it;
   // 0 when no total was measured apart (bubblewrap's pid namespace without a cgroup).
+  // The total includes the sandbox's helpers, so they count as seen here.
   double coverage(double tree_cpu_seconds) const;
 
   // Total CPU time over the busiest process's (thread's): 1 for serial work, P for
@@ -39,9 +41,13 @@ struct TreeUsage {
 
 // Samples one run's process tree. `root` is the child the grader started; with a
 // cgroup, `procs_file` (its cgroup.procs) lists the tree, else /proc is walked from root.
+// `helper_depth` is how many levels from the root are the sandbox's own helpers, not
+// the run's work (bubblewrap: its monitor, the root, and its init, the root's child;
+// 0 without a sandbox). Their start-up CPU time is a few milliseconds, which in a short
+// serial run was a twentieth of the work and counted as a second working process.
 class TreeSampler {
  public:
-  explicit TreeSampler(pid_t root, std::filesystem::path procs_file = {});
+  explicit TreeSampler(pid_t root, std::filesystem::path procs_file = {}, int helper_depth = 0);
   // One look, unless the looks so far would then cost more than a tenth of the time
   // (a big tree without a cgroup means walking all of /proc).
   void sample();
@@ -50,8 +56,10 @@ class TreeSampler {
  private:
   std::vector<pid_t> tree_pids();
   void sample_process(pid_t pid);
+  bool is_helper(pid_t pid, pid_t ppid) const;
 
   pid_t root_;
+  int helper_depth_;
   std::filesystem::path procs_file_;
   long ticks_per_second_;
   int samples_ = 0;
@@ -61,6 +69,7 @@ class TreeSampler {
   using TaskKey = std::pair<pid_t, unsigned long long>;
   std::map<TaskKey, double> process_seconds_;
   std::map<TaskKey, double> thread_seconds_;
+  std::map<TaskKey, double> helper_seconds_;
   std::map<pid_t, bool> in_tree_;  // without a cgroup: each process listed so far, in the tree?
 };
 

@@ -32,13 +32,13 @@ void spin_for_cpu(double seconds) {
 
 // Starts a root process running `body`, samples its tree every 20 ms until it exits.
 template <typename Body>
-TreeUsage sample_run(Body body) {
+TreeUsage sample_run(Body body, int helper_depth = 0) {
   const pid_t root = ::fork();
   if (root == 0) {
     body();
     ::_exit(0);
   }
-  TreeSampler sampler(root);
+  TreeSampler sampler(root, {}, helper_depth);
   int status = 0;
   while (::waitpid(root, &status, WNOHANG) == 0) {
     sampler.sample();
@@ -88,6 +88,42 @@ TEST_CASE("two threads of one process spread over threads, not processes", "[tre
   CHECK(u.threads >= 2);
   CHECK(u.process_spread() == Approx(1.0).margin(0.05));
   CHECK(u.thread_spread() > 1.6);
+}
+
+// bubblewrap's shape: its monitor (the root) starts the sandbox's init, which starts the
+// program. Each helper spends CPU time of its own setting up, as bwrap's mounts do.
+void helpers_then_program(double helper_cpu_s, double program_cpu_s) {
+  spin_for_cpu(helper_cpu_s);
+  const pid_t init = ::fork();
+  if (init == 0) {
+    spin_for_cpu(helper_cpu_s);
+    const pid_t program = ::fork();
+    if (program == 0) {
+      spin_for_cpu(program_cpu_s);
+      ::_exit(0);
+    }
+    ::waitpid(program, nullptr, 0);
+    ::_exit(0);
+  }
+  ::waitpid(init, nullptr, 0);
+}
+
+TEST_CASE("the sandbox's helpers are not working processes of the run", "[tree]") {
+  // Each helper spends an eighth of the program's time: counted as work, a serial
+  // program would be three working processes.
+  TreeUsage plain = sample_run([] { helpers_then_program(0.05, 0.4); });
+  REQUIRE(plain.observed);
+  CHECK(plain.processes == 3);
+
+  TreeUsage u = sample_run([] { helpers_then_program(0.05, 0.4); }, 2);
+  REQUIRE(u.observed);
+  CHECK(u.processes == 1);
+  CHECK(u.threads == 1);
+  CHECK(u.process_spread() == Approx(1.0).margin(0.05));
+  CHECK(u.helper_seconds > 0.05);
+  CHECK(u.cpu_seconds < 0.45);
+  // The helpers' time is still part of what the samples saw of the tree.
+  CHECK(u.coverage(u.cpu_seconds + u.helper_seconds) == Approx(1.0));
 }
 
 TEST_CASE("a cgroup-less sampler of a vanished root observes nothing", "[tree]") {
