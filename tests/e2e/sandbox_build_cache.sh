@@ -4,7 +4,9 @@
 # at --sandbox off and at the default level, and the next grading of the same sources
 # never runs a patched copy; the cached build is the grader's (root, writable by no
 # one else); a build is not shared between sandbox levels; a cached executable changed
-# behind the grader's back is rebuilt, not run.
+# behind the grader's back is rebuilt, not run. A simulator build is reused too: each
+# grading stages the sources again without the build's rewritten copies and objects,
+# which must not cost a rebuild.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 [ "$(id -u)" = 0 ] || { echo "skipped: needs a root grader (the uid pool)"; exit 77; }
@@ -33,4 +35,12 @@ exe=$(find "$W/work/lab01" -path '*/build/host/bin/lab01_submission' | head -1)
 printf 'x' >>"$exe"
 grade_poison default_2
 expect_field "$W/default_2.json" build.log '([^(].*)?' "a cached executable whose digest changed is rebuilt"
+# The simulator's build of unchanged sources is reused (lab04's skeleton: it builds, and
+# its tests fail fast).
+cp -r "$PARLAB_SOURCE_DIR/labs/lab04-atomics-reductions/skeleton" "$W/sim_skeleton"
+for name in sim_1 sim_2; do
+  run_grade "$name" lab04 "$W/sim_skeleton" --device sim --no-perf --work-dir "$W/work" --json "$W/$name.json"
+done
+expect_field "$W/sim_1.json" build.ok true "sim: the skeleton builds"
+expect_field "$W/sim_2.json" build.log '\(cached: .*' "sim: the second grading reuses the simulator's build"
 finish

@@ -122,7 +122,7 @@ std::string build_digest(const fs::path& build_dir, const fs::path& key_file) {
 
 bool build_intact(const fs::path& build_dir, const fs::path& exe, const fs::path& key_file,
                   const std::string& digest) {
-  if (digest.empty() || build_digest(build_dir, key_file) != digest) return false;
+  if (digest.empty() || build_digest(exe.parent_path(), key_file) != digest) return false;
   if (::geteuid() != 0) return true;
   for (fs::path p = exe;; p = p.parent_path()) {
     if (!graders_and_closed(p)) return false;

@@ -266,7 +266,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   }
   // Before any run: from here on no run can change what a later grading reuses.
   freeze_build(build_dir);
-  std::ofstream(key_file) << key << "\n" << build_digest(build_dir, key_file) << "\n";
+  std::ofstream(key_file) << key << "\n" << build_digest(bin, key_file) << "\n";
   built.result.ok = true;
   built.executable = exe;
   return built;

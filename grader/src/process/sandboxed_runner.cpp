@@ -339,9 +339,11 @@ void SandboxedRunner::end_run() {
 // the grader's own user may have other processes and files that are not litter.
 // The lease-time sweeps stay whole: a crashed grader may have run at another level.
 void SandboxedRunner::sweep_leftovers() {
-  const std::vector<fs::path> folders(scratch_reached_.begin(), scratch_reached_.end());
+  ScratchReach reach{{scratch_reached_.begin(), scratch_reached_.end()},
+                     {scratch_subtrees_.begin(), scratch_subtrees_.end()}};
   scratch_reached_.clear();
-  if (lease_ && drop_privileges_) sweep_leftovers_of(uid_, gid_, folders);
+  scratch_subtrees_.clear();
+  if (lease_ && drop_privileges_) sweep_leftovers_of(uid_, gid_, reach);
 }
 
 // Under bubblewrap /tmp, /dev/shm and the IPC namespace are the run's own and die with
@@ -349,10 +351,11 @@ void SandboxedRunner::sweep_leftovers() {
 void SandboxedRunner::note_scratch_reach(const std::vector<fs::path>& read_write, const fs::path& work_dir) {
   std::vector<fs::path> writable = read_write;
   writable.push_back(work_dir);
-  const std::vector<fs::path> reached =
-      use_bubblewrap_ ? scratch_folders_reachable_through(writable) : shared_scratch_folders();
+  const ScratchReach reach = use_bubblewrap_ ? scratch_reachable_through(writable)
+                                             : ScratchReach{shared_scratch_folders(), {}};
   std::lock_guard<std::mutex> lock(runs_mutex_);
-  scratch_reached_.insert(reached.begin(), reached.end());
+  scratch_reached_.insert(reach.folders.begin(), reach.folders.end());
+  scratch_subtrees_.insert(reach.subtrees.begin(), reach.subtrees.end());
 }
 
 std::string SandboxedRunner::sandbox_name() const {

@@ -125,7 +125,8 @@ class SandboxedRunner final : public ProcessRunner {
   int runs_in_flight_ = 0;
   // The scratch folders the runs since the last sweep could write into (all of them
   // without bubblewrap): the end-of-runs sweep searches only these.
-  std::set<std::filesystem::path> scratch_reached_;
+  std::set<std::filesystem::path> scratch_reached_;   // whole shared folders
+  std::set<std::filesystem::path> scratch_subtrees_;  // writable binds inside one
 };
 
 std::unique_ptr<ProcessRunner> make_sandboxed_runner(SandboxOptions options = {});

@@ -13,6 +13,7 @@
 #include <linux/magic.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -78,6 +79,7 @@ struct FolderWalk {
   int removed;
   std::vector<std::string>& problems;
   bool nlink_counts_subfolders;  // a folder's link count is 2 + its subfolders
+  bool root_shared;              // the walk's root is a shared folder (/tmp), not a bind in one
 };
 
 // tmpfs, ext2/3/4 and XFS keep that count (ext4 says 1 past 65000); btrfs and
@@ -97,7 +99,7 @@ void sweep_folder(int dir, const fs::path& path, int depth, FolderWalk& walk) {
   struct stat self {};
   if (::fstat(dir, &self) != 0 || self.st_dev != walk.device) return;  // swapped in meanwhile
   // Every entry of the uid directly in a shared folder is litter.
-  const bool litter_here = depth == 0 || others_may(self, S_IWOTH | S_IXOTH);
+  const bool litter_here = (depth == 0 && walk.root_shared) || others_may(self, S_IWOTH | S_IXOTH);
   for (const Entry& entry : entries_in(dir)) {
     const std::string& name = entry.name;
     if (--walk.budget < 0) {
@@ -203,22 +205,29 @@ bool within_or_equal(const fs::path& path, const fs::path& dir) {
 
 // Both spellings of each path are compared: a link on the way (/var/lock) must not
 // hide an overlap.
-std::vector<fs::path> scratch_folders_reachable_through(const std::vector<fs::path>& writable_binds) {
+ScratchReach scratch_reachable_through(const std::vector<fs::path>& writable_binds) {
   auto spellings = [](const fs::path& path) {
     std::error_code error;
     const fs::path real = fs::weakly_canonical(path, error);
-    return error ? std::vector<fs::path>{path} : std::vector<fs::path>{path, real};
+    return error ? std::vector<fs::path>{path.lexically_normal()}
+                 : std::vector<fs::path>{path.lexically_normal(), real};
   };
-  auto overlap = [](const fs::path& a, const fs::path& b) { return within_or_equal(a, b) || within_or_equal(b, a); };
-  std::vector<fs::path> reachable;
+  ScratchReach reach;
   for (const fs::path& folder : shared_scratch_folders()) {
-    bool reached = false;
+    bool whole = false;
+    std::vector<fs::path> inside;
     for (const fs::path& bind : writable_binds)
       for (const fs::path& b : spellings(bind))
-        for (const fs::path& f : spellings(folder)) reached = reached || overlap(b, f);
-    if (reached) reachable.push_back(folder);
+        for (const fs::path& f : spellings(folder)) {
+          if (within_or_equal(f, b)) whole = true;
+          else if (within_or_equal(b, f)) inside.push_back(b);
+        }
+    if (whole) reach.folders.push_back(folder);
+    else reach.subtrees.insert(reach.subtrees.end(), inside.begin(), inside.end());
   }
-  return reachable;
+  std::sort(reach.subtrees.begin(), reach.subtrees.end());
+  reach.subtrees.erase(std::unique(reach.subtrees.begin(), reach.subtrees.end()), reach.subtrees.end());
+  return reach;
 }
 
 int kill_every_process_of(uid_t uid, gid_t gid) {
@@ -251,13 +260,14 @@ int kill_every_process_of(uid_t uid, gid_t gid) {
   return static_cast<int>(before.size());
 }
 
-int remove_entries_owned_by(uid_t uid, const std::vector<fs::path>& folders, std::vector<std::string>& problems) {
+int remove_entries_owned_by(uid_t uid, const std::vector<fs::path>& folders, std::vector<std::string>& problems,
+                            bool roots_shared) {
   int removed = 0;
   for (const fs::path& folder : folders) {
     UniqueFd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     struct stat info {};
     if (!dir.valid() || ::fstat(dir.get(), &info) != 0) continue;  // not on this machine
-    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems, counts_subfolders(dir.get())};
+    FolderWalk walk{uid, info.st_dev, kMaxLookedAt, 0, problems, counts_subfolders(dir.get()), roots_shared};
     sweep_folder(dir.get(), folder, 0, walk);
     removed += walk.removed;
   }
@@ -271,10 +281,10 @@ int remove_ipc_objects_of(uid_t uid) {
 }
 
 LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid) {
-  return sweep_leftovers_of(uid, gid, shared_scratch_folders());
+  return sweep_leftovers_of(uid, gid, ScratchReach{shared_scratch_folders(), {}});
 }
 
-LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid, const std::vector<fs::path>& scratch_folders) {
+LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid, const ScratchReach& reach) {
   LeftoverSweep sweep;
   sweep.processes_killed = kill_every_process_of(uid, gid);
   sweep.keys_removed = clear_keys_of(uid, gid);
@@ -282,7 +292,8 @@ LeftoverSweep sweep_leftovers_of(uid_t uid, gid_t gid, const std::vector<fs::pat
     sweep.keys_removed = 0;
     sweep.problems.push_back("kernel keys: the helper could not take the uid");
   }
-  sweep.files_removed = remove_entries_owned_by(uid, scratch_folders, sweep.problems);
+  sweep.files_removed = remove_entries_owned_by(uid, reach.folders, sweep.problems) +
+                        remove_entries_owned_by(uid, reach.subtrees, sweep.problems, false);
   sweep.ipc_objects_removed = remove_ipc_objects_of(uid);
   return sweep;
 }

@@ -58,7 +58,7 @@ TEST_CASE("A frozen build is the grader's and stays intact until changed", "[com
   CHECK((info.st_mode & 07777) == 0666);  // the link's target is not the build's
 
   const fs::path key = b.dir / "bin" / "build.key";
-  const std::string digest = build_digest(b.dir, key);
+  const std::string digest = build_digest(b.exe.parent_path(), key);
   REQUIRE_FALSE(digest.empty());
   std::ofstream(key) << "the key file itself is not part of the digest";
   CHECK(build_intact(b.dir, b.exe, key, digest));
@@ -67,6 +67,11 @@ TEST_CASE("A frozen build is the grader's and stays intact until changed", "[com
   std::ofstream(b.dir / "bin" / "extra.py") << "x";
   CHECK_FALSE(build_intact(b.dir, b.exe, key, digest));
   fs::remove(b.dir / "bin" / "extra.py");
+  CHECK(build_intact(b.dir, b.exe, key, digest));
+  // The staged sources are staged again by every grading, without the build's
+  // intermediates (a sim build's rewritten copies): that alone must not cost a rebuild.
+  fs::create_directories(b.dir / "src");
+  std::ofstream(b.dir / "src" / "restaged.cu") << "x";
   CHECK(build_intact(b.dir, b.exe, key, digest));
   // Writable by others again, or owned by a run's uid: not reused.
   fs::permissions(b.exe.parent_path(), fs::perms(0777));

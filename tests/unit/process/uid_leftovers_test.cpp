@@ -206,12 +206,45 @@ TEST_CASE("Files in a folder the uid cannot write are passed over, a folder open
 TEST_CASE("After bubblewrap runs only the scratch folders a writable bind reaches are searched",
           "[process][leftovers]") {
   // Its /tmp and /dev/shm are private tmpfs, /var and /run are not mounted.
-  CHECK(scratch_folders_reachable_through({}).empty());
-  CHECK(scratch_folders_reachable_through({"/home/teacher/work/runs/1"}).empty());
-  CHECK(scratch_folders_reachable_through({"/tmp/work/runs/1"}) == std::vector<fs::path>{"/tmp"});
-  CHECK(scratch_folders_reachable_through({"/tmp/a/../../var/tmp/x"}) == std::vector<fs::path>{"/var/tmp"});
-  CHECK(scratch_folders_reachable_through({"/"}).size() == shared_scratch_folders().size());
-  CHECK(scratch_folders_reachable_through({"/dev"}) == std::vector<fs::path>{"/dev/shm", "/dev/mqueue"});
+  using Paths = std::vector<fs::path>;
+  CHECK(scratch_reachable_through({}).empty());
+  CHECK(scratch_reachable_through({"/home/teacher/work/runs/1"}).empty());
+  // A bind inside /tmp reaches only itself, not the rest of /tmp.
+  const ScratchReach in_tmp = scratch_reachable_through({"/tmp/work/runs/1"});
+  CHECK(in_tmp.folders.empty());
+  CHECK(in_tmp.subtrees == Paths{"/tmp/work/runs/1"});
+  const ScratchReach dotted = scratch_reachable_through({"/tmp/a/../../var/tmp/x"});
+  CHECK(dotted.folders.empty());
+  CHECK(dotted.subtrees == Paths{"/var/tmp/x"});
+  CHECK(scratch_reachable_through({"/"}).folders.size() == shared_scratch_folders().size());
+  CHECK(scratch_reachable_through({"/"}).subtrees.empty());
+  CHECK(scratch_reachable_through({"/dev"}).folders == Paths{"/dev/shm", "/dev/mqueue"});
+  // A bind of the whole folder makes a bind inside it redundant.
+  const ScratchReach both = scratch_reachable_through({"/tmp/work", "/tmp"});
+  CHECK(both.folders == Paths{"/tmp"});
+  CHECK(both.subtrees.empty());
   if (fs::is_symlink("/var/lock") && fs::weakly_canonical("/var/lock") == "/run/lock")
-    CHECK(scratch_folders_reachable_through({"/var/lock/x"}) == std::vector<fs::path>{"/run/lock"});
+    CHECK(scratch_reachable_through({"/var/lock"}).folders == Paths{"/run/lock"});
+}
+
+TEST_CASE("A bind inside a shared folder is searched as a subtree: its own entries are the run's",
+          "[process][leftovers]") {
+  ScratchDir scratch;
+  const fs::path tmp = scratch / "tmp";
+  fs::create_directories(tmp);
+  REQUIRE(::chmod(tmp.c_str(), 01777) == 0);
+  const fs::path work = tmp / "work";  // the grader's run folder, bound into the sandbox
+  fs::create_directories(work / "open");
+  REQUIRE(::chmod(work.c_str(), 0755) == 0);
+  REQUIRE(::chmod((work / "open").c_str(), 01777) == 0);  // a folder the run opened to all
+  const fs::path output = file_of(kLitterUid, work / "output");
+  const fs::path litter = file_of(kLitterUid, work / "open" / "answers");
+  const fs::path elsewhere = file_of(kLitterUid, tmp / "not-reached");
+
+  std::vector<std::string> problems;
+  CHECK(remove_entries_owned_by(kLitterUid, {work}, problems, false) == 1);
+  CHECK(problems.empty());
+  CHECK(fs::exists(output));      // the run's output, in the grader's folder
+  CHECK_FALSE(fs::exists(litter));
+  CHECK(fs::exists(elsewhere));   // outside the bind: the run could not reach it
 }
