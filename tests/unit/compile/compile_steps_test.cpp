@@ -138,7 +138,7 @@ TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each sourc
         plan.read_only.end());
 }
 
-TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (compile only)",
+TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends and device code)",
           "[build]") {
   Fixture f;
   f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
@@ -147,7 +147,7 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (compile on
   const CompileStep& check = plan.steps[2];  // after the rewrites, before g++
   CHECK(check.program == "/usr/local/cuda/bin/nvcc");
   CHECK(contains(check.args, (f.stage / "kernels.cu").string()));
-  CHECK(contains(check.args, "-c"));
+  CHECK(contains(check.args, "-cuda"));  // stops before the host half is compiled
   CHECK(contains(check.args, "/dev/null"));
   CHECK(std::find(plan.inputs.begin(), plan.inputs.end(), f.tc.nvcc) != plan.inputs.end());
   setenv("PARLAB_SIM_NVCC_CHECK", "0", 1);
