@@ -36,3 +36,23 @@ TEST_CASE("shadow table: growth keeps every word of the block, clears still forg
   for (std::uintptr_t w = 0; w < kWords; ++w) stale += table.find(0x10000 + 4 * w) != nullptr;
   CHECK(stale == 0);
 }
+
+TEST_CASE("shadow table: a block that outgrows the last keeps its own words only", "[race]") {
+  ShadowTable<std::uint64_t> table;
+  for (std::uintptr_t w = 0; w < 300; ++w) table[0x20000 + 4 * w] = 1;
+  table.clear();
+  // The second block is larger: the table grows while the first block's slots are stale.
+  constexpr std::uintptr_t kWords = 5000;
+  for (std::uintptr_t w = 0; w < kWords; ++w) table[0x90000 + 4 * w] = w + 2;
+  std::uintptr_t found = 0, stale = 0;
+  for (std::uintptr_t w = 0; w < kWords; ++w) {
+    const std::uint64_t* v = table.find(0x90000 + 4 * w);
+    found += v != nullptr && *v == w + 2;
+  }
+  for (std::uintptr_t w = 0; w < 300; ++w) stale += table.find(0x20000 + 4 * w) != nullptr;
+  CHECK(found == kWords);
+  CHECK(stale == 0);
+  // A word written again in the same block is the same value, not a new one.
+  table[0x90000] += 10;
+  CHECK(*table.find(0x90000) == 12);
+}
