@@ -89,6 +89,8 @@ class WorkerKiller {
     if (write_fd_ >= 0) ::close(write_fd_);
     std::error_code ec;
     std::filesystem::remove(fifo_, ec);
+    // Its folder too, once empty: without bubblewrap the run's /tmp is the machine's.
+    std::filesystem::remove(fifo_.parent_path(), ec);
   }
 
   const std::filesystem::path& path() const { return fifo_; }

@@ -86,6 +86,8 @@ class WorkerKiller:
             os.close(self._write_fd)
         try:
             os.remove(self.path)
+            # Its folder too, once empty: without bubblewrap the run's /tmp is the machine's.
+            os.rmdir(os.path.dirname(self.path))
         except OSError:
             pass
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scratch_dir.hpp"
 #include "fake_runner.hpp"
 #include "grading/gpu_sanitizer.hpp"
 #include "parlab/harness/arrays.hpp"
@@ -19,8 +20,10 @@ using parlab::grader::testing::FakeRunner;
 
 namespace {
 
+// Removed with everything in it when the test process ends.
 fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("parlab-gpu-sanitizer-" + name + "-" + std::to_string(::getpid()));
+  static const parlab::testing::ScratchDir root;
+  fs::path dir = root / ("gpu-sanitizer-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

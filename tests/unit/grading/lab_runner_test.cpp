@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "scratch_dir.hpp"
 #include "fake_runner.hpp"
 #include "grading/child_run_files.hpp"
 #include "grading/lab_runner.hpp"
@@ -20,9 +21,10 @@ using parlab::grader::testing::FakeRunner;
 
 namespace {
 
+// Removed with everything in it when the test process ends.
 fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("parlab-lab-runner-" + name + "-" +
-                                              std::to_string(::getpid()));
+  static const parlab::testing::ScratchDir root;
+  fs::path dir = root / ("lab-runner-" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

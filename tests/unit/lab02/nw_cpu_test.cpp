@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
 #include "nw_cpu.hpp"
 #include "parlab/datasets/generator.hpp"
 #include "parlab/harness/arrays.hpp"
@@ -68,8 +69,8 @@ bool close(double a, double b, double rel) {
 
 // Data from the generator, as the lab will use it.
 Data generated(std::int64_t n, std::int64_t m, int d, double noise, std::uint64_t seed) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("parlab-lab02-test-" + std::to_string(::getpid())) / "nw_generated";
+  static const parlab::testing::ScratchDir root;  // removed when the test process ends
+  const fs::path dir = root / "nw_generated";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto* gen = parlab::datasets::find_generator("regression_data");

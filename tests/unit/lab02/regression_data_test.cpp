@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
 #include "parlab/datasets/generator.hpp"
 #include "parlab/harness/arrays.hpp"
 
@@ -28,9 +29,10 @@ namespace {
 
 using Values = std::map<std::string, std::string>;
 
+// Removed with everything in it when the test process ends.
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("parlab-lab02-test-" + std::to_string(::getpid())) / name;
+  static const parlab::testing::ScratchDir root;
+  const fs::path dir = root / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -7,13 +7,15 @@
 #include <unistd.h>
 
 #include "generators.hpp"
+#include "scratch_dir.hpp"
 
 namespace lab05_test {
 
-// An empty folder under the system temp dir, unique to this test process.
+// An empty folder under the system temp dir, unique to this test process, removed with
+// everything in it when the process ends.
 inline std::filesystem::path scratch(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("parlab-lab05-test-" + std::to_string(::getpid())) / name;
+  static const parlab::testing::ScratchDir root;
+  const std::filesystem::path dir = root / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
