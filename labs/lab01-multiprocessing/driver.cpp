@@ -59,6 +59,19 @@ int workers_param(const TaskContext& ctx) {
 }
 
 // The rest of the grading relies on one result per file, in order: say so plainly.
+// Every path has its result, in another order: results stored as workers finished
+// (appended from a pipe or queue) instead of at their path's index.
+std::string order_hint(const std::vector<lab01::FileStats>& results,
+                       const std::vector<std::string>& paths) {
+  std::vector<std::string> got, want(paths);
+  for (const lab01::FileStats& s : results) got.push_back(s.file);
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  if (got != want) return "";
+  return ". Every file has its result, in the order the work finished: store each result at "
+         "its path's index (the index travels with the work), not appended as it arrives";
+}
+
 void check_shape(const std::vector<lab01::FileStats>& results,
                  const std::vector<std::string>& paths, const std::string& function) {
   if (results.size() != paths.size()) {
@@ -72,7 +85,8 @@ void check_shape(const std::vector<lab01::FileStats>& results,
                                results[i].file + "' but path " + std::to_string(i) + " is '" +
                                paths[i] +
                                "'; results must be in the order of paths, with FileStats::file "
-                               "set to the path exactly as passed in");
+                               "set to the path exactly as passed in" +
+                               order_hint(results, paths));
     }
   }
 }

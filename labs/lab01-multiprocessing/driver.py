@@ -66,7 +66,17 @@ def check_shape(results, paths, function):
         if stats.file != path:
             raise ValueError(f"{function} result {i} is for '{stats.file}' but path {i} is "
                              f"'{path}'; results must be in the order of paths, with "
-                             "FileStats.file set to the path exactly as passed in")
+                             "FileStats.file set to the path exactly as passed in"
+                             + _order_hint(results, paths))
+
+
+def _order_hint(results, paths):
+    """Every path has its result, in another order: the classic completion-order bug."""
+    if sorted(str(getattr(s, "file", "")) for s in results) != sorted(str(p) for p in paths):
+        return ""
+    return (". Every file has its result, in the order the work finished: imap_unordered "
+            "and as_completed hand results back as they finish; use map/imap, or put each "
+            "result at its path's index")
 
 
 def write_outputs(out, results, names):

@@ -5,8 +5,8 @@
 # machine); the skeleton 0 with a next step; a serial process_parallel no parallel
 # points; a syntax error is a build failure at file:line; a lambda sent to a pool fails
 # naming pickling; results appended to a global list by workers fail naming lost
-# updates; memory past the limit is the memory limit, naming MemoryError; a folder with
-# both tracks' sources is refused.
+# updates; results in completion order fail naming it; memory past the limit is the
+# memory limit, naming MemoryError; a folder with both tracks' sources is refused.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 REF="$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing/python"
@@ -71,6 +71,18 @@ run_grade global lab01 "$W/global" --no-perf --work-dir "$W/work" --json "$W/glo
 expect_scored "$W/global.json" "serial statistics" "passed 5 5" "the serial part still passes"
 expect_test "$W/global.json" "dynamic schedule" status failed "results collected in a global list by workers fail"
 expect_test_says "$W/global.json" "dynamic schedule" "returned 0 results for [0-9]+ files.*own copy of the module's globals, so those updates are lost" "the failure names lost updates to the module's globals"
+
+# 5d. Results in completion order (as_completed): every file has its result, in the
+# order the work finished. The first file is made slow so the order differs every run.
+# The parallel tests fail naming completion order; a killed worker is still reported.
+mkdir -p "$W/order" && cp "$REF/file_stats.py" "$W/order/"
+printf '\n\nimport concurrent.futures\nimport time\n\n\ndef _stats_first_last(i, path):\n    if i == 0:\n        time.sleep(0.3)  # the first file finishes last\n    return compute_file_stats(path)\n\n\ndef process_parallel(paths, workers, schedule):\n    with concurrent.futures.ProcessPoolExecutor(workers) as pool:\n        futures = [pool.submit(_stats_first_last, i, p) for i, p in enumerate(paths)]\n        return [f.result() for f in concurrent.futures.as_completed(futures)]\n' >>"$W/order/file_stats.py"
+run_grade order lab01 "$W/order" --no-perf --work-dir "$W/work" --json "$W/order.json"
+expect_rc order 1
+expect_scored "$W/order.json" "serial statistics" "passed 5 5" "the serial part still passes"
+expect_test "$W/order.json" "dynamic schedule" status failed "results in completion order fail"
+expect_test_says "$W/order.json" "dynamic schedule" "in the order the work finished: imap_unordered and as_completed" "the failure names completion order"
+expect_test "$W/order.json" "a worker that dies is reported" status passed "a killed worker still breaks the executor's pool: reported"
 
 # 5b. Memory past the test's limit (memory_mb), in the driver's process and in pool
 # workers: the runs end memory_limit, as a C++ std::bad_alloc does, naming MemoryError.

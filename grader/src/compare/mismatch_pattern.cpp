@@ -168,6 +168,30 @@ std::string unloaded_shared_detail(const Facts& f) {
                  "it was loaded, or read without a __syncthreads() after the loads";
 }
 
+// The differing elements hold exactly the values expected there, in other places (at
+// least two elements, no NaN): what results kept in the order they finished leave
+// (imap_unordered, as_completed, a shared queue appended to), where the inputs' order
+// was asked for. Sorted pairs match as values_match says, tolerance included.
+std::string reordered_detail(const Facts& f, const harness::NamedArray& e,
+                             const harness::NamedArray& g, const ComparatorSpec& spec, bool exact) {
+  if (f.bad.size() < 2) return "";
+  std::vector<double> want, have;
+  for (std::uint64_t i : f.bad) {
+    if (std::isnan(g.values[i]) || std::isnan(e.values[i])) return "";
+    want.push_back(e.values[i]);
+    have.push_back(g.values[i]);
+  }
+  std::sort(want.begin(), want.end());
+  std::sort(have.begin(), have.end());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    if (!values_match(want[k], have[k], spec, e.dtype, exact)) return "";
+  }
+  return "the right values in the wrong places: the " + std::to_string(f.bad.size()) +
+         " differing elements hold exactly the values expected at the others. Results kept "
+         "in the order they finished (imap_unordered, as_completed, appending as they come), "
+         "not in the order of their inputs?";
+}
+
 }  // namespace
 
 MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness::NamedArray& g,
@@ -222,6 +246,10 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
       p.detail = "NaN computed by the program (0/0, inf - inf, sqrt of a negative), not the "
                  "poison of an unwritten element";
     }
+  }
+  if (std::string d = reordered_detail(f, e, g, spec, exact); !d.empty()) {
+    p.kinds.push_back("reordered");
+    if (p.detail.empty()) p.detail = d;
   }
   if (matrix) {
     if (std::string d = edge_detail(f, count / columns, columns); !d.empty()) {

@@ -4,7 +4,7 @@ namespace parlab::grader {
 
 const std::vector<std::string>& mismatch_kinds() {
   static const std::vector<std::string> kinds = {"missing", "size", "bytes_as_count", "unwritten", "unloaded_shared", "nan",
-                                                 "edge", "tail", "close", "too_large",
+                                                 "reordered", "edge", "tail", "close", "too_large",
                                                  "too_small", "any"};
   return kinds;
 }

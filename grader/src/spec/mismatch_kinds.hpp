@@ -17,6 +17,8 @@ namespace parlab::grader {
 //   unloaded_shared  some mismatch is a NaN carrying the simulator's shared-memory
 //              poison: computed from shared memory never stored to (sim mode)
 //   nan        some mismatch is a NaN the program computed (0/0), not a poison
+//   reordered  the differing elements hold the expected values, in other places: results
+//              kept in the order they finished, not the order of their inputs
 //   edge       matrix: only the last partial tile (rows or columns past a multiple of
 //              8, 16 or 32) differs
 //   tail       vector: only the elements past a multiple of a block size differ

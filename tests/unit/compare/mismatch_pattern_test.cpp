@@ -255,3 +255,25 @@ TEST_CASE("a 0 above all-negative integer results names the starting value; floa
   CHECK_THAT(product.message, Contains("not implemented yet? Or a loop that never ran"));
   CHECK_THAT(product.message, !Contains("maximum"));
 }
+
+TEST_CASE("the expected values in other places are 'reordered'; other wrong values are not",
+          "[compare]") {
+  const NamedArray want = array("sums", {10, 20, 30, 40, 50});
+  // Two results swapped, as a pool's completion order leaves them.
+  MismatchPattern p = classify_mismatches(want, array("sums", {10, 30, 20, 40, 50}), tolerant(), false, 0);
+  CHECK(has(p, "reordered"));
+  CHECK_THAT(p.detail, Contains("the right values in the wrong places") && Contains("2 differing") &&
+                           Contains("order they finished"));
+  // Within the tolerance counts as the same value.
+  p = classify_mismatches(want, array("sums", {50.0000001, 20, 30, 40, 10}), tolerant(), false, 0);
+  CHECK(has(p, "reordered"));
+  // A value that is not among the expected ones: not a reordering.
+  p = classify_mismatches(want, array("sums", {10, 30, 21, 40, 50}), tolerant(), false, 0);
+  CHECK_FALSE(has(p, "reordered"));
+  // A duplicate in place of another value: not a permutation.
+  p = classify_mismatches(want, array("sums", {10, 20, 20, 40, 50}), tolerant(), false, 0);
+  CHECK_FALSE(has(p, "reordered"));
+  // Never written (poison) is 'unwritten', never 'reordered'.
+  p = classify_mismatches(want, array("sums", {10, kNaN, kNaN, 40, 50}), tolerant(), false, 0);
+  CHECK_FALSE(has(p, "reordered"));
+}
