@@ -192,6 +192,34 @@ std::string reordered_detail(const Facts& f, const harness::NamedArray& e,
          "not in the order of their inputs?";
 }
 
+// Nothing computed at all (a skeleton's outputs): say so, and no hint about a cause
+// the program cannot have yet (a '\r' line end, a step count, a guard).
+MismatchPattern nothing_computed_pattern(const Facts& f, const harness::NamedArray& e) {
+  MismatchPattern p;
+  const std::string n = std::to_string(e.values.size());
+  if (f.all_poison) {
+    p.kinds = {"unwritten"};
+    p.detail = "all " + n + " elements were never written (outputs are poisoned with NaN "
+               "before the call, -1 for integers, and these still hold it): not implemented yet?";
+  } else if (harness::is_integer_dtype(e.dtype) &&
+             std::all_of(e.values.begin(), e.values.end(), [](double v) { return v < 0; })) {
+    // Integer results all below 0 (no count is; a maximum or minimum is) and a 0 above
+    // them: outputs arrive poisoned (-1), so something wrote the 0, and the likeliest
+    // writer is a starting value no element could beat (a max begun with cudaMemset(0)).
+    // Float zeros keep the reading below: a product whose K loop never ran is 0 too.
+    p.detail = "every element is 0, above every expected value (all negative): a maximum "
+               "that starts from 0 (cudaMemset(0), or = 0) never sees a larger element; "
+               "start from the identity (INT_MIN, -INFINITY) or the first element. Or "
+               "nothing was computed: a loop that never ran";
+  } else {
+    // Zeros are also what a loop that never ran leaves (lab05's K loop stopping
+    // before a K smaller than its tile): said beside the skeleton's reading.
+    p.detail = "every element is 0: not implemented yet? Or a loop that never ran (nothing "
+               "was ever added)";
+  }
+  return p;
+}
+
 }  // namespace
 
 MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness::NamedArray& g,
@@ -202,32 +230,7 @@ MismatchPattern classify_mismatches(const harness::NamedArray& e, const harness:
   if (f.bad.empty()) return p;
   const auto count = static_cast<std::int64_t>(e.values.size());
   const bool matrix = columns > 0 && count % columns == 0 && count / columns > 0;
-  // Nothing computed at all (a skeleton's outputs): say so, and no hint about a cause
-  // the program cannot have yet (a '\r' line end, a step count, a guard).
-  if (nothing_computed) {
-    const std::string n = std::to_string(e.values.size());
-    if (f.all_poison) {
-      p.kinds = {"unwritten"};
-      p.detail = "all " + n + " elements were never written (outputs are poisoned with NaN "
-                 "before the call, -1 for integers, and these still hold it): not implemented yet?";
-    } else if (harness::is_integer_dtype(e.dtype) &&
-               std::all_of(e.values.begin(), e.values.end(), [](double v) { return v < 0; })) {
-      // Integer results all below 0 (no count is; a maximum or minimum is) and a 0 above
-      // them: outputs arrive poisoned (-1), so something wrote the 0, and the likeliest
-      // writer is a starting value no element could beat (a max begun with cudaMemset(0)).
-      // Float zeros keep the reading below: a product whose K loop never ran is 0 too.
-      p.detail = "every element is 0, above every expected value (all negative): a maximum "
-                 "that starts from 0 (cudaMemset(0), or = 0) never sees a larger element; "
-                 "start from the identity (INT_MIN, -INFINITY) or the first element. Or "
-                 "nothing was computed: a loop that never ran";
-    } else {
-      // Zeros are also what a loop that never ran leaves (lab05's K loop stopping
-      // before a K smaller than its tile): said beside the skeleton's reading.
-      p.detail = "every element is 0: not implemented yet? Or a loop that never ran (nothing "
-                 "was ever added)";
-    }
-    return p;
-  }
+  if (nothing_computed) return nothing_computed_pattern(f, e);
   if (std::string d = bytes_as_count_detail(f, g); !d.empty()) {
     p.kinds.push_back("bytes_as_count");
     p.detail = d;
