@@ -8,8 +8,11 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <filesystem>
 #include <set>
 #include <sstream>
+
+namespace fs = std::filesystem;
 
 namespace parlab::grader::process {
 namespace {
@@ -173,12 +176,30 @@ std::string doing(BlockedIn b, bool plural) {
   }
 }
 
+// A Python program's processes wait in pipes and locks inside multiprocessing, whose
+// classic hangs are not about pipe ends the student never sees. The program's file (a
+// script's comm is the script's name) only chooses between two lessons.
+bool runs_python(const ProcessState& top) { return top.program.rfind("python", 0) == 0; }
+
+std::string python_advice(BlockedIn top, const std::set<BlockedIn>& workers) {
+  const bool waits = top == BlockedIn::pipe_read || top == BlockedIn::poll || top == BlockedIn::futex ||
+                     top == BlockedIn::child_wait || workers.count(BlockedIn::pipe_read) ||
+                     workers.count(BlockedIn::futex) || workers.count(BlockedIn::pipe_write);
+  if (!waits) return "";
+  return "a multiprocessing.Pool never notices a worker that was killed: the result of its "
+         "task never comes and map() waits forever (concurrent.futures.ProcessPoolExecutor "
+         "raises BrokenProcessPool instead; with Process objects, check each exitcode). "
+         "And a process that put items on a multiprocessing.Queue cannot exit until they "
+         "are read: get() them before join()";
+}
+
 // The lesson for the pattern seen.
 std::string advice(const std::vector<ProcessState>& tree, const ProcessState& top) {
   std::set<BlockedIn> workers;
   for (const ProcessState& p : tree) {
     if (p.pid != top.pid) workers.insert(p.blocked);
   }
+  if (runs_python(top)) return python_advice(top.blocked, workers);
   if (top.blocked == BlockedIn::child_wait && workers.count(BlockedIn::pipe_write)) {
     return "read the pipes before waiting for the workers: a worker cannot exit while its "
            "pipe is full, and the pipe holds only 64 KiB";
@@ -233,6 +254,8 @@ std::vector<ProcessState> read_process_tree(pid_t root) {
     p.ppid = e.stat.ppid;
     p.command = read_first_line(dir + "/comm");
     if (p.command == "bwrap") continue;  // the sandbox's own processes only wait
+    std::error_code no_link;
+    p.program = fs::read_symlink(dir + "/exe", no_link).filename().string();
     p.cpu_ticks = e.stat.ticks;
     p.uses_gpu = holds_gpu(dir);
     int best = -1;

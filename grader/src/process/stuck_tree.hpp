@@ -35,6 +35,7 @@ struct ProcessState {
   pid_t pid = -1;
   pid_t ppid = -1;
   std::string command;  // /proc/PID/comm: untrusted, only counted here, never shown
+  std::string program;  // the file name of /proc/PID/exe (python3.11 for a script), never shown
   BlockedIn blocked = BlockedIn::other;  // of its least blocked thread
   std::string wait_channel;              // the kernel function, for the report
   unsigned long long cpu_ticks = 0;      // utime + stime, all threads

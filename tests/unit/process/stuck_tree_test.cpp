@@ -35,6 +35,21 @@ TEST_CASE("wait-before-read: the parent waits, the workers write to full pipes",
   CHECK_THAT(text, Contains("read the pipes before waiting"));
 }
 
+TEST_CASE("a Python program stuck in multiprocessing gets Python's lesson, not pipe ends",
+          "[process][stuck]") {
+  // A Pool whose worker was killed: the parent waits on a lock, a worker reads its pipe.
+  std::vector<ProcessState> tree = {state(10, 1, BlockedIn::futex), state(11, 10, BlockedIn::pipe_read),
+                                    state(12, 10, BlockedIn::futex)};
+  tree[0].program = "python3.11";
+  const std::string text = describe_stuck_tree(tree);
+  CHECK_THAT(text, Contains("multiprocessing.Pool never notices a worker that was killed"));
+  CHECK_THAT(text, Contains("BrokenProcessPool"));
+  CHECK_THAT(text, !Contains("right after fork()"));
+  // The same tree of a C++ program keeps the pipe-ends lesson.
+  tree[0].program = "lab01_submission";
+  CHECK_THAT(describe_stuck_tree(tree), Contains("close the ends you do not use right after fork()"));
+}
+
 TEST_CASE("a running or sleeping process is not a deadlock, nor worth a sentence",
           "[process][stuck]") {
   CHECK_FALSE(all_blocked({state(10, 1, BlockedIn::child_wait), state(11, 10, BlockedIn::running)}));
@@ -78,4 +93,26 @@ TEST_CASE("a real parent waiting for a child stuck on a full pipe is all blocked
   REQUIRE(verdict);
   CHECK_THAT(*verdict, Contains("the program in wait4"));
   CHECK_THAT(*verdict, Contains("1 worker writing to a full pipe"));
+}
+
+TEST_CASE("a process's program is read from its executable, not its command name",
+          "[process][stuck]") {
+  // A Python script's comm is the script's name; its executable is the interpreter.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::execlp("python3", "python3", "-c", "import time; time.sleep(5)", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::vector<ProcessState> tree;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < give_up) {
+    tree = read_process_tree(child);
+    if (!tree.empty() && tree[0].program.rfind("python", 0) == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  REQUIRE_FALSE(tree.empty());
+  CHECK(tree[0].program.rfind("python", 0) == 0);
 }
