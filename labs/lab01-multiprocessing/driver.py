@@ -7,8 +7,10 @@ Tasks, param workers (>= 1; default: the number of CPUs) and count_children: as 
 driver.cpp. The module is imported, never run as a script, so a file_stats.py without
 an `if __name__ == "__main__":` guard is fine here."""
 
+import gc
 import os
 import sys
+import warnings
 
 from parlab_harness import ParamError, Task, run_driver
 
@@ -127,10 +129,25 @@ def run_serial(ctx):
 
 def run_parallel(ctx, schedule):
     workers = workers_param(ctx)
-    run_on_dataset(ctx, "process_parallel",
-                   lambda paths: student().process_parallel(paths, workers, schedule))
-    if ctx.params.get_bool("count_children", False):
-        ctx.out.write("unreaped_children", "i64", [worker_checks.unreaped_children()])
+    if not ctx.params.get_bool("count_children", False):
+        run_on_dataset(ctx, "process_parallel",
+                       lambda paths: student().process_parallel(paths, workers, schedule))
+        return
+    # A Pool left running is terminated by the garbage collector, so no child is left to
+    # count; Python says so with a ResourceWarning, which is what this test looks for.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        run_on_dataset(ctx, "process_parallel",
+                       lambda paths: student().process_parallel(paths, workers, schedule))
+        gc.collect()
+    if any(issubclass(w.category, ResourceWarning) and "multiprocessing pool" in str(w.message)
+           for w in caught):
+        raise RuntimeError("process_parallel returned with its multiprocessing.Pool still "
+                           "running: it was never closed and joined, so its workers lived on "
+                           "until the garbage collector terminated them. Use `with "
+                           "multiprocessing.Pool(workers) as pool:`, or call pool.close() and "
+                           "pool.join() before returning")
+    ctx.out.write("unreaped_children", "i64", [worker_checks.unreaped_children()])
 
 
 def run_worker_dies(ctx):

@@ -5,7 +5,8 @@
 # machine); the skeleton 0 with a next step; a serial process_parallel no parallel
 # points; a syntax error is a build failure at file:line; a lambda sent to a pool fails
 # naming pickling; results appended to a global list by workers fail naming lost
-# updates; results in completion order fail naming it; memory past the limit is the
+# updates; results in completion order fail naming it; a pool never closed fails the
+# no-zombies test naming it, and hangs on a killed worker with Pool's lesson; memory past the limit is the
 # memory limit, naming MemoryError; a folder with both tracks' sources is refused.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -83,6 +84,22 @@ expect_scored "$W/order.json" "serial statistics" "passed 5 5" "the serial part 
 expect_test "$W/order.json" "dynamic schedule" status failed "results in completion order fail"
 expect_test_says "$W/order.json" "dynamic schedule" "in the order the work finished: imap_unordered and as_completed" "the failure names completion order"
 expect_test "$W/order.json" "a worker that dies is reported" status passed "a killed worker still breaks the executor's pool: reported"
+
+# 5e. A Pool never closed nor joined: the no-zombies test fails naming it (the garbage
+# collector ends such a pool's workers, so Python's ResourceWarning is the evidence). A
+# Pool also hangs when a worker is killed: that test's time limit names Pool's lesson,
+# not the C++ one about pipe ends.
+mkdir -p "$W/noclose" && cp "$REF/file_stats.py" "$W/noclose/"
+printf '\n\ndef process_parallel(paths, workers, schedule):\n    pool = multiprocessing.Pool(workers)\n    return pool.map(compute_file_stats, paths)\n' >>"$W/noclose/file_stats.py"
+run_grade noclose lab01 "$W/noclose" --no-perf --work-dir "$W/work" --json "$W/noclose.json"
+expect_rc noclose 1
+expect_scored "$W/noclose.json" "dynamic schedule" "passed 5 5" "an unclosed pool's results are right"
+expect_test "$W/noclose.json" "workers reaped (no zombies)" status failed "a pool never closed fails the no-zombies test"
+expect_test_says "$W/noclose.json" "workers reaped (no zombies)" "multiprocessing.Pool still running: it was never closed and joined.*with multiprocessing.Pool\(workers\) as pool" "the failure names the unclosed pool and the with block"
+expect_test "$W/noclose.json" "a worker that dies is reported" outcome timeout "a Pool whose worker is killed waits forever"
+expect_test_says "$W/noclose.json" "a worker that dies is reported" "multiprocessing.Pool never notices a worker that was killed.*BrokenProcessPool" "the time limit names Pool's lesson"
+[[ "$(result_field "$W/noclose.json" tests "a worker that dies is reported" message)" != *"right after fork()"* ]] &&
+  pass "not the C++ lesson about pipe ends" || fail "the Pool hang got the C++ lesson about pipe ends"
 
 # 5b. Memory past the test's limit (memory_mb), in the driver's process and in pool
 # workers: the runs end memory_limit, as a C++ std::bad_alloc does, naming MemoryError.
