@@ -66,9 +66,15 @@ struct Details {
   std::string detail;  // synccheck's / the API error's own words
 };
 
-std::string race_advice(const Details& d) {
+// Two writes on one line are threads updating one element; two writes on different lines
+// are two statements whose order nothing fixes, which an atomic would not mend.
+std::string race_advice(const SanitizerFinding& f, const Details& d) {
   if (d.first_access == "Write" && d.second_access == "Write") {
-    return "Make the update atomic (atomicAdd, ...) or give each thread its own element.";
+    if (f.file == f.other_file && f.line == f.other_line)
+      return "Several threads write it on one line: make the update atomic (atomicAdd, ...) or "
+             "give each thread its own element.";
+    return "Two different writes with nothing ordering them: put a __syncthreads() between "
+           "them, or let one thread write the element.";
   }
   return "Put a __syncthreads() between the write and the read.";
 }
@@ -93,7 +99,7 @@ std::string message_of(const SanitizerFinding& f, const Details& d) {
            at(f.file, f.line) + " and a " + lower(d.second_access) + at(f.other_file, f.other_line) +
            ", with no barrier between them" + (d.hazards.empty() ? "" : " (" + d.hazards + ")") +
            " (compute-sanitizer racecheck). On a GPU these threads run at the same time, so the "
-           "result depends on their timing. " + race_advice(d);
+           "result depends on their timing. " + race_advice(f, d);
   }
   if (f.kind == "divergent_barrier") {
     return "barrier in divergent code" + in_kernel(f) + at(f.file, f.line) +

@@ -120,6 +120,7 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
 }
 
 void BlockRunner::finish_block() {
+  if (g_locked.race_check_enabled) race_check_finish_block();
   if (g_locked.counters_enabled && counters_.sampled()) {
     fold_block_counters(counters_);
     counters_.reset(false, 0);

@@ -38,6 +38,7 @@ class BlockShadow {
  public:
   void reset(unsigned warps);
   void on_barrier() { ++epoch_; }
+  std::uint32_t epoch() const { return epoch_; }
   void on_warp_sync(unsigned warp) { ++warp_epochs_[warp]; }
 
   // Records an access by `lane` to the words of [address, address + bytes); returns

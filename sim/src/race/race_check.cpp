@@ -121,6 +121,40 @@ std::string region_text(const Region& region, std::uintptr_t address) {
   return "memory";
 }
 
+// A read and a write of one element on one line by two threads is either several threads
+// updating that element (`x++`, `bin[k] += 1`: each thread also writes it) or a step
+// reading what a neighbour writes in the same step (a tree level without its barrier:
+// `s[t] += s[t + stride]`, where the reader writes another element). Which one shows only
+// later: whether the reading thread writes the element too, at that line, before the next
+// barrier. Such a race waits here until its block ends.
+struct PendingRace {
+  std::uintptr_t word = 0;
+  unsigned reader = 0;           // the lane whose access was the read
+  std::uint32_t epoch = 0;       // the barrier interval of the conflict
+  bool reader_writes_it = false;  // the reading lane also wrote the element at that line
+  bool same_warp = false;
+  std::string first, second;      // both lines
+  std::string message;            // all but the advice
+  std::string summary;
+};
+thread_local std::vector<PendingRace> t_pending_races;
+
+void emit_race(const std::string& first, const std::string& second, const std::string& summary,
+               const std::string& message) {
+  report_finding(kFindingDataRace, first + "|" + second, summary, message);
+}
+
+std::string same_line_advice(bool several_update, bool same_warp) {
+  if (several_update)
+    return "Several threads read and write it on one line (like `x++` or `x += v`): make the "
+           "update atomic (atomicAdd, ...) or give each thread its own element.";
+  return std::string("One thread reads the element while another writes it on the same line "
+                     "(a step that reads what a neighbour writes in that step, such as a tree "
+                     "level `s[t] += s[t + stride]`): put a __syncthreads()") +
+         (same_warp ? " (or __syncwarp())" : "") + " between the steps, so each step reads "
+         "what the last one finished.";
+}
+
 [[gnu::noinline, gnu::cold]] void report_race(const RaceConflict& conflict, const Region& region,
                                               const BlockRunner& runner) {
   // One report per pair of places: the rest of the threads repeat it.
@@ -145,21 +179,46 @@ std::string region_text(const Region& region, std::uintptr_t address) {
       index_text(thread_index(conflict.later.lane, block)) + " " +
       verb(conflict.later_is_write, conflict.later.atomic) + " at " + second +
       ", with no barrier between them (" + barrier + "). On a GPU these threads run at the same " +
-      "time, so the result depends on their timing. " +
-      (conflict.earlier_is_write && conflict.later_is_write
-           ? "Make the update atomic (atomicAdd, ...) or give each thread its own element."
-       : first == second
-           ? "Several threads read and write it on one line (like `x++` or `x += v`): make the "
-             "update atomic (atomicAdd, ...) or give each thread its own element."
-           : std::string("Put a __syncthreads()") + (same_warp ? " (or __syncwarp())" : "") +
-                 " between the write and the read.");
-  report_finding(kFindingDataRace, first + "|" + second,
-                 std::string("data race on ") +
-                     (region.name != nullptr && *region.name != '\0'
-                          ? "`" + std::string(region.name) + "`"
-                          : std::string(array_kind)) +
-                     " between " + first + " and " + second,
-                 message);
+      "time, so the result depends on their timing. ";
+  const std::string summary = std::string("data race on ") +
+                              (region.name != nullptr && *region.name != '\0'
+                                   ? "`" + std::string(region.name) + "`"
+                                   : std::string(array_kind)) +
+                              " between " + first + " and " + second;
+  const bool both_write = conflict.earlier_is_write && conflict.later_is_write;
+  if (first == second && !both_write) {
+    const bool reader_later = !conflict.later_is_write;
+    t_pending_races.push_back({conflict.word, reader_later ? conflict.later.lane : conflict.earlier.lane,
+                               conflict.later.epoch, false, same_warp, first, second, message,
+                               summary});
+    return;
+  }
+  std::string advice;
+  if (both_write && first == second) {
+    advice = "Several threads write it on one line: make the update atomic (atomicAdd, ...) or "
+             "give each thread its own element.";
+  } else if (both_write) {
+    // Two statements writing one element: their order is the bug, which an atomic would
+    // not fix.
+    advice = std::string("Two different writes with nothing ordering them: put a "
+                         "__syncthreads()") + (same_warp ? " (or __syncwarp())" : "") +
+             " between them, or let one thread write the element.";
+  } else {
+    advice = std::string("Put a __syncthreads()") + (same_warp ? " (or __syncwarp())" : "") +
+             " between the write and the read.";
+  }
+  emit_race(first, second, summary, message + advice);
+}
+
+// A plain write by `lane` in `epoch`: the reading lane of a pending race writing that
+// element too is several threads updating it.
+void note_pending_write(std::uintptr_t where, std::size_t bytes, unsigned lane, std::uint32_t epoch) {
+  const std::uintptr_t end = where + (bytes == 0 ? 1 : bytes);
+  for (PendingRace& pending : t_pending_races) {
+    if (pending.reader == lane && pending.epoch == epoch && pending.word < end &&
+        where < pending.word + 4)
+      pending.reader_writes_it = true;
+  }
 }
 
 std::uint64_t linear_block(uint3 index, dim3 grid) {
@@ -262,6 +321,16 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
   const RaceConflict conflict =
       runner->race_shadow().access(where, bytes, write, atomic, lane->linear, pc);
   if (conflict.word != 0) report_race(conflict, region, *runner);
+  if (write && !t_pending_races.empty())
+    note_pending_write(where, bytes, lane->linear, runner->race_shadow().epoch());
+}
+
+void race_check_finish_block() {
+  for (const PendingRace& pending : t_pending_races) {
+    emit_race(pending.first, pending.second, pending.summary,
+              pending.message + same_line_advice(pending.reader_writes_it, pending.same_warp));
+  }
+  t_pending_races.clear();
 }
 
 }  // namespace parlab_sim::detail

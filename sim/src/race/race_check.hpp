@@ -30,4 +30,8 @@ BlockOrder* ordering_block(std::uint64_t& block);
 // A launch begins: snapshot the device allocations a kernel may touch.
 void race_check_begin_launch();
 
+// The running block ends: reports the races whose cause needed the rest of the block
+// (race_check.cpp, "pending"). Called on the block's worker thread.
+void race_check_finish_block();
+
 }  // namespace parlab_sim::detail

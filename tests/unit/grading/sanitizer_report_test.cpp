@@ -92,7 +92,7 @@ TEST_CASE("racecheck: the two-line form, and a warning that is no error") {
   CHECK(r.findings[0].line == 31);
   CHECK(r.findings[0].other_line == 31);
   CHECK_THAT(r.findings[0].message, Catch::Contains("(512 hazards)"));
-  CHECK_THAT(r.findings[0].message, Catch::Contains("Make the update atomic"));
+  CHECK_THAT(r.findings[0].message, Catch::Contains("Several threads write it on one line: make the update atomic"));
   CHECK_FALSE(r.findings[1].error);
   CHECK_THAT(r.findings[1].message, Catch::StartsWith("possible data race (a warning)"));
 }
@@ -152,4 +152,16 @@ TEST_CASE("a failed CUDA call, a clean run, and the program's own lines") {
   CHECK(clean.findings.empty());
   REQUIRE(clean.error_summary);
   CHECK(*clean.error_summary == 0);
+}
+
+TEST_CASE("racecheck: two writes on different lines are told to order them, not to use an atomic") {
+  const char* text =
+      "========= Error: Race reported between Write access at block_sum(const float *, float *, int)+0x100 in "
+      "sum_reduce.cu:21\n"
+      "=========     and Write access at block_sum(const float *, float *, int)+0x180 in sum_reduce.cu:24 "
+      "[2 hazards]\n";
+  const SanitizerReport r = parse_sanitizer_report(text);
+  REQUIRE(r.findings.size() == 1);
+  CHECK_THAT(r.findings[0].message, Catch::Contains("Two different writes with nothing ordering them"));
+  CHECK_THAT(r.findings[0].message, !Catch::Contains("atomic"));
 }

@@ -46,6 +46,11 @@ TEST_CASE("a tree reduction one barrier short is a race between its read and wri
   INFO(outcome.output);
   CHECK_THAT(outcome.output, Contains("data race on shared array `partial` (byte "));
   CHECK_THAT(outcome.output, Contains("the last __syncthreads() passed was at race_kernels.cu:36"));
+  // Its cause is the missing barrier between tree levels, not an update to make atomic:
+  // the reading thread writes another element.
+  CHECK_THAT(outcome.output, Contains("put a __syncthreads()"));
+  CHECK_THAT(outcome.output, Contains("between the steps"));
+  CHECK_THAT(outcome.output, !Contains("atomic"));
   const auto fixed = run_checked("sum_with_barriers");
   CHECK(fixed.output == "sum_with_barriers: out[0] = 128\n");
 }
@@ -65,6 +70,16 @@ TEST_CASE("threads of a block writing one global word race", "[sim][race]") {
   INFO(outcome.output);
   CHECK_THAT(outcome.output, Contains("data race on device memory (a cudaMalloc block of 512 bytes, byte 0)"));
   CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:83"));
+  CHECK_THAT(outcome.output, Contains("Several threads write it on one line: make the update atomic"));
+}
+
+TEST_CASE("two statements writing one element with nothing between them need ordering, not an atomic",
+          "[sim][race]") {
+  const auto outcome = run_checked("two_writers_unordered");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on shared array `s`"));
+  CHECK_THAT(outcome.output, Contains("Two different writes with nothing ordering them: put a __syncthreads()"));
+  CHECK_THAT(outcome.output, !Contains("atomic"));
 }
 
 TEST_CASE("tile[ty][tx] then a barrier then tile[tx][ty] is no race", "[sim][race]") {
