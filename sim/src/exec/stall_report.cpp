@@ -5,6 +5,7 @@
 #include "parlab_sim/source_names.hpp"
 #include "exec/block_runner.hpp"
 #include "fault/fatal_report.hpp"
+#include "race/race_check.hpp"
 #include "parlab_sim/exit_codes.hpp"
 
 namespace parlab_sim::detail {
@@ -22,6 +23,8 @@ void add_lane_list(ReportText& text, unsigned lanes) {
 }  // namespace
 
 void BlockRunner::report_stall() const {
+  // A race waiting for the block's end to name its cause is reported before the run stops.
+  if (g_locked.race_check_enabled) race_check_finish_block();
   unsigned waiting_barrier = 0;
   unsigned waiting_warp = 0;
   const Lane* first_barrier = nullptr;
