@@ -93,16 +93,18 @@ TestResult run_performance(GradingContext& ctx, const TestSpec& t,
 fs::path baseline_executable(const GradingContext& ctx, const PerformanceSpec& p) {
   if (p.baseline_program == BaselineProgram::submission) return ctx.executable;
   if (p.baseline_program == BaselineProgram::cpu_reference) return ctx.labtc.cpu_reference_exe;
-  // A GPU lab's reference built like the submission: nvcc on a GPU, else for the host
-  // (only CPU tests are measured there).
-  if (ctx.lab.kind == Device::gpu && ctx.mode != DeviceMode::gpu) return ctx.labtc.sim_reference_exe;
   // Fair speed: a Python submission is measured against the Python reference, never
-  // against compiled C++ (docs/lab-spec.md, "Tracks").
+  // against compiled C++ (docs/lab-spec.md, "Tracks"). Checked before the GPU lab's
+  // host-built reference: without a GPU a GPU lab's CPU tests are still timed, and
+  // against that C++ program lab02's Python reference got 0.32x of itself.
   if (ctx.lab.track == Track::python) {
     if (ctx.labtc.python_reference_exe.empty())
       throw EnvironmentError(ctx.lab.id + "'s Python reference was not built; re-run cmake");
     return ctx.labtc.python_reference_exe;
   }
+  // A GPU lab's reference built like the submission: nvcc on a GPU, else for the host
+  // (only CPU tests are measured there).
+  if (ctx.lab.kind == Device::gpu && ctx.mode != DeviceMode::gpu) return ctx.labtc.sim_reference_exe;
   return ctx.labtc.reference_exe;
 }
 
