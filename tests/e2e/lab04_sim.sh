@@ -56,7 +56,7 @@ expect_test_says "$W/pe.json" "$SPIKES" "Every difference is within 100x the tol
   "the near miss is named"
 # Skipped elements come first in the hint (a sum on too few blocks is close too), then
 # this fake's cause: one long chain of atomicAdds rounds this badly.
-expect_test_says "$W/pe.json" "$SPIKES" "a long serial chain also rounds this badly: sum each block in a tree" \
+expect_test_says "$W/pe.json" "$SPIKES" "a long serial chain of additions \\(.*one atomicAdd per element\\) also rounds this badly: if yours has one, sum each block in a tree" \
   "the hint names the serial chain and the tree-sum fix"
 # (No exact total: on the hidden fresh data, 123457 elements, the one-by-one sum's
 # error is a random walk that reaches the tolerance now and then.)

@@ -12,6 +12,8 @@
 #     "never written" with the grid-coverage hint;
 #   - lab04 max_atomic started from cudaMemset(0): on all-negative data the 0 above every
 #     value names the starting value, not "not implemented yet?".
+#   - lab03 heat_step updating its grid in place: the race names the stencil and a second
+#     buffer, not a __syncthreads() (a barrier orders one block, never its neighbours).
 # And realistic student bugs (tests/fakes/labNN/*.patch, tests/agreement/verdicts.tsv):
 #   - lab03 matrix_scale with x and y swapped: the hint names the swap, not only rounding;
 #   - lab03 heat_step without its boundary: heat_solve's poisoned grid is said before the
@@ -22,6 +24,11 @@
 #   - lab05 the naive kernel with x and y swapped: the hint names the swap;
 #   - lab06 a round trip copying n bytes: "a size in bytes", not the chunk offsets;
 #   - lab06 a copy back naming cudaMemcpyHostToDevice: the CUDA error at streams.cu:LINE.
+#   - a missing barrier (lab04 tree level, lab05 tile load): a __syncthreads(), not an atomic;
+#   - lab04 the sum zeroed by block 0 in the kernel: the order blocks run in, not "sum each
+#     block in a tree";
+#   - undefined behaviour (lab04 shuffles outside the mask, lab05 barriers at different
+#     sites or in a branch): named as such, on a failed test, never "the answers are right".
 # Every grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh
 # grades each line of tests/agreement/verdicts.tsv and tests/fakes/gradings.tsv once per
 # suite run).
@@ -70,6 +77,14 @@ expect_test_says "$W/maxzero.json" "$T" "above every expected value.*starts from
 expect_test_not_says "$W/maxzero.json" "$T" "not implemented yet" "lab04 max: not 'not implemented yet?'"
 expect_status "$W/maxzero.json" "max_atomic: block size + 1, max in the last block" passed "lab04 max: with a positive maximum the 0 start hides, and that test passes"
 
+grade_fake inplace lab03 lab03_heat_step_in_place
+T="heat_step, 61 x 37 (primes)"
+expect_test_says "$W/inplace.json" "$T" "a stencil updating its grid in place.*write the new ones to a second buffer" \
+  "lab03 in-place heat_step: the race names the in-place stencil and a second buffer"
+expect_test_not_says "$W/inplace.json" "$T" "Put a __syncthreads\\(\\)|make the update atomic" \
+  "lab03 in-place heat_step: no barrier (it orders one block only) and no atomic advice"
+expect_status "$W/inplace.json" "heat_solve, to a tolerance" passed "lab03 in-place heat_step: heat_solve's two buffers pass"
+
 # grade_patch NAME LAB FAKE: a tests/fakes/ patch on the reference (an agreement line).
 grade_patch() {
   fake_result "$1" "$2" "$3" --no-perf
@@ -97,6 +112,51 @@ grade_patch sumfloor lab04 lab04/sum_grid_not_rounded_up
 T="sum: prime size, mixed signs"
 expect_test_says "$W/sumfloor.json" "$T" "Hint: close, but past a tolerance.*elements skipped" "lab04 sum: a missing partial block is looked for first"
 expect_test_not_says "$W/sumfloor.json" "$T" "off by rounding only" "lab04 sum: not 'off by rounding only'"
+
+# A missing barrier (a tree level, a tile loaded and read): the race says to put a
+# __syncthreads() between them, never to make the update atomic.
+grade_patch tree lab04 lab04/sum_tree_no_sync
+T="sum: prime size, mixed signs"
+expect_test_says "$W/tree.json" "$T" "data race on shared array .partial.*put a __syncthreads\\(\\).* between the steps" \
+  "lab04 tree without its barrier: a __syncthreads() between the steps"
+expect_test_not_says "$W/tree.json" "$T" "make the update atomic" "lab04 tree without its barrier: not 'make the update atomic'"
+grade_patch tileload lab05 lab05/tiled_no_sync_after_load
+T="tiled: 17 x 17 x 17 (tile + 1)"
+expect_test_says "$W/tileload.json" "$T" "data race on shared array .(As|Bs).*Put a __syncthreads\\(\\)( \\(or __syncwarp\\(\\)\\))? between the write and the read" \
+  "lab05 tile read before its barrier: a __syncthreads() between the write and the read"
+expect_test_not_says "$W/tileload.json" "$T" "make the update atomic" "lab05 tile read before its barrier: not 'make the update atomic'"
+
+# The sum zeroed inside the kernel by block 0: a tree sum whose result changes with the
+# order blocks run in. Whichever run fails first (the test's own, or a re-run in another
+# order), the message names that order, and the serial-chain advice is no instruction.
+grade_patch zeroed lab04 lab04/zeroed_in_kernel
+for T in "sum: prime size, mixed signs" "sum: spikes (order of summation)"; do
+  expect_test_says "$W/zeroed.json" "$T" "order blocks run in" "lab04 sum zeroed by block 0 ($T): the block order named"
+  expect_test_not_says "$W/zeroed.json" "$T" "rounds this badly: sum each block in a tree" \
+    "lab04 sum zeroed by block 0 ($T): not told to sum each block in a tree"
+done
+
+# Undefined behaviour: the finding names it and the test's status agrees.
+grade_patch shuffle lab04 lab04/shuffle_outside_mask
+T="sum: one element"
+expect_status "$W/shuffle.json" "$T" failed "lab04 shuffles outside the mask: the test fails"
+expect_test_says "$W/shuffle.json" "$T" "read values a GPU leaves undefined.*simulator found undefined behaviour" \
+  "lab04 shuffles outside the mask: the undefined values named as the likely cause"
+expect_test_not_says "$W/shuffle.json" "$T" "elements added twice|points unchanged|answers are right" \
+  "lab04 shuffles outside the mask: not the lab's too-large hint, no 'points unchanged'"
+grade_patch sites lab05 lab05/divergent_barrier
+T="tiled: 1 x 1 x 1"
+expect_status "$W/sites.json" "$T" failed "lab05 barriers at different sites: the test fails"
+expect_test_says "$W/sites.json" "$T" "^undefined behaviour in a kernel: threads of one block wait at different __syncthreads\\(\\)" \
+  "lab05 barriers at different sites: undefined behaviour, named"
+expect_test_not_says "$W/sites.json" "$T" "deadlock|answers are right" "lab05 barriers at different sites: not a deadlock"
+grade_patch branch lab05 lab05/barrier_in_branch
+T="tiled: 15 x 15 x 15 (tile - 1)"
+expect_status "$W/branch.json" "$T" failed "lab05 a barrier in a branch: the test fails"
+expect_test_says "$W/branch.json" "$T" "simulator found undefined behaviour.*early exit before a barrier" \
+  "lab05 a barrier in a branch: the early exit listed as undefined behaviour"
+expect_test_not_says "$W/branch.json" "$T" "answers are right|points unchanged" \
+  "lab05 a barrier in a branch: a failed test is not told its points were kept"
 
 grade_patch swap5 lab05 lab05/naive_row_col_swapped
 expect_test_says "$W/swap5.json" "naive: primes 37 x 53 x 29" "Hint: every element of C must be written once.*x and y not swapped" \

@@ -41,7 +41,9 @@ void apply_schedule_check(TestResult& result, const std::string& first_seed,
       "right answer in one run in the simulator, wrong in another that started the blocks "
       "and their threads in another order: the answer depends on the order threads run in, "
       "and a GPU promises none. Look for a thread that reads what another thread writes with "
-      "no __syncthreads() between them, or an update to a shared value that is not atomic.";
+      "no __syncthreads() between them, an update to a shared value that is not atomic, or a "
+      "value one block sets for the others (the result zeroed inside the kernel by block 0: "
+      "the order blocks run in is not fixed, so set it before the launch).";
   result.message += hidden ? "\nin the other order: wrong result on hidden data"
                            : "\nin the other order: " + rerun.difference;
   result.message += "\n(simulator orders: seed " + first_seed + " right, seed " + rerun.seed +

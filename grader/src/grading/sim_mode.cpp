@@ -156,12 +156,51 @@ std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
   return kept;
 }
 
+// Undefined behaviour by the programming guide's rules, which the simulator ran through
+// with one outcome a GPU may have (a barrier some threads exited before, a shuffle from a
+// lane outside its mask).
+bool is_undefined_behaviour(const SimFinding& finding) {
+  return finding.kind == "inactive_lane_read" || finding.kind == "exited_before_barrier";
+}
+
+// A shuffle's value from a lane outside its mask is undefined: a wrong answer's shape (too
+// large, too small) then says nothing of its cause, and the lab's hint for that shape
+// would name another one.
+bool makes_values_undefined(const SimFinding& finding) { return finding.kind == "inactive_lane_read"; }
+
+// The line that introduces the list: it agrees with the test's status (a failed test's
+// answers are not "right", and its points were not kept by the findings).
+std::string findings_header(const TestResult& result, const std::vector<SimFinding>& findings,
+                            bool race, bool scored) {
+  if (race || scored) return "\nthe simulator found:";
+  const bool speed_only = std::all_of(findings.begin(), findings.end(), is_speed_finding);
+  if (result.status == TestStatus::passed) {
+    return speed_only ? "\nthe simulator found (points unchanged: about speed; the answers are right):"
+                      : "\nthe simulator found (points unchanged; a GPU may still fail this code):";
+  }
+  if (std::any_of(findings.begin(), findings.end(), is_undefined_behaviour)) {
+    return "\nthe simulator found undefined behaviour, a likely cause of this failure (on a GPU "
+           "such code may compute anything):";
+  }
+  return speed_only ? "\nthe simulator also found (about speed, not why this test failed):"
+                    : "\nthe simulator also found:";
+}
+
+// A failed test whose kernel read undefined values: the lab's hint for the answer's shape
+// is left out of the first line, which names the undefined behaviour instead.
+std::string without_shape_hint(const std::string& head, const std::vector<SimFinding>& findings) {
+  const bool undefined = std::any_of(findings.begin(), findings.end(), makes_values_undefined);
+  const std::size_t hint = head.find(" Hint: ");
+  if (!undefined || hint == std::string::npos) return head;
+  return head.substr(0, hint) + " The kernel read values a GPU leaves undefined (below), so the "
+                                "answer's shape says nothing of the cause";
+}
+
 // The findings into the test's message (summaries on its first line, explanations below)
 // and, once each, into the grading's notes; a data race fails a passed test.
 void write_findings(TestResult& result, const std::vector<SimFinding>& findings,
                     std::vector<std::string>& notes, bool scored) {
   bool race = false;
-  const bool speed_only = std::all_of(findings.begin(), findings.end(), is_speed_finding);
   std::string summaries;
   std::string listed;
   for (const SimFinding& finding : findings) {
@@ -186,15 +225,11 @@ void write_findings(TestResult& result, const std::vector<SimFinding>& findings,
   }
   // The first line is what a one-line report shows: keep it short, details below.
   const std::size_t first_line = result.message.find('\n');
-  const std::string head = result.message.substr(0, first_line);
+  std::string head = result.message.substr(0, first_line);
+  if (result.status != TestStatus::passed) head = without_shape_hint(head, findings);
   const std::string rest = first_line == std::string::npos ? "" : result.message.substr(first_line);
-  result.message = head + " (simulator: " + summaries + ")" + rest;
-  result.message += race || scored ? "\nthe simulator found:"
-                    : speed_only   ? "\nthe simulator found (points unchanged: about speed; the "
-                                     "answers are right):"
-                                   : "\nthe simulator found (points unchanged; a GPU may still "
-                                     "fail this code):";
-  result.message += listed;
+  result.message = head + " (simulator: " + summaries + ")" + rest +
+                   findings_header(result, findings, race, scored) + listed;
 }
 
 }  // namespace

@@ -51,7 +51,9 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // Each summary not yet noted also becomes a grading note ("simulator found: ..."), so a
 // one-line console report, which shows no message for a passed test, still shows it.
 // `scored`: the test's points came from the simulator's counters (grading/sim_counters),
-// so the list is not introduced as "points unchanged". `reference`: the reference's
+// so the list is not introduced as "points unchanged"; nor is it on a failed test, where
+// undefined behaviour is named as the likely cause (and the lab's hint for the answer's
+// shape left out where a shuffle read undefined values). `reference`: the reference's
 // counters on the test's data; a memory-access or divergence hint is kept only where
 // this run's counters are clearly worse (judge_memory_hint, judge_divergence_hint), with
 // both figures, and dropped where there is nothing to judge it against. A kernel's

@@ -91,6 +91,12 @@ Verdict simulator_stop(int exit_code, const std::string& stderr_text) {
       return {RunOutcome::crashed,
               "deadlock in a kernel: a __syncthreads() or warp collective that not every "
               "thread of the block reaches" + see};
+    case kSimUndefinedBehaviourExitCode:
+      return {RunOutcome::crashed,
+              "undefined behaviour in a kernel: threads of one block wait at different "
+              "__syncthreads(), or the lanes of a warp collective disagree on its operation or "
+              "mask; a GPU may hang, let them pass or corrupt data, so no answer of this run "
+              "can be trusted: every thread of a block must reach the same barrier" + see};
     case kSimKernelFaultExitCode:
       return {RunOutcome::crashed,
               "fault in a kernel (assert, __trap, division by zero, an exception)" + see};

@@ -21,6 +21,9 @@ inline constexpr int kSimNotLockedExitCode = 91;
 // Correct code using a feature the simulator does not run; the grader leaves the test
 // out when the run's sealed findings name the feature (grading/unsupported_feature).
 inline constexpr int kSimUnsupportedFeatureExitCode = 92;
+// Undefined behaviour the simulator stops at: barriers at different sites, a warp
+// collective whose lanes disagree.
+inline constexpr int kSimUndefinedBehaviourExitCode = 93;
 
 struct Termination {
   bool signaled = false;

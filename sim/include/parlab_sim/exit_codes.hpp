@@ -13,9 +13,8 @@ inline constexpr int kExitOutOfMemory = 86;
 // Invalid memory access in a kernel: out of bounds of a cudaMalloc allocation or of
 // dynamic shared memory, use after cudaFree, null or host pointer, stack overflow.
 inline constexpr int kExitMemoryFault = 87;
-// A block can never finish: a __syncthreads() that not every thread reaches, threads
-// waiting at different __syncthreads(), or a warp collective (__shfl_sync, __syncwarp,
-// votes) whose lanes never all arrive or disagree on the operation.
+// A block can never finish: a __syncthreads() that not every thread reaches, or a warp
+// collective (__shfl_sync, __syncwarp, votes) whose lanes never all arrive.
 inline constexpr int kExitDeadlock = 88;
 // Any other fault in a kernel: assert() failed, __trap(), integer division by zero,
 // an uncaught C++ exception, a device-only call made outside a kernel.
@@ -32,5 +31,10 @@ inline constexpr int kExitNotLocked = 91;
 // a sealed "unsupported_feature" finding naming the feature and its line, and the
 // grader makes the tests whose runs stop here "not graded here: needs a GPU".
 inline constexpr int kExitUnsupportedFeature = 92;
+// Undefined behaviour the simulator stops at rather than guessing what a GPU would do:
+// threads of one block waiting at different __syncthreads() (barriers at different
+// sites), or the lanes of a warp collective disagreeing on its operation or mask, or a
+// mask that leaves out the calling lane. A GPU may hang, let them pass or corrupt data.
+inline constexpr int kExitUndefinedBehaviour = 93;
 
 }  // namespace parlab_sim

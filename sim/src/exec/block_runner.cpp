@@ -317,7 +317,7 @@ void BlockRunner::report_divergent_barrier(std::source_location site) const {
   text.add(".\n  All threads of a block must reach the same __syncthreads(); a barrier in a "
            "branch that\n  not every thread takes is undefined behaviour on a GPU (it hangs "
            "or corrupts data).");
-  finish_report(text, kExitDeadlock);
+  finish_report(text, kExitUndefinedBehaviour);
 }
 
 void BlockRunner::report_warp_misuse(unsigned warp_index, const Lane* self,
@@ -335,7 +335,7 @@ void BlockRunner::report_warp_misuse(unsigned warp_index, const Lane* self,
     text.add(":\n  warp ").add_decimal(warp_index).add(": ").add(mismatch.c_str());
     text.add(" (undefined behaviour on a GPU).");
   }
-  finish_report(text, kExitDeadlock);
+  finish_report(text, kExitUndefinedBehaviour);
 }
 
 void BlockRunner::report_exited_before_barrier() const {

@@ -126,12 +126,19 @@ std::string region_text(const Region& region, std::uintptr_t address) {
 // reading what a neighbour writes in the same step (a tree level without its barrier:
 // `s[t] += s[t + stride]`, where the reader writes another element). Which one shows only
 // later: whether the reading thread writes the element too, at that line, before the next
-// barrier. Such a race waits here until its block ends.
+// barrier. A read and a write of global memory before any barrier wait too: the reading
+// thread writing another element of the same array is a stencil updating its grid in
+// place, which no barrier mends (it orders one block, and the neighbours at a block's
+// edge belong to others). Such a race waits here until its block ends.
 struct PendingRace {
   std::uintptr_t word = 0;
+  std::uintptr_t array_begin = 0, array_end = 0;  // the allocation or shared array
   unsigned reader = 0;           // the lane whose access was the read
   std::uint32_t epoch = 0;       // the barrier interval of the conflict
-  bool reader_writes_it = false;  // the reading lane also wrote the element at that line
+  bool same_line = true;         // else: global memory read and written on two lines
+  bool in_place_candidate = false;  // global memory, no __syncthreads() passed yet
+  bool reader_writes_it = false;  // the reading lane also writes the element
+  bool reader_writes_array = false;  // ... or another element of the same array
   bool same_warp = false;
   std::string first, second;      // both lines
   std::string message;            // all but the advice
@@ -139,20 +146,74 @@ struct PendingRace {
 };
 thread_local std::vector<PendingRace> t_pending_races;
 
+// Each lane's last plain write to global memory in this block (and its barrier interval):
+// a race found after the reading lane wrote its own element still learns of that write.
+struct LaneWrite {
+  std::uintptr_t address = 0;
+  std::uint32_t epoch = 0;
+};
+thread_local std::vector<LaneWrite> t_lane_device_writes;
+
 void emit_race(const std::string& first, const std::string& second, const std::string& summary,
                const std::string& message) {
   report_finding(kFindingDataRace, first + "|" + second, summary, message);
 }
 
-std::string same_line_advice(bool several_update, bool same_warp) {
-  if (several_update)
+std::string in_place_advice() {
+  return "The kernel reads global memory that other threads overwrite in the same launch (a "
+         "stencil updating its grid in place: each point reads neighbours that other threads, "
+         "and at a block's edge other blocks, are rewriting). A __syncthreads() orders only "
+         "the threads of one block, never the blocks next to it: read the old values from one "
+         "buffer and write the new ones to a second buffer (swap the two between steps).";
+}
+
+std::string pending_advice(const PendingRace& race) {
+  if (race.same_line && race.reader_writes_it)
     return "Several threads read and write it on one line (like `x++` or `x += v`): make the "
            "update atomic (atomicAdd, ...) or give each thread its own element.";
+  if (race.reader_writes_it)
+    return "Several threads read it and then write it back (an update split over two lines): "
+           "make the update atomic (atomicAdd, ...) or give each thread its own element.";
+  if (race.in_place_candidate && race.reader_writes_array) return in_place_advice();
+  if (!race.same_line)
+    return std::string("Put a __syncthreads()") + (race.same_warp ? " (or __syncwarp())" : "") +
+           " between the write and the read.";
   return std::string("One thread reads the element while another writes it on the same line "
                      "(a step that reads what a neighbour writes in that step, such as a tree "
                      "level `s[t] += s[t + stride]`): put a __syncthreads()") +
-         (same_warp ? " (or __syncwarp())" : "") + " between the steps, so each step reads "
+         (race.same_warp ? " (or __syncwarp())" : "") + " between the steps, so each step reads "
          "what the last one finished.";
+}
+
+// The texts of a race whose advice waits for its block's end.
+struct RaceTexts {
+  std::string first, second, message, summary;
+};
+
+// A read and a write whose cause the rest of the block tells (PendingRace): kept, with
+// what the reading lane already wrote.
+void defer_race(const RaceConflict& conflict, const Region& region, bool in_place_candidate,
+                bool same_warp, RaceTexts texts) {
+  PendingRace pending;
+  pending.word = conflict.word;
+  pending.array_begin = region.begin;
+  pending.array_end = region.begin + region.bytes;
+  pending.reader = conflict.later_is_write ? conflict.earlier.lane : conflict.later.lane;
+  pending.epoch = conflict.later.epoch;
+  pending.same_line = texts.first == texts.second;
+  pending.in_place_candidate = in_place_candidate;
+  pending.same_warp = same_warp;
+  if (pending.reader < t_lane_device_writes.size()) {
+    const LaneWrite& last = t_lane_device_writes[pending.reader];
+    const bool now = last.epoch == pending.epoch;
+    pending.reader_writes_it = now && last.address >= pending.word && last.address < pending.word + 4;
+    pending.reader_writes_array = now && last.address >= pending.array_begin && last.address < pending.array_end;
+  }
+  pending.first = std::move(texts.first);
+  pending.second = std::move(texts.second);
+  pending.message = std::move(texts.message);
+  pending.summary = std::move(texts.summary);
+  t_pending_races.push_back(std::move(pending));
 }
 
 [[gnu::noinline, gnu::cold]] void report_race(const RaceConflict& conflict, const Region& region,
@@ -186,11 +247,9 @@ std::string same_line_advice(bool several_update, bool same_warp) {
                                    : std::string(array_kind)) +
                               " between " + first + " and " + second;
   const bool both_write = conflict.earlier_is_write && conflict.later_is_write;
-  if (first == second && !both_write) {
-    const bool reader_later = !conflict.later_is_write;
-    t_pending_races.push_back({conflict.word, reader_later ? conflict.later.lane : conflict.earlier.lane,
-                               conflict.later.epoch, false, same_warp, first, second, message,
-                               summary});
+  const bool in_place_candidate = region.kind == RegionKind::device && runner.barriers_passed() == 0;
+  if (!both_write && (first == second || in_place_candidate)) {
+    defer_race(conflict, region, in_place_candidate, same_warp, {first, second, message, summary});
     return;
   }
   std::string advice;
@@ -211,14 +270,20 @@ std::string same_line_advice(bool several_update, bool same_warp) {
 }
 
 // A plain write by `lane` in `epoch`: the reading lane of a pending race writing that
-// element too is several threads updating it.
+// element too is several threads updating it; writing another element of the array, an
+// update in place.
 void note_pending_write(std::uintptr_t where, std::size_t bytes, unsigned lane, std::uint32_t epoch) {
   const std::uintptr_t end = where + (bytes == 0 ? 1 : bytes);
   for (PendingRace& pending : t_pending_races) {
-    if (pending.reader == lane && pending.epoch == epoch && pending.word < end &&
-        where < pending.word + 4)
-      pending.reader_writes_it = true;
+    if (pending.reader != lane || pending.epoch != epoch) continue;
+    if (pending.word < end && where < pending.word + 4) pending.reader_writes_it = true;
+    if (where < pending.array_end && pending.array_begin < end) pending.reader_writes_array = true;
   }
+}
+
+void remember_device_write(std::uintptr_t where, unsigned lane, std::uint32_t epoch) {
+  if (lane >= t_lane_device_writes.size()) t_lane_device_writes.resize(lane + 1);
+  t_lane_device_writes[lane] = {where, epoch};
 }
 
 std::uint64_t linear_block(uint3 index, dim3 grid) {
@@ -321,16 +386,18 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
   const RaceConflict conflict =
       runner->race_shadow().access(where, bytes, write, atomic, lane->linear, pc);
   if (conflict.word != 0) report_race(conflict, region, *runner);
+  if (write && !atomic && region.kind == RegionKind::device)
+    remember_device_write(where, lane->linear, runner->race_shadow().epoch());
   if (write && !t_pending_races.empty())
     note_pending_write(where, bytes, lane->linear, runner->race_shadow().epoch());
 }
 
 void race_check_finish_block() {
   for (const PendingRace& pending : t_pending_races) {
-    emit_race(pending.first, pending.second, pending.summary,
-              pending.message + same_line_advice(pending.reader_writes_it, pending.same_warp));
+    emit_race(pending.first, pending.second, pending.summary, pending.message + pending_advice(pending));
   }
   t_pending_races.clear();
+  t_lane_device_writes.clear();
 }
 
 }  // namespace parlab_sim::detail

@@ -51,6 +51,16 @@ case "$kind" in
     edit "$dir/kernels.cu" 's{  if \(i < n\) out\[i\] = alpha \* x\[i\] \+ y\[i\];\n}{  if (i < n) {\n    if (threadIdx.x % 2 == 0) {\n      out[i] = alpha * x[i] + y[i];\n    } else {\n      out[i] = fmaf(alpha, x[i], y[i]);  // odd lanes: another path to the same value\n    }\n  }\n}' \
       "out[i] = fmaf(alpha, x[i], y[i]);  // odd lanes"
     ;;
+  lab03_heat_step_in_place)
+    # heat_step copies in to out, then updates out in place: each point reads neighbours
+    # that other threads (and, at a block's edge, other blocks) overwrite in the same
+    # launch. A barrier cannot order blocks; the stencil needs a second buffer.
+    cp "$refs/lab03-cuda-kernels/kernels.cu" "$dir/"
+    edit "$dir/kernels.cu" 's{heat_step_kernel\(const float\* __restrict__ in, float\* __restrict__ out,}{heat_step_kernel(const float* in, float* out,}' \
+      "heat_step_kernel(const float* in, float* out,"
+    edit "$dir/kernels.cu" 's{(void heat_step\(const float\* in, float\* out, int nx, int ny, float r\) \{\n)  heat_step_kernel<false><<<grid_2d\(nx, ny\), dim3\(kTileX, kTileY\)>>>\(in, out,}{$1  PARLAB_CUDA_CHECK(cudaMemcpy(out, in, sizeof(float) * static_cast<std::size_t>(nx) * ny, cudaMemcpyDeviceToDevice));\n  heat_step_kernel<false><<<grid_2d(nx, ny), dim3(kTileX, kTileY)>>>(out, out,}' \
+      "dim3(kTileX, kTileY)>>>(out, out,"
+    ;;
   lab04_max_starts_from_zero)
     # max_atomic starts its result from cudaMemset(0) instead of INT_MIN: on all-negative
     # data no element beats the 0 (the result looks like "nothing computed").

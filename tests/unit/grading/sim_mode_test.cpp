@@ -202,3 +202,59 @@ TEST_CASE("a finding of a re-run in another order counts, each finding once", "[
   CHECK_THAT(r.message, Contains("(simulator: leak at a.cu:3; race on bins)"));
   CHECK(r.message.find("- leak") == r.message.rfind("- leak"));  // listed once
 }
+
+TEST_CASE("a failed test's findings say undefined behaviour, never that its answers are right",
+          "[sim_mode]") {
+  RunFolder folder;
+  folder.write("{\"kind\":\"inactive_lane_read\",\"summary\":\"__shfl_down_sync from an inactive "
+               "lane at s.cu:17\",\"message\":\"__shfl_down_sync at s.cu:17 reads a lane that is "
+               "not taking part\"}\n");
+  std::vector<std::string> notes;
+  TestResult r = passed_test();
+  r.status = TestStatus::failed;
+  r.points = 0;
+  r.message = "sum[0]: expected 1.5, got 51.1; 1 of 1 elements differ. Hint: larger than the sum: "
+              "elements added twice (a tree step without __syncthreads() between levels)";
+  add_sim_findings(r, folder.root, "run", notes);
+  CHECK(r.status == TestStatus::failed);
+  // The lab's hint for a result too large names another cause: left out, the undefined
+  // values named instead.
+  CHECK_THAT(r.message, !Contains("Hint:"));
+  CHECK_THAT(r.message, !Contains("elements added twice"));
+  CHECK_THAT(r.message, Catch::Matchers::StartsWith(
+                           "sum[0]: expected 1.5, got 51.1; 1 of 1 elements differ. The kernel "
+                           "read values a GPU leaves undefined (below)"));
+  CHECK_THAT(r.message, Contains("\nthe simulator found undefined behaviour, a likely cause of this failure"));
+  CHECK_THAT(r.message, !Contains("points unchanged"));
+}
+
+TEST_CASE("a speed finding on a test that failed (a stop) is not introduced as right answers",
+          "[sim_mode]") {
+  RunFolder folder;
+  folder.write("{\"kind\":\"warp_divergence\",\"summary\":\"warp divergence in kernel k at "
+               "k.cu:12\",\"message\":\"warp divergence in kernel k (k.cu:12)\"}\n");
+  std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
+      << "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
+         "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
+         "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
+         "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
+         "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
+         "\"divergent_code_bytes\": 1000}\n";
+  CounterTotals uniform;
+  uniform.launches = 1;
+  uniform.warps = 8;
+  uniform.warp_blocks = 24;
+  uniform.code_bytes = 2000;
+  const std::optional<CounterTotals> reference = uniform;
+  std::vector<std::string> notes;
+  TestResult r = passed_test();
+  r.status = TestStatus::failed;
+  r.points = 0;
+  r.message = "undefined behaviour in a kernel: threads of one block wait at different __syncthreads()";
+  add_sim_findings(r, folder.root, "run", notes, false, &reference);
+  REQUIRE_THAT(r.message, Contains("warp divergence in kernel k"));  // judged, so kept
+  CHECK_THAT(r.message, !Contains("the answers are right"));
+  CHECK_THAT(r.message, !Contains("points unchanged"));
+  CHECK_THAT(r.message, Contains("\nthe simulator also found (about speed, not why this test failed):"));
+  CHECK_THAT(r.message, Catch::Matchers::StartsWith("undefined behaviour in a kernel"));
+}

@@ -154,7 +154,14 @@ TEST_CASE("The CUDA simulator's stops are named, only when the simulator said so
   CHECK(oob.outcome == RunOutcome::crashed);
   CHECK_THAT(oob.reason, Catch::Contains("invalid device memory access"));
   Verdict deadlock = classify(exited(kSimDeadlockExitCode), {}, "parlab-sim: deadlock in ...\n");
-  CHECK_THAT(deadlock.reason, Catch::Contains("__syncthreads()"));
+  CHECK_THAT(deadlock.reason, Catch::StartsWith("deadlock in a kernel"));
+  // Barriers at different sites are undefined behaviour, not a deadlock: said so.
+  Verdict undefined = classify(exited(kSimUndefinedBehaviourExitCode), {},
+                               "parlab-sim: divergent __syncthreads() in kernel k ...\n");
+  CHECK(undefined.outcome == RunOutcome::crashed);
+  CHECK_THAT(undefined.reason, Catch::StartsWith("undefined behaviour in a kernel: threads of one "
+                                                 "block wait at different __syncthreads()"));
+  CHECK_THAT(undefined.reason, !Catch::Contains("deadlock"));
   Verdict fault = classify(exited(kSimKernelFaultExitCode), {}, "parlab-sim: assert ...\n");
   CHECK_THAT(fault.reason, Catch::Contains("fault in a kernel"));
   Verdict unlocked = classify(exited(kSimNotLockedExitCode), {},

@@ -16,4 +16,5 @@ TEST_CASE("The grader's copy of the simulator's exit statuses matches the simula
   CHECK(kSimHostDeviceAccessExitCode == parlab_sim::kExitHostDeviceAccess);
   CHECK(kSimNotLockedExitCode == parlab_sim::kExitNotLocked);
   CHECK(kSimUnsupportedFeatureExitCode == parlab_sim::kExitUnsupportedFeature);
+  CHECK(kSimUndefinedBehaviourExitCode == parlab_sim::kExitUndefinedBehaviour);
 }

@@ -269,7 +269,7 @@ TEST_CASE("threads waiting at different __syncthreads are reported", "[sim][faul
     parlab_sim::launch("barrier_in_branch", barrier_in_branch, dim3(1), dim3(64), 0, nullptr, data);
   });
   INFO(outcome.stderr_text);
-  CHECK(outcome.exit_code == parlab_sim::kExitDeadlock);
+  CHECK(outcome.exit_code == parlab_sim::kExitUndefinedBehaviour);
   CHECK_THAT(outcome.stderr_text, Contains("divergent __syncthreads() in kernel barrier_in_branch"));
   CHECK_THAT(outcome.stderr_text, Contains("thread (1,0,0)"));
 }
@@ -294,7 +294,7 @@ TEST_CASE("lanes of a warp that name different masks are reported", "[sim][fault
     parlab_sim::launch("mismatched_masks", mismatched_masks, dim3(1), dim3(32), 0, nullptr, data);
   });
   INFO(outcome.stderr_text);
-  CHECK(outcome.exit_code == parlab_sim::kExitDeadlock);
+  CHECK(outcome.exit_code == parlab_sim::kExitUndefinedBehaviour);
   CHECK_THAT(outcome.stderr_text, Contains("mismatched warp collective"));
   CHECK_THAT(outcome.stderr_text, Contains("lane 0 called __shfl_sync(mask 0x00000003) while lane 1 called __shfl_sync(mask 0x00000006)"));
 }

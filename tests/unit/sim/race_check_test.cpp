@@ -82,6 +82,35 @@ TEST_CASE("two statements writing one element with nothing between them need ord
   CHECK_THAT(outcome.output, !Contains("atomic"));
 }
 
+TEST_CASE("a stencil updating global memory in place needs a second buffer, not a barrier",
+          "[sim][race]") {
+  const auto outcome = run_checked("stencil_in_place");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on device memory"));
+  CHECK_THAT(outcome.output, Contains("a stencil updating its grid in place"));
+  CHECK_THAT(outcome.output, Contains("write the new ones to a second buffer"));
+  CHECK_THAT(outcome.output, !Contains("Put a __syncthreads()"));
+  CHECK_THAT(outcome.output, !Contains("atomic"));
+}
+
+TEST_CASE("a global value read on one line and written back on the next is an update to make "
+          "atomic", "[sim][race]") {
+  const auto outcome = run_checked("global_update_two_lines");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("Several threads read it and then write it back"));
+  CHECK_THAT(outcome.output, Contains("make the update atomic"));
+  CHECK_THAT(outcome.output, !Contains("second buffer"));
+}
+
+TEST_CASE("a global value one thread writes and others only read needs the barrier",
+          "[sim][race]") {
+  const auto outcome = run_checked("global_flag_unsynced");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on device memory"));
+  CHECK_THAT(outcome.output, Contains("Put a __syncthreads() (or __syncwarp()) between the write and the read."));
+  CHECK_THAT(outcome.output, !Contains("second buffer"));
+}
+
 TEST_CASE("tile[ty][tx] then a barrier then tile[tx][ty] is no race", "[sim][race]") {
   const auto outcome = run_checked("transpose_tile");
   CHECK(outcome.output == "transpose_tile: out[0] = 0\n");
