@@ -18,6 +18,7 @@ import sys
 from parlab_harness import Task, run_driver
 from parlab_harness.inputs import DatasetError, read_array, read_shape
 from parlab_harness.numba_cuda import explain_out_of_bounds, use_simulator_without_gpu
+from parlab_harness.solution_import import import_solution
 
 GUARD_1D = "the grid has more threads than elements (blocks are rounded up), so guard with `if i < n:`"
 GUARD_2D = ("the grid is rounded up in both directions, so guard with "
@@ -34,8 +35,8 @@ def numba():
 
 
 def student():
-    import kernels  # imported on first use: a broken module fails the task with its message
-    return kernels
+    # Imported on first use: a broken module fails the task with its message.
+    return import_solution("kernels")
 
 
 def scalar(ctx, name):
