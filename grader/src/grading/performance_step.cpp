@@ -22,6 +22,7 @@ PerformanceTestSetup performance_setup(GradingContext& ctx, const TestSpec& t) {
   const bool observe = t.device == Device::cpu;
   PerformanceTestSetup setup;
   setup.test = &t;
+  setup.track = ctx.lab.track;
   setup.baseline = {baseline_executable(ctx, p), p.baseline_task, base_params, data,
                     t.warmup, t.repeat, ctx.limits(t), observe};
   setup.candidate = {ctx.executable, t.task, params, data, t.warmup, t.repeat, ctx.limits(t), observe};

@@ -289,7 +289,7 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   r.outcome = RunOutcome::ok;
   if (decorate) decorate(r, last_candidate, m);
   const ParallelRule rule{observed ? p.parallel : ParallelKind::none, observed ? setup.cores : 0,
-                          cores_used_by_test(workers, setup.cores)};
+                          cores_used_by_test(workers, setup.cores), setup.track};
   const PerformanceVerdict verdict = performance_verdict(m, th, t.points, rule);
   r.status = verdict.status;
   r.points = verdict.points;

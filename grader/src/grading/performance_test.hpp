@@ -36,6 +36,7 @@ struct PerformanceTestSetup {
   // Null: `runs` runs them too.
   LabRunner* reference_runs = nullptr;
   int machine_cpus = 1;                  // CPUs of the whole machine (/proc/stat counts them)
+  Track track = Track::cpp;              // the submission's language (the lessons it is told)
 };
 
 // Whether a test's baseline is a different kind of program than its candidate, so the

@@ -70,6 +70,32 @@ std::string parallelism_sentence(const Measurement& m, const ParallelRule& rule)
   return buf;
 }
 
+// Below it, one process did nearly all the work, even by the reading a busy machine
+// allows: a dynamic queue disturbed by load was measured at 1.37 over two processes.
+constexpr double kNearlyAllInOne = 1.2;
+
+// Why a Python program's work was not shared, from what the grader saw of its run: one
+// process with several threads is the interpreter's lock; several processes of which
+// one did the work, a pool handed the work in one piece. `busy`: the load may have
+// skewed the spread, so only a nearly unshared one is explained.
+std::string python_lesson(const Measurement& m, const ParallelRule& rule, bool busy = false) {
+  if (rule.track != Track::python) return "";
+  if (m.candidate_processes <= 1 && m.candidate_threads > 1) {
+    return " (one Python process: its threads run Python code one at a time, under the "
+           "interpreter's lock (the GIL), so threading, ThreadPoolExecutor and joblib's "
+           "threading backend (prefer=\"threads\") do not speed up CPU-bound Python; use "
+           "worker processes: multiprocessing.Pool, ProcessPoolExecutor or joblib's default "
+           "backend)";
+  }
+  if (m.candidate_processes > 1 && (!busy || m.work_spread < kNearlyAllInOne)) {
+    return " (" + std::to_string(m.candidate_processes) +
+           " processes ran, but one did most of the work: it was handed out in too few pieces, as "
+           "when Pool.map's chunksize is as large as the list; leave chunksize at its default "
+           "or give each worker its share)";
+  }
+  return "";
+}
+
 std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
@@ -78,13 +104,14 @@ std::string not_parallel_sentence(const Measurement& m, const ParallelRule& rule
                 m.required_cores, to_string(rule.unit),
                 rule.unit == ParallelKind::processes ? "process" : "thread");
   std::string out = buf;
+  if (const std::string lesson = python_lesson(m, rule); !lesson.empty()) return out + lesson;
   if (rule.unit == ParallelKind::processes && m.candidate_processes <= 1 && m.candidate_threads > 1) {
     out += " (threads do not count: this lab asks for worker processes, e.g. fork)";
   }
   return out;
 }
 
-std::string own_speedup_sentence(const Measurement& m) {
+std::string own_speedup_sentence(const Measurement& m, const ParallelRule& rule) {
   const std::string task = m.candidate.substr(m.candidate.find(':') + 1);
   char buf[640];
   if (m.own_speedup_reference_bound) {
@@ -103,7 +130,7 @@ std::string own_speedup_sentence(const Measurement& m) {
   }
   return std::string(buf) +
          ", so its workers did not share the work; processes or threads that only keep "
-         "cores busy do not count, and speed earns nothing here";
+         "cores busy do not count, and speed earns nothing here" + python_lesson(m, rule);
 }
 
 // What the student reads whatever the verdict: the ratio, what the grader saw of the
@@ -125,19 +152,25 @@ double points_at(const VerdictEnd& end, const Thresholds& th, double max_points)
 }
 
 // Why the points could differ, and that nothing is counted against the student.
-std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b) {
+std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b,
+                                  const ParallelRule& rule) {
   if (m.interference.empty()) {
     return "; inconclusive: the ratios stayed too spread out to judge; nothing is counted "
            "against you: re-run on a quieter machine";
   }
   const std::string busy = "; inconclusive: machine busy (" + m.interference + ")";
   const std::string rerun = "; nothing is counted against you: close other programs and re-run";
-  if (!b.measured.spread_ok) return busy + ", so how the work was shared cannot be judged" + rerun;
+  // What the grader saw of the run's processes still tells a Python program's likely
+  // cause, whatever the load.
+  if (!b.measured.spread_ok)
+    return busy + ", so how the work was shared cannot be judged" + python_lesson(m, rule, true) +
+           rerun;
   if (!b.measured.own_speedup_ok) {
     char seen[96];
     std::snprintf(seen, sizeof seen, " (%.2fx, this test needs %.2fx)", m.own_speedup,
                   m.required_own_speedup);
-    return busy + ", so the speedup over a 1-worker run" + seen + " cannot be judged" + rerun;
+    return busy + ", so the speedup over a 1-worker run" + seen + " cannot be judged" +
+           python_lesson(m, rule, true) + rerun;
   }
   return busy + rerun;
 }
@@ -164,7 +197,7 @@ void decide(const Measurement& m, const VerdictBounds& b, const ParallelRule& ru
   if (!b.measured.spread_ok) {
     v.message += not_parallel_sentence(m, rule);
   } else if (!b.measured.own_speedup_ok) {
-    v.message += own_speedup_sentence(m);
+    v.message += own_speedup_sentence(m, rule);
   }
   if (b.uncertain) v.message += decided_sentence(m, b, points);
 }
@@ -198,7 +231,7 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     // The points depend on what the noise hid: never a silent lower score.
     v.status = TestStatus::inconclusive;
     v.points = 0;
-    v.message += inconclusive_sentence(m, b);
+    v.message += inconclusive_sentence(m, b, rule);
     return v;
   }
   decide(m, b, rule, worst, max_points, v);

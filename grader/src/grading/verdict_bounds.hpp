@@ -14,6 +14,7 @@ struct ParallelRule {
   ParallelKind unit = ParallelKind::none;
   int cores = 0;        // cores available to the grading
   int test_cores = 1;   // cores the test's runs keep busy (its workers, at most `cores`)
+  Track track = Track::cpp;  // the candidate's language: which lessons a failure names
 };
 
 // One reading of the measurement: the ratio credited and whether each parallel rule

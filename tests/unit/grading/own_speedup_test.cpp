@@ -94,6 +94,20 @@ TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told w
                        "1.01x as long as with 2 (this test needs 1.25x)") != std::string::npos);
 }
 
+TEST_CASE("own speedup: Python threads that did not share the work are told the GIL",
+          "[verdict][parallel][own_speedup]") {
+  // A lab counting threads: three threads kept busy in turn spread the work, but one
+  // worker was as fast as two.
+  Measurement m = spread_over_two(1.01);
+  m.candidate_processes = 1;
+  m.candidate_threads = 3;
+  PerformanceVerdict v =
+      performance_verdict(m, same_shape(), 25, {ParallelKind::threads, 2, 2, Track::python});
+  CHECK(v.points == 0);
+  CHECK(v.message.find("did not share the work") != std::string::npos);
+  CHECK(v.message.find("(the GIL)") != std::string::npos);
+}
+
 TEST_CASE("own speedup: real parallel work keeps its points", "[verdict][parallel][own_speedup]") {
   PerformanceVerdict v =
       performance_verdict(spread_over_two(1.85), same_shape(), 25, {ParallelKind::processes, 2});

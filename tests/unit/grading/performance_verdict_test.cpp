@@ -87,6 +87,36 @@ TEST_CASE("threads do not count where a lab asks for processes", "[verdict][para
   CHECK(v.message.find("1 process, 3 threads") != std::string::npos);
 }
 
+TEST_CASE("a Python program's threads are told the interpreter's lock", "[verdict][parallel]") {
+  const ParallelRule python{ParallelKind::processes, 2, 2, Track::python};
+  PerformanceVerdict v = performance_verdict(parallel_run(1.0, 1, 3), same_shape(), 25, python);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("(the GIL)") != std::string::npos);
+  CHECK(v.message.find("joblib's threading backend") != std::string::npos);
+  CHECK(v.message.find("e.g. fork") == std::string::npos);
+  // A lab that counts threads, where the threads did not share the work: the same lesson.
+  const ParallelRule threads{ParallelKind::threads, 2, 2, Track::python};
+  CHECK(performance_verdict(parallel_run(1.0, 1, 3), same_shape(), 25, threads)
+            .message.find("(the GIL)") != std::string::npos);
+  // C++ threads get no word of Python's lock.
+  const ParallelRule cpp{ParallelKind::processes, 2, 2, Track::cpp};
+  CHECK(performance_verdict(parallel_run(1.0, 1, 3), same_shape(), 25, cpp)
+            .message.find("GIL") == std::string::npos);
+}
+
+TEST_CASE("a Python pool whose work went to one process is told of its chunks", "[verdict][parallel]") {
+  const ParallelRule python{ParallelKind::processes, 2, 2, Track::python};
+  PerformanceVerdict v = performance_verdict(parallel_run(1.08, 3, 3), same_shape(), 25, python);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("3 processes ran, but one did most of the work") != std::string::npos);
+  CHECK(v.message.find("chunksize") != std::string::npos);
+  // One process, one thread: a serial program; neither lesson applies.
+  const std::string serial =
+      performance_verdict(parallel_run(1.0, 1, 1), same_shape(), 25, python).message;
+  CHECK(serial.find("chunksize") == std::string::npos);
+  CHECK(serial.find("GIL") == std::string::npos);
+}
+
 TEST_CASE("work shared by workers earns its points and says how it was shared",
           "[verdict][parallel]") {
   PerformanceVerdict v =
@@ -141,6 +171,15 @@ TEST_CASE("on a busy machine a low spread is inconclusive, not a failure", "[ver
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
   CHECK(v.message.find("how the work was shared cannot be judged") != std::string::npos);
+  // A Python pool disturbed like this is not told it sent its work in one piece; one
+  // whose work nearly all went to one process is, busy or not.
+  const ParallelRule python{ParallelKind::processes, 2, 2, Track::python};
+  CHECK(performance_verdict(m, same_shape(), 25, python).message.find("chunksize") == std::string::npos);
+  Measurement one_piece = parallel_run(1.08, 2, 2);
+  one_piece.interference = m.interference;
+  const PerformanceVerdict busy_one_piece = performance_verdict(one_piece, same_shape(), 25, python);
+  CHECK(busy_one_piece.status == TestStatus::inconclusive);
+  CHECK(busy_one_piece.message.find("chunksize") != std::string::npos);
 }
 
 // Decided where the points cannot differ (docs/scoring.md): honest code far too slow
