@@ -167,6 +167,11 @@ def run_worker_dies(ctx):
             student().process_parallel(paths, workers, dynamic)
         except Exception:  # noqa: BLE001 - any exception reports the death
             reported = 1
+    if killer.read_in_parent:
+        raise RuntimeError("process_parallel read the files in the driver's own process "
+                           "(threads, or no worker processes): this test kills the worker "
+                           "process that reads one file, and there was none. Hand the files "
+                           "to worker processes (multiprocessing.Pool or Process)")
     ctx.out.write("worker_death_reported", "i64", [reported])
     ctx.out.write("unreaped_children", "i64", [worker_checks.unreaped_children()])
 

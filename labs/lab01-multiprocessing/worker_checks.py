@@ -46,19 +46,23 @@ def unreaped_children():
     return sum(1 for pid in children_of_self() if not _is_library_helper(pid))
 
 
-def _holds_open(pid, path):
+def _times_open(pid, path):
     directory = f"/proc/{pid}/fd"
     try:
         names = os.listdir(directory)
     except OSError:
-        return False
+        return 0
+    count = 0
     for name in names:
         try:
-            if os.readlink(os.path.join(directory, name)) == path:
-                return True
+            count += os.readlink(os.path.join(directory, name)) == path
         except OSError:
             continue
-    return False
+    return count
+
+
+def _holds_open(pid, path):
+    return _times_open(pid, path) > 0
 
 
 class WorkerKiller:
@@ -71,6 +75,9 @@ class WorkerKiller:
             os.remove(self.path)
         os.mkfifo(self.path, 0o600)
         self.killed = False
+        # The driver's own process opened the FIFO (threads, or no workers at all): there
+        # is no worker to kill, and waiting for one would only run into the time limit.
+        self.read_in_parent = False
         self._stop = threading.Event()
         self._write_fd = -1
         self._watcher = threading.Thread(target=self._watch, daemon=True)
@@ -107,6 +114,9 @@ class WorkerKiller:
                         os.kill(child, signal.SIGKILL)
                         self.killed = True
                         return
+                if _times_open(os.getpid(), self.path) > 1:  # a reader beside our writer
+                    self.read_in_parent = True
+                    break
             time.sleep(0.01)
         # Nobody to kill (the parent read the FIFO itself?): end its read with EOF.
         if self._write_fd >= 0:
