@@ -6,7 +6,10 @@
 # points; a syntax error is a build failure at file:line; a lambda sent to a pool fails
 # naming pickling; results appended to a global list by workers fail naming lost
 # updates; results in completion order fail naming it; a pool never closed fails the
-# no-zombies test naming it, and hangs on a killed worker with Pool's lesson; memory past the limit is the
+# no-zombies test naming it, and hangs on a killed worker with Pool's lesson; threads
+# (concurrent.futures, joblib's threading backend) earn no parallel points, naming the
+# GIL; a chunksize as large as the list names the pieces; top-level code starting a pool
+# fails naming the __main__ guard; memory past the limit is the
 # memory limit, naming MemoryError; a folder with both tracks' sources is refused.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -100,6 +103,43 @@ expect_test "$W/noclose.json" "a worker that dies is reported" outcome timeout "
 expect_test_says "$W/noclose.json" "a worker that dies is reported" "multiprocessing.Pool never notices a worker that was killed.*BrokenProcessPool" "the time limit names Pool's lesson"
 [[ "$(result_field "$W/noclose.json" tests "a worker that dies is reported" message)" != *"right after fork()"* ]] &&
   pass "not the C++ lesson about pipe ends" || fail "the Pool hang got the C++ lesson about pipe ends"
+
+# 5f. Threads for CPU-bound work (ThreadPoolExecutor, and joblib's threading backend):
+# correct, but one process whose threads take turns under the GIL. Graded with the
+# speed tests: no parallel points, the message names the GIL and worker processes; the
+# killed-worker test says there was no worker process to kill (no 20 s wait).
+mkdir -p "$W/threads" "$W/joblib_threads"
+cp "$REF/file_stats.py" "$W/threads/" && cp "$REF/file_stats.py" "$W/joblib_threads/"
+printf '\n\nimport concurrent.futures\n\n\ndef process_parallel(paths, workers, schedule):\n    with concurrent.futures.ThreadPoolExecutor(workers) as pool:\n        return list(pool.map(compute_file_stats, paths))\n' >>"$W/threads/file_stats.py"
+printf '\n\nfrom joblib import Parallel, delayed\n\n\ndef process_parallel(paths, workers, schedule):\n    return Parallel(n_jobs=workers, backend="threading")(delayed(compute_file_stats)(p) for p in paths)\n' >>"$W/joblib_threads/file_stats.py"
+for fake in threads joblib_threads; do
+  run_grade "$fake" lab01 "$W/$fake" --work-dir "$W/work" --json "$W/$fake.json"
+  expect_scored "$W/$fake.json" "dynamic schedule" "passed 5 5" "$fake: threads are correct"
+  expect_test "$W/$fake.json" "parallel speedup" points "0" "$fake: no parallel points"
+  expect_test_says "$W/$fake.json" "parallel speedup" "1 process, [0-9]+ threads.*under the interpreter's lock \(the GIL\).*use worker processes: multiprocessing.Pool" "$fake: the GIL is named, and worker processes"
+  expect_test_says "$W/$fake.json" "a worker that dies is reported" "read the files in the driver's own process.*there was none" "$fake: no worker process to kill, said"
+  (( $(printf '%.0f' "$(result_field "$W/$fake.json" tests "a worker that dies is reported" seconds)") < 10 )) &&
+    pass "$fake: found at once, not at the time limit" || fail "$fake: the killed-worker test waited for its time limit"
+done
+
+# 5g. A chunksize as large as the list: the pool's processes start, one gets all the work.
+mkdir -p "$W/chunksize" && cp "$REF/file_stats.py" "$W/chunksize/"
+printf '\n\ndef process_parallel(paths, workers, schedule):\n    with multiprocessing.Pool(workers) as pool:\n        return pool.map(compute_file_stats, paths, chunksize=max(1, len(paths)))\n' >>"$W/chunksize/file_stats.py"
+run_grade chunksize lab01 "$W/chunksize" --work-dir "$W/work" --json "$W/chunksize.json"
+expect_scored "$W/chunksize.json" "dynamic schedule" "passed 5 5" "one chunk is still correct"
+expect_test "$W/chunksize.json" "parallel speedup" points "0" "one worker doing the work: no parallel points"
+expect_test_says "$W/chunksize.json" "parallel speedup" "[0-9]+ processes ran, but one did most of the work.*chunksize" "the message names the pieces and chunksize"
+
+# 5h. No `if __name__ == "__main__":` guard around top-level code that starts a pool:
+# under spawn every worker would start workers again. Every test fails at import,
+# naming the guard and the student's line.
+mkdir -p "$W/noguard" && cp "$REF/file_stats.py" "$W/noguard/"
+printf '\n\nimport glob\n\nwith multiprocessing.Pool(2) as _pool:\n    print(_pool.map(compute_file_stats, glob.glob("data/*.csv")))\n' >>"$W/noguard/file_stats.py"
+pool_line=$(grep -n "^with multiprocessing.Pool(2)" "$W/noguard/file_stats.py" | cut -d: -f1)
+run_grade noguard lab01 "$W/noguard" --no-perf --work-dir "$W/work" --json "$W/noguard.json"
+expect_rc noguard 1
+expect_score "$W/noguard.json" 0 100 "top-level code starting processes fails every test"
+expect_test_says "$W/noguard.json" "serial statistics" "starts worker processes while it is being imported.*spawn start method.*if __name__ == \"__main__\":.*\(at file_stats\.py:$pool_line\)" "the guard, spawn and the student's line are named"
 
 # 5b. Memory past the test's limit (memory_mb), in the driver's process and in pool
 # workers: the runs end memory_limit, as a C++ std::bad_alloc does, naming MemoryError.

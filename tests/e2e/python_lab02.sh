@@ -3,7 +3,7 @@
 # too slow for this lab's GPU datasets; see docs/performance.md). The reference gets full
 # marks on every CPU correctness test and passes its CPU speed tests (or inconclusive);
 # the skeleton 0 with the first wrong prediction named; a lambda sent to a pool fails
-# naming pickling; threads instead of processes (GIL-bound) stay correct but earn no
+# naming pickling; a serial predict_parallel and grid_search stay correct but earn no
 # parallel points.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
@@ -43,4 +43,15 @@ run_grade lambda lab02 "$W/lambda" --device none --no-perf --work-dir "$W/work" 
 expect_scored "$W/lambda.json" "predict_serial: d = 17" "passed 3 3" "the serial part still passes"
 expect_test "$W/lambda.json" "predict_parallel: more workers than queries" status failed "a pool given a lambda fails"
 expect_test_says "$W/lambda.json" "predict_parallel: more workers than queries" "[Pp]ickl" "the failure names pickling"
+
+# 4. Serial "parallel" functions, graded with the speed tests: correct, measured against
+# the Python reference, and no parallel points (one process, one thread).
+mkdir -p "$W/serial" && cp "$REF/regression.py" "$W/serial/"
+printf '\n\ndef predict_parallel(p, h, workers):\n    return predict_serial(p, h)\n\n\ndef grid_search(p, query_y, bandwidths, workers):\n    _init_worker(p.train_x, p.train_y)\n    return [_r2((p.query_x, query_y, h)) for h in bandwidths]\n' >>"$W/serial/regression.py"
+run_grade serial lab02 "$W/serial" --device none --work-dir "$W/work" --json "$W/serial.json"
+expect_scored "$W/serial.json" "predict_parallel: 2000 x 500, all cores" "passed 5 5" "a serial predict_parallel is correct"
+for t in "parallel speedup" "grid search speedup"; do
+  expect_test "$W/serial.json" "$t" points "0" "$t: no parallel points for serial work"
+  expect_test_says "$W/serial.json" "$t" "1 process, 1 thread" "$t: the message counts one process, one thread"
+done
 finish
