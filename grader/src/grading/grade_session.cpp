@@ -92,6 +92,7 @@ GradeResult Session::run() {
   if (measures_any(done)) machine_lock.take_exclusive();
   run_performance_tests(result, done);
   machine_lock.release();
+  extras_->after_tests(ctx_, done);
   for (const TestSpec& t : ctx_.lab.tests) result.tests.push_back(done.at(t.name));
   return finish(result, t0);
 }

@@ -33,6 +33,9 @@ class ModeExtras {
   // After a performance test that ran here.
   virtual void after_performance(GradingContext&, const TestSpec&, TestResult&,
                                  std::vector<std::string>& /*notes*/) {}
+  // Once every test ran, before the result is put together: what the runs of one test
+  // tell about the others (the simulator: a race in any run of a task).
+  virtual void after_tests(GradingContext&, std::map<std::string, TestResult>& /*done*/) {}
 };
 
 // The extras of `mode` (host and none: none).

@@ -87,7 +87,8 @@ void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
                          t.visibility == Visibility::hidden);
     reruns.push_back(reordered_run_name(slug, n));
   }
-  add_sim_findings_against(r, ctx.runs_root(), slug, notes, false, hint_counters_source(ctx, t), reruns);
+  races_.note(t, add_sim_findings_against(r, ctx.runs_root(), slug, notes, false,
+                                          hint_counters_source(ctx, t), reruns));
 }
 
 // The same run again, with another seed for the simulator's order (grading/schedule_check).
@@ -128,8 +129,13 @@ TestResult SimExtras::grade_performance(GradingContext& ctx, const TestSpec& t,
 void SimExtras::after_performance(GradingContext& ctx, const TestSpec& t, TestResult& r,
                                   std::vector<std::string>& notes) {
   if (grades_performance(t) && r.outcome == RunOutcome::ok)
-    add_sim_findings(r, ctx.runs_root(), run_slug(t.name), notes, true,
-                     reference_counters_.count(t.name) ? &reference_counters_[t.name] : nullptr);
+    races_.note(t, add_sim_findings(r, ctx.runs_root(), run_slug(t.name), notes, true,
+                                    reference_counters_.count(t.name) ? &reference_counters_[t.name]
+                                                                      : nullptr));
+}
+
+void SimExtras::after_tests(GradingContext& ctx, std::map<std::string, TestResult>& done) {
+  races_.apply(ctx.lab.tests, done);
 }
 
 // The reference in the simulator with the counters on: trusted, but its file is read

@@ -4,7 +4,8 @@
 // in other orders (grading/schedule_check) and the simulator's findings come into its
 // feedback (grading/sim_mode), its memory-access hints judged against the reference's
 // counters; a GPU performance test with a [tests.sim] table is graded by a counter of
-// the submission's run against the reference's (grading/sim_counters).
+// the submission's run against the reference's (grading/sim_counters); a data race in
+// any run of a task fails that task's other passed tests too (grading/task_races).
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "grading/schedule_check.hpp"
 #include "grading/sim_counters.hpp"
 #include "grading/sim_mode.hpp"
+#include "grading/task_races.hpp"
 
 namespace parlab::grader {
 
@@ -28,6 +30,7 @@ class SimExtras : public ModeExtras {
                                const std::map<std::string, TestResult>& done) override;
   void after_performance(GradingContext& ctx, const TestSpec& t, TestResult& r,
                          std::vector<std::string>& notes) override;
+  void after_tests(GradingContext& ctx, std::map<std::string, TestResult>& done) override;
 
  private:
   bool counters_on(const GradingContext& ctx) const;
@@ -37,6 +40,7 @@ class SimExtras : public ModeExtras {
   ReferenceCountersSource hint_counters_source(GradingContext& ctx, const TestSpec& t);
 
   int reruns_wanted_ = 0;  // re-runs in other orders of each passed GPU test
+  TaskRaces races_;        // the first data race seen in each task's runs
   // The reference's counters per sim-checked test (nothing: counters off).
   std::map<std::string, std::optional<CounterTotals>> reference_counters_;
   // The reference's counters on a GPU correctness test's data, to judge the

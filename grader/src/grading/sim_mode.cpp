@@ -234,19 +234,21 @@ void write_findings(TestResult& result, const std::vector<SimFinding>& findings,
 
 }  // namespace
 
-void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored, const std::optional<CounterTotals>* reference,
-                      const std::vector<std::string>& more_runs) {
+std::vector<SimFinding> add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
+                                         const std::string& run_name, std::vector<std::string>& notes,
+                                         bool scored, const std::optional<CounterTotals>* reference,
+                                         const std::vector<std::string>& more_runs) {
   ReferenceCountersSource source;
   if (reference != nullptr && reference->has_value()) source = [reference] { return reference; };
-  add_sim_findings_against(result, runs_root, run_name, notes, scored, source, more_runs);
+  return add_sim_findings_against(result, runs_root, run_name, notes, scored, source, more_runs);
 }
 
-void add_sim_findings_against(TestResult& result, const std::filesystem::path& runs_root,
-                              const std::string& run_name, std::vector<std::string>& notes,
-                              bool scored, const ReferenceCountersSource& reference,
-                              const std::vector<std::string>& more_runs) {
+std::vector<SimFinding> add_sim_findings_against(TestResult& result,
+                                                 const std::filesystem::path& runs_root,
+                                                 const std::string& run_name,
+                                                 std::vector<std::string>& notes, bool scored,
+                                                 const ReferenceCountersSource& reference,
+                                                 const std::vector<std::string>& more_runs) {
   // Sealed reports (grading/sealed_report): one that was altered costs the test. The
   // run's counters are read (and their seal checked) whether or not a hint needs them.
   ReportReader reader{runs_root, {}};
@@ -257,12 +259,13 @@ void add_sim_findings_against(TestResult& result, const std::filesystem::path& r
     result.status = TestStatus::failed;
     result.points = 0;
     result.message = tampered_report_message(reader.tampered);
-    return;
+    return {};
   }
-  if (findings.empty()) return;
+  if (findings.empty()) return {};
   const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;
   findings = judged_findings(std::move(findings), mine, reference);
   if (!findings.empty()) write_findings(result, findings, notes, scored);
+  return findings;
 }
 
 }  // namespace parlab::grader

@@ -59,11 +59,13 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text);
 // both figures, and dropped where there is nothing to judge it against. A kernel's
 // divergence is noted once, whatever line leads it in each test. `more_runs`: the
 // test's re-runs in other orders (grading/schedule_check), whose findings count too (a
-// race seen in any run fails the test), each finding once.
-void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
-                      const std::string& run_name, std::vector<std::string>& notes,
-                      bool scored = false, const std::optional<CounterTotals>* reference = nullptr,
-                      const std::vector<std::string>& more_runs = {});
+// race seen in any run fails the test), each finding once. Returns the findings that
+// went into the message (none where a report was altered).
+std::vector<SimFinding> add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
+                                         const std::string& run_name, std::vector<std::string>& notes,
+                                         bool scored = false,
+                                         const std::optional<CounterTotals>* reference = nullptr,
+                                         const std::vector<std::string>& more_runs = {});
 
 // The reference's counters, asked for only when a memory-access or divergence finding
 // must be judged against them: each answer costs a run of the reference, and most
@@ -71,9 +73,11 @@ void add_sim_findings(TestResult& result, const std::filesystem::path& runs_root
 using ReferenceCountersSource = std::function<const std::optional<CounterTotals>*()>;
 
 // add_sim_findings with the reference's counters from `reference`, called at most once.
-void add_sim_findings_against(TestResult& result, const std::filesystem::path& runs_root,
-                              const std::string& run_name, std::vector<std::string>& notes,
-                              bool scored, const ReferenceCountersSource& reference,
-                              const std::vector<std::string>& more_runs = {});
+std::vector<SimFinding> add_sim_findings_against(TestResult& result,
+                                                 const std::filesystem::path& runs_root,
+                                                 const std::string& run_name,
+                                                 std::vector<std::string>& notes, bool scored,
+                                                 const ReferenceCountersSource& reference,
+                                                 const std::vector<std::string>& more_runs = {});
 
 }  // namespace parlab::grader
