@@ -6,6 +6,7 @@
 #   - shared-memory counters never zeroed: poisoned shared memory makes it fail;
 #   - device memory never freed: points kept, the finding names the cudaMalloc line;
 #   - a plain ++ on shared counters: a data race, the test fails (the race check);
+#   - a race on large inputs only: every test of that task fails, naming where it was seen;
 #   - Thrust: a "not supported by the simulator" compile error;
 #   - std::min in a kernel: nvcc's error, where nvcc is installed;
 #   - lab03 matrix_scale down a column: the memory-access counters' hint, points kept;
@@ -58,6 +59,18 @@ expect_message "$W/race.json" "data race on shared array .local. \(extern __shar
 expect_message "$W/race.json" "at histogram.cu:$LINE, thread \([0-9]+,0,0\) (reads|writes) it at histogram.cu:$LINE" "the race names both lines"
 expect_message "$W/race.json" "the last __syncthreads\(\) passed was at histogram.cu:$BARRIER" "the race names the last barrier"
 expect_test "$W/race.json" "max_block: prime size" status passed "the untouched kernels pass"
+
+# 4b. A race on large inputs only (lab03 vector_add tallying its threads in a shared int):
+# seen in the n = 100003 test's runs, it fails every vector_add test, each naming where
+# it was seen; the other kernels' tests pass.
+fake_result large_race lab03 lab03/vector_add_race_large_n --no-perf
+LINE=$(line_of "$FAKE_DIR/kernels.cu" "visits \+= 1")
+expect_test "$W/large_race.json" "vector_add, n = 100003 (prime)" status failed "the race fails the test whose runs saw it"
+for t in "vector_add, n = 1" "vector_add, n = 255 (block size - 1)" "vector_add, n = 257 (block size + 1)"; do
+  expect_test "$W/large_race.json" "$t" status failed "$t: the task's race fails it too"
+  expect_test_says "$W/large_race.json" "$t" "task 'vector_add' has a data race, seen in test 'vector_add, n = 100003 \(prime\)'.*between kernels.cu:$LINE and kernels.cu:$LINE" "$t: names the test and the line"
+done
+expect_test "$W/large_race.json" "saxpy, n = 257" status passed "another task's tests pass"
 
 # 5. Thrust: a clear "not supported by the simulator" compile error.
 fake_result thrust lab05 lab05/thrust --no-perf
