@@ -31,6 +31,15 @@ TestResult passed_test() {
   return r;
 }
 
+// A run of kernel k whose warps ran half their code blocks divergent.
+constexpr const char* kHalfDivergentCounters =
+    "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
+    "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
+    "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
+    "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
+    "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
+    "\"divergent_code_bytes\": 1000}\n";
+
 }  // namespace
 
 TEST_CASE("sim children get Volta barrier semantics, workers and the findings file", "[sim_mode]") {
@@ -156,13 +165,7 @@ TEST_CASE("a warp-divergence hint is shown only where this run diverges clearly 
   folder.write("{\"kind\":\"warp_divergence\",\"summary\":\"warp divergence in kernel k at "
                "k.cu:12\",\"message\":\"warp divergence in kernel k: 50% of the work its "
                "warps ran was run by only some of their threads (k.cu:12)\"}\n");
-  std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
-      << "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
-         "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
-         "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
-         "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
-         "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
-         "\"divergent_code_bytes\": 1000}\n";
+  std::ofstream(folder.root / "run" / "out" / kSimCountersFile) << kHalfDivergentCounters;
   CounterTotals uniform;  // the reference: the same code blocks, none divergent
   uniform.launches = 1;
   uniform.warps = 8;
@@ -233,13 +236,7 @@ TEST_CASE("a speed finding on a test that failed (a stop) is not introduced as r
   RunFolder folder;
   folder.write("{\"kind\":\"warp_divergence\",\"summary\":\"warp divergence in kernel k at "
                "k.cu:12\",\"message\":\"warp divergence in kernel k (k.cu:12)\"}\n");
-  std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
-      << "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
-         "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
-         "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
-         "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
-         "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
-         "\"divergent_code_bytes\": 1000}\n";
+  std::ofstream(folder.root / "run" / "out" / kSimCountersFile) << kHalfDivergentCounters;
   CounterTotals uniform;
   uniform.launches = 1;
   uniform.warps = 8;
