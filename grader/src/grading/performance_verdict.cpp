@@ -87,7 +87,9 @@ std::string python_lesson(const Measurement& m, const ParallelRule& rule, bool b
            "worker processes: multiprocessing.Pool, ProcessPoolExecutor or joblib's default "
            "backend)";
   }
-  if (m.candidate_processes > 1 && (!busy || m.work_spread < kNearlyAllInOne)) {
+  // Only where the spread was short (not where the work was spread but gained nothing).
+  const double spread_below = busy ? kNearlyAllInOne : m.required_cores;
+  if (m.candidate_processes > 1 && m.work_spread > 0 && m.work_spread < spread_below) {
     return " (" + std::to_string(m.candidate_processes) +
            " processes ran, but one did most of the work: it was handed out in too few pieces, as "
            "when Pool.map's chunksize is as large as the list; leave chunksize at its default "

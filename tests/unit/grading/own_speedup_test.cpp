@@ -106,6 +106,12 @@ TEST_CASE("own speedup: Python threads that did not share the work are told the 
   CHECK(v.points == 0);
   CHECK(v.message.find("did not share the work") != std::string::npos);
   CHECK(v.message.find("(the GIL)") != std::string::npos);
+  // Worker processes that spread the work and still gained nothing are not told of
+  // chunks: their spread was fine.
+  const PerformanceVerdict spread = performance_verdict(
+      spread_over_two(1.01), same_shape(), 25, {ParallelKind::processes, 2, 2, Track::python});
+  CHECK(spread.points == 0);
+  CHECK(spread.message.find("chunksize") == std::string::npos);
 }
 
 TEST_CASE("own speedup: real parallel work keeps its points", "[verdict][parallel][own_speedup]") {
