@@ -127,7 +127,9 @@ TEST_CASE("A program still running at the wall-clock limit is killed: timeout",
   RunResult result = runner.run(request);
   double elapsed = seconds_since(start);
   CHECK(result.outcome == RunOutcome::timeout);
-  CHECK(result.reason == "time limit: still running after 1 s (limit 1 s); killed");
+  // The kill may come a tenth late on a loaded machine (measured: 1.1 s under ASan).
+  CHECK_THAT(result.reason,
+             Catch::Matches("time limit: still running after 1(\\.[0-9]+)? s \\(limit 1 s\\); killed"));
   CHECK(result.signal_name == "SIGKILL");
   CHECK(result.stdout_text == "sleeping\n");
   CHECK(result.wall_seconds >= 0.95);

@@ -76,10 +76,18 @@ TEST_CASE("two worker processes sharing the work have a spread near 2", "[tree]"
   CHECK(u.process_spread() < 2.3);
 }
 
+// A thread's CPU time counts as of the last sample that saw it; a sampler starved by a
+// loaded machine (measured under ASan) could miss a thread's whole run. Idle for a while
+// after the work, the thread is sampled with its total before it exits.
+void spin_then_linger(double seconds) {
+  spin_for_cpu(seconds);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
 TEST_CASE("two threads of one process spread over threads, not processes", "[tree]") {
   TreeUsage u = sample_run([] {
-    std::thread a([] { spin_for_cpu(0.3); });
-    std::thread b([] { spin_for_cpu(0.3); });
+    std::thread a([] { spin_then_linger(0.3); });
+    std::thread b([] { spin_then_linger(0.3); });
     a.join();
     b.join();
   });
