@@ -191,7 +191,7 @@ TEST_CASE("short-lived workers are seen when sampled every 5 ms", "[tree]") {
   INFO("sampled " << u.cpu_seconds << " s of " << tree_cpu << " s in " << u.samples << " looks");
   // No count of looks is asserted: the sampler waits nine times as long as its last look
   // took (overhead under 10%), so under a sanitizer or on a loaded runner a 0.2 s run
-  // gets only two looks (CI, stop 32). What they saw is the claim.
+  // gets only two looks (seen in CI). What they saw is the claim.
   CHECK(u.samples >= 1);
   CHECK(u.coverage(tree_cpu) > 0.6);
   CHECK(u.process_spread() > 1.5);
