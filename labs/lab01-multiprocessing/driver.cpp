@@ -171,6 +171,12 @@ void run_worker_dies(TaskContext& ctx) {
     } catch (const std::exception&) {
       reported = 1;
     }
+    if (killer.read_in_parent()) {
+      throw std::runtime_error(
+          "process_parallel read the files in the driver's own process (threads, or no worker "
+          "processes): this test kills the worker process that reads one file, and there was "
+          "none. Hand the files to worker processes (fork)");
+    }
   }
   ctx.out().write("worker_death_reported", std::span<const std::int64_t>(&reported, 1));
   write_unreaped(ctx);

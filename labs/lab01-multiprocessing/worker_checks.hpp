@@ -58,16 +58,20 @@ inline std::int64_t unreaped_children() {
   return static_cast<std::int64_t>(children_of_self().size());
 }
 
-// Does process `pid` hold `path` open?
-inline bool holds_open(pid_t pid, const std::filesystem::path& path) {
+// How many descriptors of process `pid` have `path` open.
+inline int times_open(pid_t pid, const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::path fds = "/proc/" + std::to_string(pid) + "/fd";
+  int count = 0;
   for (std::filesystem::directory_iterator it(fds, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code link_ec;
-    if (std::filesystem::read_symlink(it->path(), link_ec) == path) return true;
+    if (std::filesystem::read_symlink(it->path(), link_ec) == path) ++count;
   }
-  return false;
+  return count;
 }
+
+// Does process `pid` hold `path` open?
+inline bool holds_open(pid_t pid, const std::filesystem::path& path) { return times_open(pid, path) > 0; }
 
 class WorkerKiller {
  public:
@@ -95,6 +99,9 @@ class WorkerKiller {
 
   const std::filesystem::path& path() const { return fifo_; }
   bool killed() const { return killed_; }
+  // The driver's own process opened the FIFO (threads, or no worker processes): there
+  // was no worker to kill, and the read was ended at once rather than after 20 s.
+  bool read_in_parent() const { return read_in_parent_; }
 
  private:
   void watch() {
@@ -112,6 +119,10 @@ class WorkerKiller {
             return;
           }
         }
+        if (times_open(::getpid(), fifo_) > 1) {  // a reader beside our own writer
+          read_in_parent_ = true;
+          break;
+        }
       }
       std::this_thread::sleep_for(milliseconds(10));
     }
@@ -126,6 +137,7 @@ class WorkerKiller {
   std::thread watcher_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> killed_{false};
+  std::atomic<bool> read_in_parent_{false};
   int write_fd_ = -1;
 };
 

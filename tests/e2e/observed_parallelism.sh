@@ -77,6 +77,10 @@ if [ "$first_status" = failed ]; then
   expect_test_says "$W/lab01_burner.json" "parallel speedup" "not parallel: with 1 worker (your own task 'parallel_dynamic' took [0-9.]+x as long as with|the reference's task 'parallel_dynamic' took [0-9.]+x as long as your run with) $cores" \
     "burner: told a 1-worker run is as fast"
 fi
+expect_test_says "$W/lab01_threads.json" "a worker that dies is reported" "read the files in the driver's own process.*there was none" \
+  "threads: no worker process to kill, said"
+(( $(printf '%.0f' "$(result_field "$W/lab01_threads.json" tests "a worker that dies is reported" seconds)") < 10 )) &&
+  pass "threads: found at once, not at the time limit" || fail "threads: the killed-worker test waited for its time limit"
 [[ "$(result_field "$W/lab01_threads.json" '*message')" == *"machine busy"* ]] ||
   expect_message "$W/lab01_threads.json" "threads do not count: this lab asks for worker processes" \
   "threads: told the lab asks for processes"
