@@ -15,11 +15,16 @@ void GpuExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
   if (t.device == Device::gpu && t.visibility == Visibility::visible &&
       !ctx.toolchain.compute_sanitizer.empty() && r.status == TestStatus::passed) {
     ctx.log("compute-sanitizer: " + t.name);
-    check_under_sanitizer(r,
-                          TaskInvocation{ctx.executable, t.task, ctx.resolve_params(t.params),
-                                         ctx.dataset_dir(t.dataset), 0, 1, ctx.limits(t)},
-                          ctx.submission_runs, ctx.toolchain.compute_sanitizer, run_slug(t.name));
+    const SanitizerVerdict verdict = check_under_sanitizer(
+        r, TaskInvocation{ctx.executable, t.task, ctx.resolve_params(t.params), ctx.dataset_dir(t.dataset), 0, 1,
+                          ctx.limits(t)},
+        ctx.submission_runs, ctx.toolchain.compute_sanitizer, run_slug(t.name));
+    if (verdict.race) races_.note_race(t, *verdict.race);
   }
+}
+
+void GpuExtras::after_tests(GradingContext& ctx, std::map<std::string, TestResult>& done) {
+  races_.apply(ctx.lab.tests, done);
 }
 
 }  // namespace parlab::grader

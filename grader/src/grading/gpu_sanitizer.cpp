@@ -34,8 +34,8 @@ std::string findings_text(const SanitizerReport& report, const std::string& tool
 
 }  // namespace
 
-void check_under_sanitizer(TestResult& result, const TaskInvocation& inv, LabRunner& runner,
-                           const std::filesystem::path& sanitizer, const std::string& run_name) {
+SanitizerVerdict check_under_sanitizer(TestResult& result, const TaskInvocation& inv, LabRunner& runner,
+                                       const std::filesystem::path& sanitizer, const std::string& run_name) {
   for (const std::string& tool : sanitizer_tools()) {
     TaskInvocation checked = inv;
     checked.wrapper = sanitizer_command(sanitizer, tool);
@@ -49,14 +49,17 @@ void check_under_sanitizer(TestResult& result, const TaskInvocation& inv, LabRun
     // streams) only says what and where.
     if (run.run.outcome == RunOutcome::nonzero_exit && run.run.exit_code == kSanitizerErrorExit) {
       const SanitizerReport report = parse_sanitizer_report(run.run.stdout_text + "\n" + run.run.stderr_text);
-      result.message = "right results, but " + findings_text(report, tool, run.run.stdout_truncated);
-    } else {
-      // The program passed without the tool: under it (slower, instrumented) it must too.
-      result.message = "right results, but under compute-sanitizer " + tool + " (which checks what " +
-                       "the simulator checks) the program did not finish cleanly: " + run.message;
+      const std::string findings = findings_text(report, tool, run.run.stdout_truncated);
+      result.message = "right results, but " + findings;
+      if (tool != "racecheck") return {tool, std::nullopt};
+      return {tool, SeenRaceReport{"compute-sanitizer racecheck", findings.substr(0, findings.find('\n')), findings}};
     }
-    return;
+    // The program passed without the tool: under it (slower, instrumented) it must too.
+    result.message = "right results, but under compute-sanitizer " + tool + " (which checks what " +
+                     "the simulator checks) the program did not finish cleanly: " + run.message;
+    return {tool, std::nullopt};
   }
+  return {};
 }
 
 }  // namespace parlab::grader

@@ -6,10 +6,12 @@
 // a finding fails the test in the simulator's words (grading/sanitizer_report.hpp).
 // docs/gpu.md, "Correctness under compute-sanitizer".
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "grading/lab_runner.hpp"
+#include "grading/task_races.hpp"
 #include "result/result.hpp"
 
 namespace parlab::grader {
@@ -26,9 +28,16 @@ const std::vector<std::string>& sanitizer_tools();
 // The argv prefix that runs a program under `tool`.
 std::vector<std::string> sanitizer_command(const std::filesystem::path& sanitizer, const std::string& tool);
 
+// What the tools decided: the one that failed the test ("" when none did), and, when
+// racecheck failed it by its exit code, the race (the task's: grading/task_races).
+struct SanitizerVerdict {
+  std::string tool;
+  std::optional<SeenRaceReport> race;
+};
+
 // Runs `inv` under each tool, stopping at the first that finds something, and fails
 // `result` (a passed test) with the findings. `run_name` names the runs' folders.
-void check_under_sanitizer(TestResult& result, const TaskInvocation& inv, LabRunner& runner,
-                           const std::filesystem::path& sanitizer, const std::string& run_name);
+SanitizerVerdict check_under_sanitizer(TestResult& result, const TaskInvocation& inv, LabRunner& runner,
+                                       const std::filesystem::path& sanitizer, const std::string& run_name);
 
 }  // namespace parlab::grader

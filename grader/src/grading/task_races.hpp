@@ -14,18 +14,29 @@
 
 namespace parlab::grader {
 
+// A race as a checker reported it: who saw it ("simulator", "compute-sanitizer
+// racecheck"), one short line, and its whole text (untrusted: reporters escape it).
+struct SeenRaceReport {
+  std::string checker;
+  std::string summary;
+  std::string message;
+};
+
 class TaskRaces {
  public:
-  // The findings of test `t`'s runs: its task keeps the first data race among them.
+  // The findings of test `t`'s runs in the simulator: its task keeps the first data
+  // race among them.
   void note(const TestSpec& t, const std::vector<SimFinding>& findings);
+  // A race another checker saw in test `t`'s runs: its task keeps the first one.
+  void note_race(const TestSpec& t, const SeenRaceReport& race);
   // Every passed GPU test of a task with a race seen in another test's runs: failed,
   // naming that test and the race.
   void apply(const std::vector<TestSpec>& tests, std::map<std::string, TestResult>& done) const;
 
  private:
   struct SeenRace {
-    std::string test;     // where it was seen first
-    SimFinding finding;
+    std::string test;  // where it was seen first
+    SeenRaceReport report;
   };
   std::map<std::string, SeenRace> first_by_task_;
 };

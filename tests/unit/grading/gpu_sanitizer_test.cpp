@@ -73,7 +73,9 @@ TEST_CASE("every tool runs the program under it, with a longer limit, and a clea
   };
   LabRunner runner(fake, scratch("clean"));
   TestResult r = passed();
-  check_under_sanitizer(r, invocation(), runner, "/usr/local/cuda/bin/compute-sanitizer", "tiled-1");
+  const SanitizerVerdict clean = check_under_sanitizer(r, invocation(), runner, "/usr/local/cuda/bin/compute-sanitizer", "tiled-1");
+  CHECK(clean.tool.empty());
+  CHECK_FALSE(clean.race.has_value());
   CHECK(r.status == TestStatus::passed);
   CHECK(r.points == 5);
   REQUIRE(seen.size() == sanitizer_tools().size());
@@ -115,8 +117,15 @@ TEST_CASE("a finding fails the test in the simulator's words, and later tools do
   };
   LabRunner runner(fake, scratch("race"));
   TestResult r = passed();
-  check_under_sanitizer(r, invocation(), runner, "/cuda/bin/compute-sanitizer", "tiled-2");
+  const SanitizerVerdict verdict = check_under_sanitizer(r, invocation(), runner, "/cuda/bin/compute-sanitizer", "tiled-2");
   CHECK(runs == 2);
+  // racecheck decided: the race is the task's (grading/task_races), summed up in its first line.
+  CHECK(verdict.tool == "racecheck");
+  REQUIRE(verdict.race.has_value());
+  CHECK(verdict.race->checker == "compute-sanitizer racecheck");
+  CHECK_THAT(verdict.race->summary, Catch::StartsWith("data race on shared memory in kernel matmul_tiled("));
+  CHECK(verdict.race->summary.find('\n') == std::string::npos);
+  CHECK_THAT(verdict.race->message, Catch::Contains("a write at matmul.cu:31 and a read at matmul.cu:36"));
   CHECK(r.status == TestStatus::failed);
   CHECK(r.points == 0);
   CHECK_THAT(r.message, Catch::StartsWith("right results, but data race on shared memory in kernel matmul_tiled("));
@@ -136,7 +145,9 @@ TEST_CASE("the verdict is the tool's exit code, not the text the program can wri
   };
   LabRunner runner(fake, scratch("forged"));
   TestResult r = passed();
-  check_under_sanitizer(r, invocation(), runner, "/cuda/bin/compute-sanitizer", "t");
+  const SanitizerVerdict memcheck = check_under_sanitizer(r, invocation(), runner, "/cuda/bin/compute-sanitizer", "t");
+  CHECK(memcheck.tool == "memcheck");
+  CHECK_FALSE(memcheck.race.has_value());  // not a race: the task's other tests keep theirs
   CHECK(r.status == TestStatus::failed);
   CHECK_THAT(r.message, Catch::Contains("compute-sanitizer memcheck found errors"));
   CHECK_THAT(r.message, Catch::Contains("its report was cut"));
@@ -150,7 +161,7 @@ TEST_CASE("the verdict is the tool's exit code, not the text the program can wri
     return res;
   };
   TestResult k = passed();
-  check_under_sanitizer(k, invocation(), runner, "/cuda/bin/compute-sanitizer", "t2");
+  CHECK_FALSE(check_under_sanitizer(k, invocation(), runner, "/cuda/bin/compute-sanitizer", "t2").race.has_value());
   CHECK(k.status == TestStatus::failed);
   CHECK_THAT(k.message, Catch::Contains("did not finish cleanly"));
 }

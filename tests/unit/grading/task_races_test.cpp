@@ -79,3 +79,28 @@ TEST_CASE("only races spread, only to passed GPU tests", "[task_races]") {
   CHECK(done.at("cpu sum").status == TestStatus::passed);  // the host's code, not the kernel's
   CHECK(done.at("sum big").status == TestStatus::passed);  // its own findings decided it
 }
+
+TEST_CASE("a race compute-sanitizer's racecheck saw on a GPU spreads the same way, in its words", "[task_races]") {
+  const std::vector<TestSpec> tests{gpu_test("tiled 64", "tiled"), gpu_test("tiled 1031", "tiled"),
+                                    gpu_test("naive 64", "naive")};
+  std::map<std::string, TestResult> done{{"tiled 64", passed("tiled 64", 5)},
+                                         {"tiled 1031", passed("tiled 1031", 5)},
+                                         {"naive 64", passed("naive 64", 5)}};
+  TaskRaces races;
+  races.note_race(tests[0], {"compute-sanitizer racecheck",
+                             "data race on shared memory in kernel matmul_tiled at matmul.cu:31",
+                             "data race on shared memory in kernel matmul_tiled: a write at matmul.cu:31 and a "
+                             "read at matmul.cu:36"});
+  // A second race of the same task: the first one is named.
+  races.note_race(tests[1], {"compute-sanitizer racecheck", "another", "another"});
+  races.apply(tests, done);
+  const TestResult& big = done.at("tiled 1031");
+  CHECK(big.status == TestStatus::failed);
+  CHECK(big.points == 0);
+  CHECK(big.message.find("seen in test 'tiled 64' (compute-sanitizer racecheck: data race on shared memory") !=
+        std::string::npos);
+  CHECK(big.message.find("the compute-sanitizer racecheck found:\n  - data race on shared memory") !=
+        std::string::npos);
+  CHECK(done.at("tiled 64").status == TestStatus::passed);  // where it was seen: its own verdict stands
+  CHECK(done.at("naive 64").status == TestStatus::passed);
+}
