@@ -280,18 +280,23 @@ void report_launch_counters(const char* kernel_name) {
   for (const auto& [pc, t] : totals) {
     if (t.requests == 0) continue;
     const bool weighty = t.requests * 10 >= (t.shared ? shared_requests : global_requests);
+    const double degree = static_cast<double>(t.conflict_ways) / t.requests;
+    const double sectors = static_cast<double>(t.sectors) / t.requests;
+    const double ideal = static_cast<double>(t.ideal_sectors) / t.requests;
+    const bool finding = weighty && (t.shared ? degree >= 2.0 : sectors >= 2.0 * ideal && sectors >= 8.0);
+    // The line only where it is said: each new address costs an addr2line run.
+    if (!finding && !print_all()) continue;
     const std::string where = source_line_of(pc);
     const char* what = t.write ? "stores" : "loads";
     char line[512];
     if (t.shared) {
-      const double degree = static_cast<double>(t.conflict_ways) / t.requests;
       std::snprintf(line, sizeof line,
                     "parlab-sim: counters: kernel %s, shared %s at %s: %.1f-way bank conflicts "
                     "per request (1 is ideal), %llu requests sampled\n",
                     kernel_name, what, where.c_str(), degree,
                     static_cast<unsigned long long>(t.requests));
       if (print_all()) std::fputs(line, stderr);
-      if (degree >= 2.0 && weighty) {
+      if (finding) {
         report_finding("memory_access", where + " shared " + what,
                        std::string("shared-memory bank conflicts at ") + where,
                        std::string("shared-memory ") + what + " at " + where + " in kernel " +
@@ -302,15 +307,13 @@ void report_launch_counters(const char* kernel_name) {
                            "a row: tile[32][33]).");
       }
     } else {
-      const double sectors = static_cast<double>(t.sectors) / t.requests;
-      const double ideal = static_cast<double>(t.ideal_sectors) / t.requests;
       std::snprintf(line, sizeof line,
                     "parlab-sim: counters: kernel %s, global %s at %s: %.1f sectors per request "
                     "(%.1f is ideal), %llu requests sampled\n",
                     kernel_name, what, where.c_str(), sectors, ideal,
                     static_cast<unsigned long long>(t.requests));
       if (print_all()) std::fputs(line, stderr);
-      if (sectors >= 2.0 * ideal && sectors >= 8.0 && weighty) {
+      if (finding) {
         char numbers[64];
         std::snprintf(numbers, sizeof numbers, "%.0f sectors per request; %.0f", sectors, ideal);
         report_finding("memory_access", where + " global " + what,
