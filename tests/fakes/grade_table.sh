@@ -33,6 +33,7 @@ table_lines() {
 make_submission() {
   case "$2" in
     hint_causes/*) bash "$ROOT/tests/fakes/hint_causes/make_submission.sh" "${2#hint_causes/}" "$3" ;;
+    shortcuts/*) bash "$ROOT/tests/fakes/shortcuts/make_submission.sh" "${2#shortcuts/}" "$3" ;;
     *) bash "$ROOT/tests/fakes/make_fake.sh" "$1" "$2" "$3" ;;
   esac
 }
