@@ -85,17 +85,24 @@ std::string run_addr2line(const std::string& object, const std::vector<std::stri
   for (std::string& a : owned) argv.push_back(a.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&actions, fds[0]);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", 1, 0);
+  if (posix_spawn_file_actions_init(&actions) != 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return {};
+  }
+  // A helper whose output would not reach the pipe is not started: no line, not a wrong one.
+  const bool wired = posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO) == 0 &&
+                     posix_spawn_file_actions_addclose(&actions, fds[0]) == 0 &&
+                     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", 1, 0) == 0;
   pid_t child = 0;
   // The path found at start-up, this very buffer: a locked runtime may exec nothing else
   // (config/runtime_lock).
   const char* helper = g_locked.helper_path;
-  const int spawned = helper[0] != '\0'
-                          ? posix_spawn(&child, helper, &actions, nullptr, argv.data(), environ)
-                          : posix_spawnp(&child, "addr2line", &actions, nullptr, argv.data(), environ);
+  int spawned = -1;
+  if (wired) {
+    spawned = helper[0] != '\0' ? posix_spawn(&child, helper, &actions, nullptr, argv.data(), environ)
+                                : posix_spawnp(&child, "addr2line", &actions, nullptr, argv.data(), environ);
+  }
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   std::string output;
