@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "grading/grading_stage.hpp"
+#include "scratch_dir.hpp"
 
 using namespace parlab::grader;
 using Catch::Matchers::Contains;
@@ -26,8 +27,7 @@ TEST_CASE("stage: the sandbox notes say what the submission can see", "[grading]
 
 TEST_CASE("stage: the grading's folder is made enter-only and removed unless kept",
           "[grading][steps]") {
-  const fs::path root = fs::temp_directory_path() / ("parlab-stage-" + std::to_string(::getpid()));
-  fs::remove_all(root);
+  const parlab::testing::ScratchDir root;  // removed even when a check fails
   const fs::path work = root / "lab" / "hash";
   const fs::path grading = work / "gradings" / "g-test";
   {
@@ -47,5 +47,4 @@ TEST_CASE("stage: the grading's folder is made enter-only and removed unless kep
   CHECK(fs::is_directory(work / "gradings"));
   { const GradingStage kept(work, grading, true, 64); }
   CHECK(fs::is_directory(grading / "runs"));
-  fs::remove_all(root);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "grading/page_cache_warmup.hpp"
+#include "scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -43,8 +44,8 @@ void evict(const fs::path& file) {
 }  // namespace
 
 TEST_CASE("warm_page_cache brings an evicted dataset back into memory", "[grading][cache]") {
-  fs::path dir = fs::temp_directory_path() / ("parlab-warm-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const parlab::testing::ScratchDir scratch;  // removed even when a check fails
+  const fs::path dir = scratch.path();
   fs::create_directories(dir / "sub");
   const fs::path file = dir / "sub" / "data.bin";
   {
@@ -59,5 +60,4 @@ TEST_CASE("warm_page_cache brings an evicted dataset back into memory", "[gradin
 
   CHECK(parlab::grader::warm_page_cache(dir) == 8u << 20);
   CHECK(resident_fraction(file) == Approx(1.0));
-  fs::remove_all(dir);
 }

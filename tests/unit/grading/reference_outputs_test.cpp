@@ -11,6 +11,7 @@
 #include "grading/reference_outputs.hpp"
 #include "parlab/harness/arrays.hpp"
 #include "parlab/harness/timer.hpp"
+#include "scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace parlab::grader;
@@ -18,14 +19,6 @@ using Catch::Matchers::Contains;
 using parlab::grader::testing::FakeRunner;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("parlab-reference-outputs-" + name + "-" +
-                                              std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 void reference_child(const RunRequest& r) {
   const fs::path out = r.work_dir / "out";
@@ -50,7 +43,8 @@ TaskInvocation invocation(const fs::path& exe, const std::string& task) {
 
 TEST_CASE("reference outputs: run once per task and parameters, kept in memory",
           "[grading][steps]") {
-  const fs::path dir = scratch("once");
+  const parlab::testing::ScratchDir scratch;  // removed even when a check fails
+  const fs::path dir = scratch.path();
   std::ofstream(dir / "reference") << "fake\n";
   FakeRunner fake;
   double wall_limit = 0;
@@ -71,12 +65,12 @@ TEST_CASE("reference outputs: run once per task and parameters, kept in memory",
   reference.get(other, "tiny");
   reference.get(invocation(dir / "reference", "max"), "tiny");
   CHECK(fake.runs == 3);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("reference outputs: a failing reference is an environment error naming the data",
           "[grading][steps]") {
-  const fs::path dir = scratch("fails");
+  const parlab::testing::ScratchDir scratch;
+  const fs::path dir = scratch.path();
   std::ofstream(dir / "reference") << "fake\n";
   FakeRunner fake;
   fake.outcome = RunOutcome::crashed;
@@ -85,5 +79,4 @@ TEST_CASE("reference outputs: a failing reference is an environment error naming
   CHECK_THROWS_AS(reference.get(invocation(dir / "reference", "sum"), "tiny"), EnvironmentError);
   CHECK_THROWS_WITH(reference.get(invocation(dir / "reference", "sum"), "tiny"),
                     Contains("dataset 'tiny' task 'sum'") && Contains("not the submission"));
-  fs::remove_all(dir);
 }

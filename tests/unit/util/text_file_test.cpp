@@ -5,18 +5,18 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "scratch_dir.hpp"
 #include "util/text_file.hpp"
 
 namespace fs = std::filesystem;
 using parlab::grader::read_text_file;
 
 TEST_CASE("text file: read back whole, bytes as written", "[util]") {
-  const fs::path dir = fs::temp_directory_path() / ("parlab-text-file-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const parlab::testing::ScratchDir scratch;  // removed even when a check fails
+  const fs::path& dir = scratch.path();
   const std::string text("line 1\r\nline 2\n\0binary", 22);
   std::ofstream(dir / "f.txt", std::ios::binary) << text;
   CHECK(read_text_file(dir / "f.txt") == text);
-  fs::remove_all(dir);
 }
 
 TEST_CASE("text file: a missing file is an error naming it", "[util]") {
