@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "grading/lab_runner.hpp"
-#include "grading/task_races.hpp"
+#include "grading/seen_race.hpp"
 #include "result/result.hpp"
 
 namespace parlab::grader {

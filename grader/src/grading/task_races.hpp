@@ -8,19 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "grading/seen_race.hpp"
 #include "grading/sim_mode.hpp"
 #include "result/result.hpp"
 #include "spec/lab_spec.hpp"
 
 namespace parlab::grader {
-
-// A race as a checker reported it: who saw it ("simulator", "compute-sanitizer
-// racecheck"), one short line, and its whole text (untrusted: reporters escape it).
-struct SeenRaceReport {
-  std::string checker;
-  std::string summary;
-  std::string message;
-};
 
 class TaskRaces {
  public:
