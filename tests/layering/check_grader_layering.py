@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""The grader's layering, checked on the sources.
+"""The grader's layering, or the simulator's, checked on the sources.
 
 The build already refuses an upward include (each area sees only its own headers and
-those of the areas it declares, grader/CMakeLists.txt). This check says the rest, in
-words a reviewer can act on:
-  - every folder of grader/src is a declared area;
+those of the areas it declares, grader/CMakeLists.txt or sim/CMakeLists.txt). This check
+says the rest, in words a reviewer can act on:
+  - every folder of the sources (--src) is a declared area;
   - an area includes only itself and areas below it (what it declares, and theirs);
   - no include climbs out with "..", which the compiler would resolve from the file;
   - each declared area is used by a direct include (a stale declaration draws a
     false graph);
   - the graph of areas is acyclic;
-  - docs/architecture.md draws exactly the declared graph (--doc);
+  - docs/architecture.md draws exactly the declared graph (--doc), in the first mermaid
+    block after the marker comment (--marker: grader-layers, sim-layers);
   - the unit tests mirror the areas (--tests tests/unit): a test that includes grader
     headers sits in tests/unit/<area>/, tests a unit of that area (includes one of its
     headers) and, like the area, includes only the areas below it.
@@ -87,11 +88,11 @@ def mermaid(areas):
     return lines
 
 
-def doc_graph(doc):
-    """The lines of the first mermaid block after the 'grader's libraries' marker."""
+def doc_graph(doc, marker="grader-layers"):
+    """The lines of the first mermaid block after the marker comment."""
     text = pathlib.Path(doc).read_text().splitlines()
     try:
-        start = next(i for i, l in enumerate(text) if "<!-- grader-layers -->" in l)
+        start = next(i for i, l in enumerate(text) if f"<!-- {marker} -->" in l)
         begin = next(i for i in range(start, len(text)) if text[i].strip() == DOC_BEGIN)
         end = next(i for i in range(begin + 1, len(text)) if text[i].strip() == "```")
     except StopIteration:
@@ -99,13 +100,13 @@ def doc_graph(doc):
     return [l.rstrip() for l in text[begin + 1:end]]
 
 
-def check(src, areas, doc):
+def check(src, areas, doc, marker="grader-layers", build_file="grader/CMakeLists.txt"):
     problems = []
     src = pathlib.Path(src)
     for folder in sorted(p for p in src.iterdir() if p.is_dir()):
         if folder.name not in areas:
             problems.append(f"{folder}: folder is not a declared area "
-                            "(add parlab_grader_area({folder.name} ...) to grader/CMakeLists.txt)")
+                            f"(declare it in {build_file})")
     used = {area: set() for area in areas}
     for area in areas:
         allowed = closure(areas, area)
@@ -135,22 +136,22 @@ def check(src, areas, doc):
                     below = ", ".join(sorted(allowed - {area})) or "nothing"
                     problems.append(f"{where}: area '{area}' includes '{target}' from "
                                     f"'{top}', which is not below it (it may include: "
-                                    f"{below}; grader/CMakeLists.txt declares the layers)")
+                                    f"{below}; {build_file} declares the layers)")
     for area, deps in areas.items():
         for dep in deps:
             if dep not in used[area]:
                 problems.append(f"area '{area}' declares '{dep}' but includes none of its "
-                                "headers: drop it from grader/CMakeLists.txt")
+                                f"headers: drop it from {build_file}")
     cycle = find_cycle({a: set(d) for a, d in areas.items()}) or find_cycle(used)
     if cycle:
         problems.append("the areas form a cycle: " + " -> ".join(cycle))
     if doc:
-        drawn = doc_graph(doc)
+        drawn = doc_graph(doc, marker)
         want = mermaid(areas)
         if drawn is None:
-            problems.append(f"{doc}: no mermaid graph after '<!-- grader-layers -->'")
+            problems.append(f"{doc}: no mermaid graph after '<!-- {marker} -->'")
         elif drawn != want:
-            problems.append(f"{doc}: the grader's library graph is out of date; it should "
+            problems.append(f"{doc}: the library graph after '<!-- {marker} -->' is out of date; it should "
                             "read:\n" + "\n".join([DOC_BEGIN] + want + ["```"]))
     return problems
 
@@ -197,8 +198,10 @@ def check_tests(tests, areas):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--src", required=True, help="grader/src")
-    ap.add_argument("--areas", required=True, help="the build's grader/grader_areas.txt")
+    ap.add_argument("--src", required=True, help="grader/src or sim/src")
+    ap.add_argument("--areas", required=True, help="the build's grader/grader_areas.txt or sim/sim_areas.txt")
+    ap.add_argument("--marker", default="grader-layers", help="the comment before the graph in --doc")
+    ap.add_argument("--build-file", default="grader/CMakeLists.txt", help="where the areas are declared")
     ap.add_argument("--doc", help="docs/architecture.md, whose graph must match")
     ap.add_argument("--tests", help="tests/unit, whose grader tests must mirror the areas")
     ap.add_argument("--print-graph", action="store_true", help="print the mermaid graph")
@@ -207,13 +210,13 @@ def main():
     if args.print_graph:
         print("\n".join([DOC_BEGIN] + mermaid(areas) + ["```"]))
         return 0
-    problems = check(args.src, areas, args.doc)
+    problems = check(args.src, areas, args.doc, args.marker, args.build_file)
     if args.tests:
         problems += check_tests(args.tests, areas)
     for p in problems:
         print(f"layering: {p}")
     if not problems:
-        print(f"layering: {len(areas)} grader areas, every include goes down, no cycle")
+        print(f"layering: {len(areas)} areas of {args.src}, every include goes down, no cycle")
     return 1 if problems else 0
 
 

@@ -25,7 +25,7 @@ bool is_poison(double v, harness::DType dtype) {
   return std::bit_cast<std::uint64_t>(v) == ~std::uint64_t{0};
 }
 
-// The simulator fills shared memory with its own NaN word (sim/src/exec/shared_poison.hpp),
+// The simulator fills shared memory with its own NaN word (sim/src/lane/shared_poison.hpp),
 // not the outputs' all-ones poison: a value computed from shared memory never stored
 // to carries it into the output (NaN arithmetic keeps the payload), sign aside. A
 // double read of it, quieted or not, keeps the word in its low half.

@@ -42,7 +42,7 @@ void enter_static_shared_of_new_block(std::initializer_list<SharedVariable> vari
                                       std::uint64_t& counted_in_block);
 
 // The first thread of a block to reach a static __shared__ declaration counts its
-// bytes, poisons them (a NaN word, not the outputs' all-ones poison: exec/shared_poison.hpp;
+// bytes, poisons them (a NaN word, not the outputs' all-ones poison: lane/shared_poison.hpp;
 // a GPU's shared memory starts with whatever the previous block left) and registers
 // them for the race check.
 // No thread of the block can have used them before: they are not in scope earlier.

@@ -9,10 +9,7 @@
 #include <string_view>
 
 #include "config/locked_state.hpp"
-#include "config/runtime_lock.hpp"
 #include "config/settings_channel.hpp"
-#include "parlab_sim/exit_codes.hpp"
-#include "report/sealed_channel.hpp"
 
 namespace parlab_sim::detail {
 
@@ -115,7 +112,7 @@ void scrub_environment() {
 
 const RuntimeSettings& runtime_settings() { return g_locked.settings; }
 
-void load_runtime_settings_from_environment() {
+void read_runtime_settings(ReportKeyText& key) {
   descriptor_text().clear();
   source() = take_settings_descriptor(descriptor_text());
   RuntimeSettings s;
@@ -141,7 +138,7 @@ void load_runtime_settings_from_environment() {
   }
   copy_path(s.diagnostics_path, value_of("PARLAB_SIM_DIAGNOSTICS"));
   copy_path(s.counters_path, value_of("PARLAB_SIM_COUNTERS_FILE"));
-  char key[65] = {};
+  std::memset(key, 0, sizeof key);
   std::strncpy(key, value_of("PARLAB_SIM_REPORT_KEY"), sizeof key - 1);
   scrub_environment();
 
@@ -154,37 +151,8 @@ void load_runtime_settings_from_environment() {
   g_locked.access_hooks_enabled = s.race_check || s.counters != 0;
   g_locked.settings = s;
   find_helper(g_locked.helper_path);
-  // After the settings exist: the channel's closing records, registered now, run at
-  // exit after the settings' destructor would have (exit handlers run last-in first).
-  parlab_sim::sealed::take_key(key);
-  volatile char* wipe = key;
-  for (std::size_t i = 0; i < sizeof key; ++i) wipe[i] = 0;
 }
 
-void load_runtime_settings_once() {
-  static bool loaded = false;  // constant-initialized; start-up is single-threaded
-  if (loaded) return;
-  loaded = true;
-  load_runtime_settings_from_environment();
-  // A graded run (the grader hands a key) locks before any code of the submission runs,
-  // or does not run at all; so does one whose settings descriptor was there but unread.
-  std::string problem = "its settings descriptor could not be read";
-  const bool lost_settings = source() == SettingsSource::unreadable_descriptor;
-  if (!lost_settings && !parlab_sim::sealed::keyed()) return;
-  if (!lost_settings && lock_runtime(problem)) return;
-  std::fprintf(stderr, "parlab-sim: the simulator could not lock its checks before the program ran (%s)\n",
-               problem.c_str());
-  std::_Exit(parlab_sim::kExitNotLocked);
-}
+bool settings_descriptor_unreadable() { return source() == SettingsSource::unreadable_descriptor; }
 
 }  // namespace parlab_sim::detail
-
-namespace {
-
-// Before every constructor of default priority, in particular the submission's; earlier
-// ones (priorities 0-100 are the toolchain's, .preinit_array) are refused at build time.
-__attribute__((constructor(101))) void read_settings_at_start_up() {
-  parlab_sim::detail::load_runtime_settings_once();
-}
-
-}  // namespace

@@ -5,9 +5,10 @@
 // submission can observe decides a verdict"). The check build's module constructors
 // (priority 99, reserved to the toolchain), or else a constructor of priority 101 (the
 // first the toolchain leaves to programs; the grader refuses submissions with earlier
-// ones, compile/startup_code_check), read the PARLAB_SIM_* variables and then removes them from
-// the environment, blanking their text in the process's memory too, so neither getenv nor
-// /proc/self/environ shows them to the submission, and setting them later changes nothing.
+// ones, compile/startup_code_check; both call startup/start_up) read the settings here,
+// and the PARLAB_SIM_* variables are then removed from the environment, their text blanked
+// in the process's memory too, so neither getenv nor /proc/self/environ shows them to the
+// submission, and setting them later changes nothing.
 #include <cstdint>
 
 namespace parlab_sim::detail {
@@ -42,16 +43,17 @@ struct RuntimeSettings {
 
 const RuntimeSettings& runtime_settings();
 
-// Reads the settings from the grader's settings descriptor (config/settings_channel) when
-// the process has one, else the PARLAB_SIM_* variables, and removes those from the
-// environment. Runs once at start-up; the simulator's in-process unit tests call it
-// again after setenv in a child.
-void load_runtime_settings_from_environment();
+// The report key's text as the grader handed it (64 hex digits; empty without one).
+using ReportKeyText = char[65];
 
-// The start-up call: the first one loads and, in a graded run (one with a report key),
-// locks the runtime (config/runtime_lock); later ones do nothing. Called by the check
-// build's module constructors (__tsan_init, priority 99) and by a priority-101
-// constructor here (builds without the instrumentation).
-void load_runtime_settings_once();
+// Reads the settings from the grader's settings descriptor (config/settings_channel) when
+// the process has one, else the PARLAB_SIM_* variables, into the locked page, and removes
+// them from the environment; the report key goes to `key`, for the start-up
+// (startup/start_up) to hand to the report channel and wipe.
+void read_runtime_settings(ReportKeyText& key);
+
+// Whether the process had a settings descriptor that could not be read: a lost channel,
+// which the start-up fails closed on.
+bool settings_descriptor_unreadable();
 
 }  // namespace parlab_sim::detail

@@ -12,7 +12,7 @@
 
 #include "config/runtime_settings.hpp"
 #include "report/sealed_channel.hpp"
-#include "race/source_lines.hpp"
+#include "report/source_lines.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {

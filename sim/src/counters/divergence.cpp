@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "counters/code_block_length.hpp"
-#include "exec/execution_state.hpp"
-#include "race/source_lines.hpp"
+#include "lane/lane.hpp"
+#include "report/source_lines.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {

@@ -2,7 +2,7 @@
 // Branch divergence per warp (docs/simulation.md, "Branch divergence per warp"), from the
 // check build's coverage hook: g++'s -fsanitize-coverage=trace-pc calls
 // __sanitizer_cov_trace_pc() at the start of every basic block ("code block") of the
-// student's CUDA sources (race/tsan_hooks.cpp). For the sampled warps (two blocks of a
+// student's CUDA sources (exec/tsan_hooks.cpp). For the sampled warps (two blocks of a
 // launch drawn from the seed, exec/sampled_blocks; their first warps) it counts, per code address, how many times each
 // lane ran the block. A code block that some present lanes of a warp ran and others did
 // not, or that lanes ran a different number of times (a loop whose trip count depends on

@@ -12,9 +12,9 @@
 #include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
-#include "runtime/deferred_copies.hpp"
-#include "runtime/device_pages.hpp"
-#include "runtime/memory_registry.hpp"
+#include "copies/deferred_copies.hpp"
+#include "memory/device_pages.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {

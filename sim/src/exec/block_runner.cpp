@@ -13,7 +13,7 @@
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
 #include "parlab_sim/source_names.hpp"
-#include "race/race_check.hpp"
+#include "exec/race_check.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
@@ -112,6 +112,7 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
   block_serial_ = g_last_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
 
   t_block_runner = this;
+  t_running_block = {kernel_name(), &dynamic_shared_};
   t_block_serial = block_serial_;
   t_dynamic_shared = dynamic_shared_.place(job.dynamic_shared_bytes);
   blockIdx = block_idx_;

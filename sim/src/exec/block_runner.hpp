@@ -7,7 +7,6 @@
 //
 // When no lane can run and some have not finished, the block can never finish: the
 // runner reports the deadlock instead of hanging (stall_report.cpp).
-#include <boost/context/fiber.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,10 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "exec/dynamic_shared_buffer.hpp"
-#include "exec/fiber_stack.hpp"
+#include "lane/lane.hpp"
 #include "exec/grid_job.hpp"
-#include "exec/stack_switch_annotations.hpp"
+#include "lane/stack_switch_annotations.hpp"
 #include "exec/warp_state.hpp"
 #include "counters/access_counters.hpp"
 #include "counters/divergence.hpp"
@@ -29,33 +27,11 @@
 
 namespace parlab_sim::detail {
 
-enum class LaneState : std::uint8_t { not_started, running, ready, at_barrier, at_warp, exited };
-
-struct FiberSlot;
-
 // What a __syncthreads_count/_and/_or returns from: the threads that passed a true
 // predicate and the threads that took part (exited ones do not).
 struct BarrierResult {
   int count = 0;
   int participants = 0;
-};
-
-// One CUDA thread of the running block.
-struct Lane {
-  uint3 thread_idx{};
-  unsigned linear = 0;
-  LaneState state = LaneState::not_started;
-  FiberSlot* fiber = nullptr;  // holds this lane's stack while it is suspended
-  std::source_location barrier_site;
-};
-
-// A fiber that runs lanes one after another; it outlives blocks and launches.
-struct FiberSlot {
-  StackRange stack;                 // declared first: the context's deallocation writes it
-  boost::context::fiber context;    // the suspended fiber (empty while it runs)
-  boost::context::fiber scheduler;  // the worker's continuation (while it runs)
-  Lane* lane = nullptr;
-  void* fake_stack = nullptr;       // ASan's, while suspended (stack_switch_annotations.hpp)
 };
 
 class BlockRunner {
@@ -91,7 +67,7 @@ class BlockRunner {
   const char* dynamic_shared_name() const { return t_dynamic_shared_name; }
   uint3 block_index() const { return block_idx_; }
 
-  // For the race check (race/race_check.cpp).
+  // For the race check (exec/race_check.cpp).
   BlockShadow& race_shadow() { return race_shadow_; }
   BlockOrder& block_order() { return block_order_; }
   BlockCounters& counters() { return counters_; }

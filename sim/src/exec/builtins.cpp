@@ -12,6 +12,7 @@ namespace parlab_sim::detail {
 
 thread_local constinit BlockRunner* t_block_runner = nullptr;
 thread_local constinit Lane* t_lane = nullptr;
+thread_local constinit RunningBlock t_running_block;
 thread_local constinit std::byte* t_dynamic_shared = nullptr;
 thread_local constinit const char* t_dynamic_shared_name = nullptr;
 thread_local constinit std::uint64_t t_block_serial = 0;

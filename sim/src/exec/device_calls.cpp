@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "exec/execution_state.hpp"
-#include "exec/shared_poison.hpp"
+#include "lane/shared_poison.hpp"
 #include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"

@@ -5,7 +5,7 @@
 #include "parlab_sim/source_names.hpp"
 #include "exec/block_runner.hpp"
 #include "fault/fatal_report.hpp"
-#include "race/race_check.hpp"
+#include "exec/race_check.hpp"
 #include "parlab_sim/exit_codes.hpp"
 
 namespace parlab_sim::detail {

@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include "exec/execution_state.hpp"
+#include "lane/lane.hpp"
 #include "parlab_sim/builtins.hpp"
 
 namespace parlab_sim::detail {
@@ -25,10 +25,8 @@ void flush_stdout_if_free() {
 }  // namespace
 
 void add_current_location(ReportText& text) {
-  const Lane* lane = t_lane;
-  const BlockRunner* runner = t_block_runner;
-  if (lane == nullptr || runner == nullptr) return;
-  text.add(" in kernel ").add(runner->kernel_name());
+  if (t_lane == nullptr || t_running_block.kernel_name == nullptr) return;
+  text.add(" in kernel ").add(t_running_block.kernel_name);
   text.add(", block ").add_index(blockIdx).add(", thread ").add_index(threadIdx);
 }
 

@@ -7,8 +7,8 @@
 #include "fault/code_offset.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
-#include "runtime/guarded_mapping.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/guarded_mapping.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// Host code that read or wrote device memory (runtime/device_pages.hpp): on a GPU a
+// Host code that read or wrote device memory (memory/device_pages.hpp): on a GPU a
 // segmentation fault; here a report naming the access, with the faulting instruction's
 // code offset for the grader to name its line, and exit code kExitHostDeviceAccess.
 #include <signal.h>

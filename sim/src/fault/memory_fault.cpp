@@ -2,12 +2,11 @@
 
 #include "fault/code_offset.hpp"
 
-#include "exec/execution_state.hpp"
-#include "exec/fiber_stack.hpp"
+#include "lane/lane.hpp"
 #include "fault/fatal_report.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/shared_memory.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -25,9 +24,8 @@ bool describe_stack_overflow(ReportText& text, std::uintptr_t address) {
 }
 
 bool describe_dynamic_shared(ReportText& text, std::uintptr_t address) {
-  const BlockRunner* runner = t_block_runner;
-  if (runner == nullptr || t_lane == nullptr) return false;
-  const DynamicSharedBuffer& buffer = runner->dynamic_shared();
+  if (t_running_block.dynamic_shared == nullptr || t_lane == nullptr) return false;
+  const DynamicSharedBuffer& buffer = *t_running_block.dynamic_shared;
   if (!buffer.in_guard(address) && !buffer.in_buffer(address)) return false;
   const auto base = reinterpret_cast<std::uintptr_t>(t_dynamic_shared);
   text.add("out-of-bounds access to dynamic shared memory (extern __shared__): byte offset ");

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "runtime/deferred_copies.hpp"
+#include "copies/deferred_copies.hpp"
 
 namespace parlab_sim::detail {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 // The SIGSEGV and SIGTRAP side of watching pending asynchronous copies
-// (runtime/deferred_copies.hpp): a fault on a pending copy's destination pages (or a
+// (copies/deferred_copies.hpp): a fault on a pending copy's destination pages (or a
 // write on a pending copy to the device's read-only source pages) is
 // either an early access (recorded, then retried on the stale bytes) or an access to
 // other bytes of those pages, which runs as one single-stepped instruction (x86-64 trap

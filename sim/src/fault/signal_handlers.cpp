@@ -8,13 +8,13 @@
 #include <cstdlib>
 #include <new>
 
-#include "exec/execution_state.hpp"
+#include "lane/lane.hpp"
 #include "fault/code_offset.hpp"
 #include "fault/fatal_report.hpp"
 #include "fault/host_device_access.hpp"
 #include "fault/memory_fault.hpp"
 #include "fault/pending_copy_fault.hpp"
-#include "runtime/device_pages.hpp"
+#include "memory/device_pages.hpp"
 #include "parlab_sim/exit_codes.hpp"
 
 namespace parlab_sim::detail {
@@ -77,7 +77,7 @@ int signal_slot(int signal) {
 
 void on_fault(int signal, siginfo_t* info, void* context) {
   if (handle_pending_copy_signal(signal, info, context)) return;
-  // A kernel's first touch of a device allocation (runtime/device_pages.hpp): retry.
+  // A kernel's first touch of a device allocation (memory/device_pages.hpp): retry.
   if (signal == SIGSEGV && t_lane != nullptr && info->si_code == SEGV_ACCERR &&
       open_for_kernel(reinterpret_cast<std::uintptr_t>(info->si_addr))) {
     return;

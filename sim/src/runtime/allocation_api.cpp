@@ -4,13 +4,13 @@
 
 #include "fault/signal_handlers.hpp"
 #include "parlab_sim/memory.hpp"
-#include "runtime/deferred_copies.hpp"
+#include "copies/deferred_copies.hpp"
 #include "runtime/allocations.hpp"
 #include "runtime/device_memory_budget.hpp"
-#include "runtime/device_pages.hpp"
-#include "runtime/guarded_mapping.hpp"
+#include "memory/device_pages.hpp"
+#include "memory/guarded_mapping.hpp"
 #include "runtime/leak_check.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -71,7 +71,7 @@ cudaError_t cudaMalloc(void** device_pointer, std::size_t bytes, std::source_loc
 }
 
 // cudaFree, cudaFreeHost and cudaHostUnregister synchronize the device first: pending
-// asynchronous copies land (runtime/deferred_copies.hpp).
+// asynchronous copies land (copies/deferred_copies.hpp).
 cudaError_t cudaFree(void* device_pointer) {
   parlab_sim::detail::complete_all_copies();
   if (parlab_sim::detail::release(device_pointer, MemoryKind::device) == cudaSuccess) {

@@ -1,7 +1,7 @@
 #pragma once
 // Releasing simulator-owned allocations, shared by cudaFree & co. and cudaDeviceReset.
 #include "parlab_sim/errors.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 

@@ -1,14 +1,14 @@
 // cudaMemcpy, cudaMemset and the symbol copies. Copies are synchronous, except an
 // asynchronous copy from the device into page-locked host memory, which lands at the
 // next synchronization that orders it, and one from page-locked host memory to the
-// device, which reads its source as late as that (runtime/deferred_copies.hpp). The device side of a copy must lie inside one
+// device, which reads its source as late as that (copies/deferred_copies.hpp). The device side of a copy must lie inside one
 // allocation, as CUDA checks; otherwise the call fails with cudaErrorInvalidValue.
 #include <cstring>
 
 #include "parlab_sim/memory.hpp"
-#include "runtime/deferred_copies.hpp"
-#include "runtime/device_pages.hpp"
-#include "runtime/memory_registry.hpp"
+#include "copies/deferred_copies.hpp"
+#include "memory/device_pages.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -21,7 +21,7 @@ bool device_range_ok(const void* pointer, std::size_t bytes) {
   if (!MemoryRegistry::instance().find(begin, range) || !is_device_accessible(range.kind)) {
     return false;
   }
-  // Not from the slack after the end (runtime/guarded_mapping.hpp) either.
+  // Not from the slack after the end (memory/guarded_mapping.hpp) either.
   return begin >= range.begin && begin <= range.end && bytes <= range.end - begin;
 }
 

@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <cstring>
 
-#include "exec/launch_limits.hpp"
+#include "device/launch_limits.hpp"
 #include "exec/worker_pool.hpp"
 #include "parlab_sim/device.hpp"
 #include "runtime/allocations.hpp"
-#include "runtime/deferred_copies.hpp"
+#include "copies/deferred_copies.hpp"
 #include "runtime/device_memory_budget.hpp"
 
 namespace parlab_sim::detail {

@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "parlab_sim/streams_events.hpp"
-#include "runtime/deferred_copies.hpp"
+#include "copies/deferred_copies.hpp"
 #include "runtime/handle_registry.hpp"
 
 struct CUevent_st {

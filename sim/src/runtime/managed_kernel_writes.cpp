@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "race/grid_shadow.hpp"
-#include "race/race_check.hpp"
-#include "runtime/deferred_copies.hpp"
-#include "runtime/memory_registry.hpp"
+#include "exec/race_check.hpp"
+#include "copies/deferred_copies.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {

@@ -5,7 +5,7 @@
 // cudaDeviceSynchronize, sees the bytes from before the kernel. The simulator runs the
 // kernel during the launch, so at its end it puts back, on the host side, the bytes the
 // kernel changed in managed memory, and queues what the kernel wrote as pending work of the
-// launch's stream (runtime/deferred_copies.hpp): it lands at the synchronization that
+// launch's stream (copies/deferred_copies.hpp): it lands at the synchronization that
 // orders the stream, or before any later device work (a launch, a copy or memset touching
 // those bytes). A host access before then faults on the watched pages and becomes the
 // finding `unsynchronized_host_access` naming the line and the kernel.

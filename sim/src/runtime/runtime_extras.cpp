@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "parlab_sim/errors.hpp"
-#include "runtime/device_pages.hpp"
+#include "memory/device_pages.hpp"
 
 namespace parlab_sim::detail {
 namespace {

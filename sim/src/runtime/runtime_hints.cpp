@@ -6,9 +6,9 @@
 #include <atomic>
 #include <cstdint>
 
-#include "exec/launch_limits.hpp"
+#include "device/launch_limits.hpp"
 #include "runtime/allocations.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {

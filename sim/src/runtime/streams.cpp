@@ -1,11 +1,11 @@
 // Streams: kernels and most copies complete when they are issued, so a stream is a
 // handle that must be valid; synchronizing it lands its pending asynchronous copies
-// into page-locked host memory (runtime/deferred_copies.hpp). Its flags say whether the
+// into page-locked host memory (copies/deferred_copies.hpp). Its flags say whether the
 // legacy default stream waits for it (cudaStreamNonBlocking: it does not).
 #include <atomic>
 
 #include "parlab_sim/streams_events.hpp"
-#include "runtime/deferred_copies.hpp"
+#include "copies/deferred_copies.hpp"
 #include "runtime/handle_registry.hpp"
 
 struct CUstream_st {

@@ -134,7 +134,7 @@ TEST_CASE("outputs all zero or never written say 'not implemented yet?', not a c
 
 TEST_CASE("a NaN from shared memory never loaded is its own kind, not 'unwritten' or 0/0",
           "[compare]") {
-  // The simulator's shared-memory poison (sim/src/exec/shared_poison.hpp), as a float
+  // The simulator's shared-memory poison (sim/src/lane/shared_poison.hpp), as a float
   // output carries it (its sign may flip through a negation).
   const double from_shared = static_cast<double>(std::bit_cast<float>(0x7FF5A5A5u));
   const double negated = static_cast<double>(std::bit_cast<float>(0xFFF5A5A5u));

@@ -1,7 +1,7 @@
 // cudaMalloc & co. return 256-byte aligned memory, as CUDA does (a float4 path
 // runs for every size, as on a GPU), and an access into the slack between an
 // allocation's end and its guard page is still reported where the access hooks run
-// (runtime/guarded_mapping.hpp, race/race_check.cpp).
+// (memory/guarded_mapping.hpp, exec/race_check.cpp).
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <regex>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "parlab_sim/exit_codes.hpp"
-#include "runtime/device_pages.hpp"
+#include "memory/device_pages.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;

@@ -202,7 +202,7 @@ TEST_CASE("cublasSgemm sees a pending asynchronous copy to the device from pinne
       dc(std::vector<float>{0.0f});
   cudaStream_t stream = nullptr;
   REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
-  // The copy reads its source late (runtime/deferred_copies): cuBLAS's work is after it.
+  // The copy reads its source late (copies/deferred_copies): cuBLAS's work is after it.
   REQUIRE(cudaMemcpyAsync(da.get(), pinned, sizeof(float), cudaMemcpyHostToDevice, stream) == cudaSuccess);
   cublasHandle_t handle = nullptr;
   REQUIRE(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS);

@@ -9,7 +9,7 @@
 #include "counters/code_block_length.hpp"
 #include "counters/divergence.hpp"
 #include "exec/sampled_blocks.hpp"
-#include "race/source_lines.hpp"
+#include "report/source_lines.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;

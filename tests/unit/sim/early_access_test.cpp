@@ -1,6 +1,6 @@
 // Host code touching the destination of an asynchronous copy before the synchronization
 // that orders it: the access sees the stale bytes and is a finding naming its line and
-// the cudaMemcpyAsync's (runtime/deferred_copies, runtime/early_access). Other bytes of
+// the cudaMemcpyAsync's (copies/deferred_copies, copies/early_access). Other bytes of
 // the same pages stay usable; a cudaStreamNonBlocking stream is not ordered by the
 // legacy default stream.
 #include <catch2/catch.hpp>

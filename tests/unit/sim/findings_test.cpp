@@ -16,7 +16,7 @@
 #include <sstream>
 #include <vector>
 
-#include "exec/shared_poison.hpp"
+#include "lane/shared_poison.hpp"
 #include "exec/shuffled_order.hpp"
 #include "sim_test_support.hpp"
 

@@ -1,4 +1,4 @@
-// Host code cannot touch device memory (runtime/device_pages, fault/host_device_access):
+// Host code cannot touch device memory (memory/device_pages, fault/host_device_access):
 // a host read or write through a cudaMalloc pointer ends the program with a report and
 // the faulting instruction's code offset, as a GPU system segfaults; kernels, copies,
 // memsets, cuBLAS-like runtime work, managed memory and mapped pinned memory still work.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "parlab_sim/exit_codes.hpp"
-#include "runtime/device_pages.hpp"
+#include "memory/device_pages.hpp"
 #include "sim_test_support.hpp"
 
 using Catch::Matchers::Contains;

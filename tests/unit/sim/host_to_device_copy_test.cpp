@@ -1,5 +1,5 @@
 // Asynchronous copies to the device from page-locked memory read their source as late
-// as CUDA allows (runtime/deferred_copies): a host write into the source before the
+// as CUDA allows (copies/deferred_copies): a host write into the source before the
 // synchronization that orders the copy is a finding naming its line and the copy's, and
 // the device gets the new bytes, as a GPU may; reads, neighbouring bytes, writes after
 // the synchronization, device work after the copy and pageable sources are unaffected

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "config/runtime_settings.hpp"
+#include "startup/start_up.hpp"
 
 namespace sim_test {
 

@@ -1,4 +1,4 @@
-#include "exec/fiber_stack.hpp"
+#include "lane/fiber_stack.hpp"
 
 #include "config/runtime_settings.hpp"
 

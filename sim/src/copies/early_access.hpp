@@ -1,6 +1,6 @@
 #pragma once
 // Host code touching the destination of an asynchronous copy (or writing the source of
-// one to the device) before the synchronization that orders it (runtime/deferred_copies.hpp). The SIGSEGV handler records the access
+// one to the device) before the synchronization that orders it (copies/deferred_copies.hpp). The SIGSEGV handler records the access
 // here (no allocation, no lock); the findings are written later, at the next
 // synchronization or at exit, naming the line of the access and the cudaMemcpyAsync.
 #include <cstddef>

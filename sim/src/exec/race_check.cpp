@@ -1,4 +1,4 @@
-#include "race/race_check.hpp"
+#include "exec/race_check.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -13,10 +13,10 @@
 #include "parlab_sim/source_names.hpp"
 #include "race/atomic_order.hpp"
 #include "race/grid_shadow.hpp"
-#include "race/source_lines.hpp"
+#include "report/source_lines.hpp"
 #include "report/diagnostics.hpp"
-#include "runtime/guarded_mapping.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/guarded_mapping.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 
@@ -25,7 +25,7 @@ namespace {
 // A simulator-mapped allocation a kernel may reach: [begin, end) are its bytes, the
 // rest of [accessible_begin, accessible_end) the accessible bytes around them (the slack
 // after the 256-byte aligned bytes, the rest of the first page before them), which only
-// these hooks can tell from the bytes (runtime/guarded_mapping.hpp).
+// these hooks can tell from the bytes (memory/guarded_mapping.hpp).
 struct DeviceRange {
   std::uintptr_t accessible_begin;
   std::uintptr_t begin;

@@ -1,4 +1,4 @@
-#include "race/source_lines.hpp"
+#include "report/source_lines.hpp"
 
 #include <dlfcn.h>
 #include <spawn.h>

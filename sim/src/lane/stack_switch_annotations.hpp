@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "exec/fiber_stack.hpp"
+#include "lane/fiber_stack.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>

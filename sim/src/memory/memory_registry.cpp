@@ -1,4 +1,4 @@
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 

@@ -1,4 +1,4 @@
-#include "runtime/device_pages.hpp"
+#include "memory/device_pages.hpp"
 
 #include <sys/mman.h>
 
@@ -6,7 +6,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "runtime/guarded_mapping.hpp"
+#include "memory/guarded_mapping.hpp"
 
 namespace parlab_sim::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/early_access.hpp"
+#include "copies/early_access.hpp"
 
 #include <dlfcn.h>
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "parlab_sim/source_names.hpp"
-#include "race/source_lines.hpp"
+#include "report/source_lines.hpp"
 #include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {

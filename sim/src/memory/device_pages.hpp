@@ -10,7 +10,7 @@
 // they opened goes unnoticed.
 #include <cstdint>
 
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 
@@ -46,7 +46,7 @@ void close_kernel_openings();
 bool add_allocation(const MemoryRange& range);
 
 // Takes the live range starting at `begin` of `kind` out of the registry and
-// quarantines it (runtime/guarded_mapping.hpp), so that no opening reopens its pages.
+// quarantines it (memory/guarded_mapping.hpp), so that no opening reopens its pages.
 bool take_and_quarantine(std::uintptr_t begin, MemoryKind kind, MemoryRange& out);
 
 }  // namespace parlab_sim::detail

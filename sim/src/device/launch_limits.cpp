@@ -1,4 +1,4 @@
-#include "exec/launch_limits.hpp"
+#include "device/launch_limits.hpp"
 
 #include <algorithm>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "runtime/guarded_mapping.hpp"
+#include "memory/guarded_mapping.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "exec/dynamic_shared_buffer.hpp"
+#include "lane/dynamic_shared_buffer.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -6,8 +6,8 @@
 #include <cstring>
 #include <new>
 
-#include "exec/launch_limits.hpp"
-#include "exec/shared_poison.hpp"
+#include "device/launch_limits.hpp"
+#include "lane/shared_poison.hpp"
 
 namespace parlab_sim::detail {
 
@@ -32,7 +32,7 @@ std::byte* DynamicSharedBuffer::place(std::size_t bytes) {
   placed_bytes_ = bytes;
   const std::size_t rounded = (bytes + 15) / 16 * 16;
   auto* start = reinterpret_cast<std::byte*>(guard_ - rounded);
-  // Poisoned for every block (exec/shared_poison.hpp): a GPU's shared memory starts
+  // Poisoned for every block (lane/shared_poison.hpp): a GPU's shared memory starts
   // with whatever was there, never with zeros or this kernel's previous block's values.
   fill_shared_poison(start, rounded);
   return start;

@@ -6,7 +6,7 @@
 
 #include "config/runtime_settings.hpp"
 #include "exec/execution_state.hpp"
-#include "exec/launch_limits.hpp"
+#include "device/launch_limits.hpp"
 #include "exec/sampled_blocks.hpp"
 #include "exec/worker_pool.hpp"
 #include "fault/fatal_report.hpp"
@@ -15,11 +15,11 @@
 #include "parlab_sim/launch.hpp"
 #include "parlab_sim/unsupported_feature.hpp"
 #include "counters/access_counters.hpp"
-#include "race/race_check.hpp"
-#include "runtime/deferred_copies.hpp"
-#include "runtime/device_pages.hpp"
+#include "exec/race_check.hpp"
+#include "copies/deferred_copies.hpp"
+#include "memory/device_pages.hpp"
 #include "runtime/managed_kernel_writes.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 
@@ -76,7 +76,7 @@ void run_launch(const LaunchRequest& request) {
   if (g_locked.access_hooks_enabled) race_check_begin_launch();
   open_device_sources(true);
   WorkerPool::instance().run(job);  // opens the device allocations it touches
-  close_kernel_openings();           // (runtime/device_pages.hpp)
+  close_kernel_openings();           // (memory/device_pages.hpp)
   open_device_sources(false);
   defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
   if (g_locked.counters_enabled) report_launch_counters(request.kernel_name);

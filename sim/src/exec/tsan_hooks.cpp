@@ -10,10 +10,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "config/runtime_settings.hpp"
+#include "startup/start_up.hpp"
 #include "counters/divergence.hpp"
 #include "race/atomic_order.hpp"
-#include "race/race_check.hpp"
+#include "exec/race_check.hpp"
 
 using parlab_sim::detail::g_locked;
 using parlab_sim::detail::race_check_access;

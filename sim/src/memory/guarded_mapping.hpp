@@ -5,12 +5,12 @@
 // 16-byte aligned takes it for every size, as on a GPU), so the data ends up to 255
 // bytes before the guard page: the slack, [end, accessible_end). An access past the
 // end faults at once when the size is a multiple of 256; an access into the slack is
-// caught only by the check build's access hooks (race/race_check.cpp,
+// caught only by the check build's access hooks (exec/race_check.cpp,
 // docs/simulation.md "Faults").
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/memory_registry.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 

@@ -13,7 +13,7 @@
 //
 // While such a copy into the simulator's own pinned memory is pending, the pages of its
 // destination are inaccessible: the first host access to its bytes faults, is recorded
-// as an early access (runtime/early_access.hpp: the finding names the line and the
+// as an early access (copies/early_access.hpp: the finding names the line and the
 // copy) and then sees the stale bytes; an access to other bytes of those pages goes
 // through (fault/signal_handlers.cpp steps over it).
 //

@@ -1,4 +1,4 @@
-#include "runtime/deferred_copies.hpp"
+#include "copies/deferred_copies.hpp"
 
 #include <execinfo.h>
 #include <sys/mman.h>
@@ -10,9 +10,9 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/device_pages.hpp"
-#include "runtime/early_access.hpp"
-#include "runtime/memory_registry.hpp"
+#include "memory/device_pages.hpp"
+#include "copies/early_access.hpp"
+#include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
 namespace {
