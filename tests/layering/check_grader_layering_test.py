@@ -74,6 +74,28 @@ class LayeringCheck(unittest.TestCase):
         found = self.problems(files, areas, stale)
         self.assertTrue(any("out of date" in p for p in found), found)
 
+    def test_the_graph_is_read_after_its_own_marker(self):
+        files = {"low/a.hpp": "", "high/b.hpp": '#include "low/a.hpp"\n'}
+        areas = [("low", []), ("high", ["low"])]
+        sim_graph = "<!-- sim-layers -->\n```mermaid\ngraph BT\n  low\n  high --> low\n```\n"
+        other = "<!-- grader-layers -->\n```mermaid\ngraph BT\n  core\n```\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            root = pathlib.Path(tmp)
+            declared = make_tree(root, files, areas)
+            doc = root / "architecture.md"
+            doc.write_text(other + sim_graph)
+            self.assertEqual(layering.check(root / "src", declared, doc, "sim-layers"), [])
+            found = layering.check(root / "src", declared, doc)
+            self.assertTrue(any("out of date" in p for p in found), found)
+
+    def test_an_upward_include_names_the_build_file_given(self):
+        files = {"low/a.hpp": '#include "high/b.hpp"\n', "high/b.hpp": ""}
+        with tempfile.TemporaryDirectory() as tmp:
+            root = pathlib.Path(tmp)
+            declared = make_tree(root, files, [("low", []), ("high", ["low"])])
+            found = layering.check(root / "src", declared, None, build_file="sim/CMakeLists.txt")
+        self.assertTrue(any("sim/CMakeLists.txt declares the layers" in p for p in found), found)
+
     def test_drawn_graph_leaves_out_implied_arrows(self):
         areas = {"a": [], "b": ["a"], "c": ["b", "a"]}
         self.assertEqual(layering.mermaid(areas), ["graph BT", "  a", "  b --> a", "  c --> b"])
@@ -82,14 +104,14 @@ class LayeringCheck(unittest.TestCase):
 class TestsMirrorTheAreas(unittest.TestCase):
     AREAS = {"low": [], "high": ["low"]}
 
-    def problems(self, files):
+    def problems(self, files, other_libraries=()):
         with tempfile.TemporaryDirectory() as tmp:
             unit = pathlib.Path(tmp) / "unit"
             for name, text in files.items():
                 path = unit / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
-            return layering.check_tests(unit, self.AREAS)
+            return layering.check_tests(unit, self.AREAS, other_libraries)
 
     def test_a_test_in_its_units_area_passes(self):
         files = {"high/b_test.cpp": '#include "high/b.hpp"\n#include "low/a.hpp"\n',
@@ -114,6 +136,11 @@ class TestsMirrorTheAreas(unittest.TestCase):
         found = self.problems({"misc/a_test.cpp": '#include "low/a.hpp"\n'})
         self.assertEqual(len(found), 1, found)
         self.assertIn("no grader area: move it to tests/unit/low/", found[0])
+
+    def test_another_librarys_tests_are_left_out(self):
+        files = {"sim/d_test.cpp": '#include "low/a.hpp"\n'}  # the simulator's own 'low'
+        self.assertEqual(len(self.problems(files)), 1)
+        self.assertEqual(self.problems(files, {"sim"}), [])
 
 
 if __name__ == "__main__":
