@@ -54,6 +54,35 @@ std::string contradictory_counts(const CounterTotals& t) {
   return "";
 }
 
+namespace {
+
+using parlab_sim::CountGroup;
+using parlab_sim::LaunchCounts;
+
+// One line's record: every access count, and the divergence counts when all are there
+// and consistent (else left at 0: a build without the coverage hook, or a forged line).
+std::optional<LaunchCounts> read_launch_counts(const nlohmann::json& object) {
+  LaunchCounts counts;
+  bool divergence_whole = true;
+  for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
+    const auto value = count_field(object, std::string(field.name).c_str());
+    if (!value && field.group == CountGroup::accesses) return std::nullopt;
+    if (!value) divergence_whole = false;
+    if (value) counts.*field.member = *value;
+  }
+  const bool consistent = counts.divergent_warp_blocks <= counts.warp_blocks &&
+                          counts.divergent_warps <= counts.warps &&
+                          counts.divergent_code_bytes <= counts.code_bytes;
+  if (!divergence_whole || !consistent) {
+    for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
+      if (field.group == CountGroup::divergence) counts.*field.member = 0;
+    }
+  }
+  return counts;
+}
+
+}  // namespace
+
 std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
   CounterTotals totals;
   std::istringstream lines(text);
@@ -62,40 +91,11 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
   while (seen++ < kMaxLines && std::getline(lines, line)) {
     const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
     if (!object.is_object()) continue;
-    const auto threads = count_field(object, "threads");
-    const auto loads = count_field(object, "global_loads");
-    const auto stores = count_field(object, "global_stores");
-    const auto requests = count_field(object, "global_requests");
-    const auto sectors = count_field(object, "global_sectors");
-    const auto ideal = count_field(object, "global_ideal_sectors");
-    const auto shared = count_field(object, "shared_requests");
-    const auto ways = count_field(object, "shared_conflict_ways");
-    if (!threads || !loads || !stores || !requests || !sectors || !ideal || !shared || !ways) continue;
+    const std::optional<LaunchCounts> counts = read_launch_counts(object);
+    if (!counts) continue;
     ++totals.launches;
-    totals.threads += *threads;
-    totals.global_loads += *loads;
-    totals.global_stores += *stores;
-    totals.global_requests += *requests;
-    totals.global_sectors += *sectors;
-    totals.global_ideal_sectors += *ideal;
-    totals.shared_requests += *shared;
-    totals.shared_conflict_ways += *ways;
-    // Divergence: all six or none (a line from a build without the coverage hook).
-    const auto warps = count_field(object, "warps");
-    const auto divergent_warps = count_field(object, "divergent_warps");
-    const auto warp_blocks = count_field(object, "warp_blocks");
-    const auto divergent_blocks = count_field(object, "divergent_warp_blocks");
-    const auto code_bytes = count_field(object, "code_bytes");
-    const auto divergent_bytes = count_field(object, "divergent_code_bytes");
-    if (warps && divergent_warps && warp_blocks && divergent_blocks && code_bytes &&
-        divergent_bytes && *divergent_blocks <= *warp_blocks && *divergent_warps <= *warps &&
-        *divergent_bytes <= *code_bytes) {
-      totals.warps += *warps;
-      totals.divergent_warps += *divergent_warps;
-      totals.warp_blocks += *warp_blocks;
-      totals.divergent_warp_blocks += *divergent_blocks;
-      totals.code_bytes += *code_bytes;
-      totals.divergent_code_bytes += *divergent_bytes;
+    for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
+      totals.*field.member += (*counts).*field.member;
     }
   }
   if (totals.launches == 0) return std::nullopt;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "parlab_sim/launch_counts.hpp"
 #include "result/result.hpp"
 #include "spec/lab_spec.hpp"
 
@@ -21,25 +22,11 @@ namespace parlab::grader {
 inline constexpr const char* kSimCountersFile = "sim-counters.jsonl";
 inline constexpr std::uint64_t kSimCountersFileCap = 256 << 10;
 
-// A run's totals (every block of every launch counted), summed over its launches.
-struct CounterTotals {
+// A run's totals (every block of every launch counted), summed over its launches: the
+// fields of the record the runtime writes for each launch (parlab_sim/launch_counts.hpp,
+// one definition for both sides), and how many launches.
+struct CounterTotals : parlab_sim::LaunchCounts {
   std::uint64_t launches = 0;
-  std::uint64_t threads = 0;
-  std::uint64_t global_loads = 0;
-  std::uint64_t global_stores = 0;
-  std::uint64_t global_requests = 0;
-  std::uint64_t global_sectors = 0;
-  std::uint64_t global_ideal_sectors = 0;
-  std::uint64_t shared_requests = 0;
-  std::uint64_t shared_conflict_ways = 0;
-  // Branch divergence of the sampled warps, two blocks a launch (absent from a line: 0,
-  // a build without it).
-  std::uint64_t warps = 0;
-  std::uint64_t divergent_warps = 0;
-  std::uint64_t warp_blocks = 0;            // (sampled warp, code block) pairs run
-  std::uint64_t divergent_warp_blocks = 0;  // run by only some lanes, or unevenly
-  std::uint64_t code_bytes = 0;             // the work: code block length x warp runs
-  std::uint64_t divergent_code_bytes = 0;   // of it, run by only some lanes
 };
 
 // Why totals cannot come from the simulator (every request touches at least one sector,

@@ -4,26 +4,29 @@
 #include <cstdint>
 #include <string>
 
+#include "parlab_sim/exit_codes.hpp"
 #include "process/child_monitor.hpp"
 #include "process/process_runner.hpp"
 
 namespace parlab::grader::process {
 
 // The harness exits with this status when an allocation fails (it catches
-// std::bad_alloc), so an out-of-memory run is told apart from other failures.
-inline constexpr int kHarnessOutOfMemoryExitCode = 86;
-// The CUDA simulator's stops (sim/include/parlab_sim/exit_codes.hpp, docs/simulation.md).
-inline constexpr int kSimMemoryFaultExitCode = 87;
-inline constexpr int kSimDeadlockExitCode = 88;
-inline constexpr int kSimKernelFaultExitCode = 89;
-inline constexpr int kSimHostDeviceAccessExitCode = 90;
-inline constexpr int kSimNotLockedExitCode = 91;
+// std::bad_alloc), so an out-of-memory run is told apart from other failures; the
+// simulator's own out-of-memory stop uses the same one.
+inline constexpr int kHarnessOutOfMemoryExitCode = parlab_sim::kExitOutOfMemory;
+// The CUDA simulator's stops (docs/simulation.md), named from the simulator's own header
+// (sim/include/parlab_sim/exit_codes.hpp, the one definition both sides read).
+inline constexpr int kSimMemoryFaultExitCode = parlab_sim::kExitMemoryFault;
+inline constexpr int kSimDeadlockExitCode = parlab_sim::kExitDeadlock;
+inline constexpr int kSimKernelFaultExitCode = parlab_sim::kExitKernelFault;
+inline constexpr int kSimHostDeviceAccessExitCode = parlab_sim::kExitHostDeviceAccess;
+inline constexpr int kSimNotLockedExitCode = parlab_sim::kExitNotLocked;
 // Correct code using a feature the simulator does not run; the grader leaves the test
 // out when the run's sealed findings name the feature (grading/unsupported_feature).
-inline constexpr int kSimUnsupportedFeatureExitCode = 92;
+inline constexpr int kSimUnsupportedFeatureExitCode = parlab_sim::kExitUnsupportedFeature;
 // Undefined behaviour the simulator stops at: barriers at different sites, a warp
 // collective whose lanes disagree.
-inline constexpr int kSimUndefinedBehaviourExitCode = 93;
+inline constexpr int kSimUndefinedBehaviourExitCode = parlab_sim::kExitUndefinedBehaviour;
 
 struct Termination {
   bool signaled = false;

@@ -6,13 +6,13 @@
 // runtime can tell it from any other descriptor at that number.
 #include <string>
 
+#include "parlab_sim/settings_descriptor.hpp"
 #include "process/unique_fd.hpp"
 
 namespace parlab::grader::process {
 
-// The number the runtime reads: parlab_sim::kSettingsDescriptor
-// (sim/include/parlab_sim/settings_descriptor.hpp; a unit test checks they agree).
-inline constexpr int kSimSettingsDescriptor = 1000;
+// The number the runtime reads, from the simulator's own header (one definition).
+inline constexpr int kSimSettingsDescriptor = parlab_sim::kSettingsDescriptor;
 
 // The file holding `text`, close-on-exec here, read from its start. Throws
 // std::system_error.

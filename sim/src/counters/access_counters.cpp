@@ -208,38 +208,45 @@ LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
   return s;
 }
 
+parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s) {
+  parlab_sim::LaunchCounts c;
+  c.threads = s.threads;
+  c.global_loads = s.global_loads;
+  c.global_stores = s.global_stores;
+  c.global_requests = s.global_requests;
+  c.global_sectors = s.global_sectors;
+  c.global_ideal_sectors = s.global_ideal_sectors;
+  c.shared_requests = s.shared_requests;
+  c.shared_conflict_ways = s.shared_conflict_ways;
+  const DivergenceSummary& d = s.divergence;
+  c.warps = d.warps;
+  c.divergent_warps = d.divergent_warps;
+  c.warp_blocks = d.warp_blocks;
+  c.divergent_warp_blocks = d.divergent_warp_blocks;
+  c.warp_block_runs = d.warp_block_runs;
+  c.divergent_runs = d.divergent_runs;
+  c.code_bytes = d.code_bytes;
+  c.divergent_code_bytes = d.divergent_code_bytes;
+  return c;
+}
+
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
   std::string name;
   for (const char* c = kernel_name; *c != '\0' && name.size() < 120; ++c) {
     const bool plain = std::isalnum(static_cast<unsigned char>(*c)) || std::strchr("_:<>, ", *c);
     name += plain ? *c : '?';
   }
-  char numbers[700];
-  const DivergenceSummary& d = s.divergence;
-  std::snprintf(numbers, sizeof numbers,
-                "\"threads\": %llu, \"global_loads\": %llu, \"global_stores\": %llu, \"global_requests\": %llu, "
-                "\"global_sectors\": %llu, \"global_ideal_sectors\": %llu, "
-                "\"shared_requests\": %llu, \"shared_conflict_ways\": %llu, "
-                "\"warps\": %llu, \"divergent_warps\": %llu, \"warp_blocks\": %llu, "
-                "\"divergent_warp_blocks\": %llu, \"warp_block_runs\": %llu, "
-                "\"divergent_runs\": %llu, \"code_bytes\": %llu, \"divergent_code_bytes\": %llu}\n",
-                static_cast<unsigned long long>(s.threads),
-                static_cast<unsigned long long>(s.global_loads),
-                static_cast<unsigned long long>(s.global_stores),
-                static_cast<unsigned long long>(s.global_requests),
-                static_cast<unsigned long long>(s.global_sectors),
-                static_cast<unsigned long long>(s.global_ideal_sectors),
-                static_cast<unsigned long long>(s.shared_requests),
-                static_cast<unsigned long long>(s.shared_conflict_ways),
-                static_cast<unsigned long long>(d.warps),
-                static_cast<unsigned long long>(d.divergent_warps),
-                static_cast<unsigned long long>(d.warp_blocks),
-                static_cast<unsigned long long>(d.divergent_warp_blocks),
-                static_cast<unsigned long long>(d.warp_block_runs),
-                static_cast<unsigned long long>(d.divergent_runs),
-                static_cast<unsigned long long>(d.code_bytes),
-                static_cast<unsigned long long>(d.divergent_code_bytes));
-  return "{\"kernel\": \"" + name + "\", " + numbers;
+  // Every field of the shared record, by its shared name (parlab_sim/launch_counts.hpp).
+  const parlab_sim::LaunchCounts counts = launch_counts(s);
+  std::string line = "{\"";
+  line += parlab_sim::kLaunchKernelKey;
+  line += "\": \"" + name + "\"";
+  for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
+    line += ", \"";
+    line += field.name;
+    line += "\": " + std::to_string(counts.*field.member);
+  }
+  return line + "}\n";
 }
 
 namespace {

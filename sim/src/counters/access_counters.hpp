@@ -26,6 +26,7 @@
 #include "config/locked_state.hpp"
 #include "counters/divergence.hpp"
 #include "counters/vector_access.hpp"
+#include "parlab_sim/launch_counts.hpp"
 
 namespace parlab_sim::detail {
 
@@ -110,7 +111,10 @@ struct LaunchSummary {
 LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
                         std::uint64_t threads, std::uint64_t global_loads,
                         std::uint64_t global_stores);
-// The JSON line for one launch (kernel name reduced to identifier characters).
+// The launch's record as the grader reads it (parlab_sim/launch_counts.hpp).
+parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s);
+// The JSON line for one launch (kernel name reduced to identifier characters): every
+// field of the shared record, by its shared name.
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s);
 
 // A launch ends: report its instructions (stderr lines; a finding with a hint where an

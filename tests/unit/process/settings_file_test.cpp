@@ -6,14 +6,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-// The runtime's side of the number (a public header of the simulator, no grader code).
-#include "../../../sim/include/parlab_sim/settings_descriptor.hpp"
-
 using namespace parlab::grader::process;
-
-TEST_CASE("the grader places the simulator's settings where the runtime reads them") {
-  CHECK(kSimSettingsDescriptor == parlab_sim::kSettingsDescriptor);
-}
 
 TEST_CASE("the settings file holds the text, sealed against change, close-on-exec here") {
   const std::string text = "PARLAB_SIM_RACE_CHECK=1\nPARLAB_SIM_REPORT_KEY=00ff\n";
