@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 #include <regex>
 
@@ -28,8 +29,11 @@ constexpr Command kCommands[] = {
 void print_usage(std::ostream& out) {
   out << "usage: grade LAB [SUBMISSION_DIR] [options]   grade a submission (e.g. grade lab01)\n"
                "       grade COMMAND [options]\n\ncommands:\n";
+  // The summaries line up two spaces after the longest name.
+  std::size_t width = 0;
+  for (const Command& c : kCommands) width = std::max(width, c.name.size());
   for (const Command& c : kCommands) {
-    out << "  " << c.name << std::string(10 - c.name.size(), ' ') << c.summary << "\n";
+    out << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << "\n";
   }
   out << "\n`grade LAB --help` lists the grading options.\n"
          "exit codes: 0 all tests passed, 1 some test failed, 2 usage or spec error,\n"
