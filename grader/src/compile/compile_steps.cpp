@@ -167,9 +167,11 @@ void add_nvcc_check(const LabSpec& lab, const Toolchain& tc, const fs::path& sta
   const LabToolchain& labtc = tc.lab(lab.id);
   for (const std::string& src : lab.sources) {
     if (!has_extension(stage / src, {".cu"})) continue;
-    plan.steps.push_back({tc.nvcc, {"-std=c++20", "-arch=sm_80", "-I" + stage.string(),
-                                    "-I" + labtc.dir.string(), "-I" + tc.harness_include.string(),
-                                    "-cuda", (stage / src).string(), "-o", "/dev/null"}});
+    plan.steps.push_back({tc.nvcc,
+                          {"-std=c++20", "-arch=sm_80", "-I" + stage.string(), "-I" + labtc.dir.string(),
+                           "-I" + tc.harness_include.string(), "-cuda", (stage / src).string(), "-o",
+                           "/dev/null"},
+                          src});
   }
   plan.inputs.push_back(tc.nvcc);
 }

@@ -21,6 +21,9 @@ const char* to_string(BuildTarget target);
 struct CompileStep {
   std::filesystem::path program;
   std::vector<std::string> args;
+  // A step that only checks this staged file (nvcc's check of a sim build) and makes
+  // nothing the build needs: its pass may be remembered (compile/compile_check_memo).
+  std::string checks_source;
 };
 
 struct CompilePlan {

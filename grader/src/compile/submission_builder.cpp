@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "compile/build_seal.hpp"
+#include "compile/compile_check_memo.hpp"
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
@@ -160,13 +161,37 @@ bool built_before(const fs::path& build_dir, const fs::path& exe, const fs::path
          build_intact(build_dir, exe, key_file, digest);
 }
 
+// Where a check step's pass is remembered: what it checks, the folder it checks in.
+struct CheckMemoUse {
+  const CompileCheckMemo& memo;
+  const fs::path& stage;
+  const std::vector<std::string>& staged;
+  std::vector<fs::path> include_dirs;
+};
+
+// The check's key, or empty when an input cannot be read (the check then just runs).
+std::string check_key(const CompileStep& step, const CheckMemoUse& use) {
+  try {
+    return compile_check_key(step, use.stage, use.staged, use.include_dirs);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 // Runs the plan's steps in the sandbox until one fails; the last step's result, the
-// whole log and the compiler's diagnostics text.
+// whole log and the compiler's diagnostics text. A check step that passed before on the
+// same inputs is not run again, and the log says so.
 RunResult run_compile_steps(const CompilePlan& plan, ProcessRunner& runner, const fs::path& build_dir,
-                            const ResourceLimits& limits, std::string& log,
+                            const ResourceLimits& limits, const CheckMemoUse& memo, std::string& log,
                             std::string& diagnostics_text) {
   RunResult run;
   for (const CompileStep& step : plan.steps) {
+    const std::string key = step.checks_source.empty() ? "" : check_key(step, memo);
+    if (memo.memo.passed_before(key)) {
+      log += "(" + step.program.filename().string() + "'s check of " + step.checks_source +
+             ": passed before on the same sources)\n";
+      continue;
+    }
     RunRequest req;
     req.executable = step.program;
     req.args = step.args;
@@ -181,6 +206,7 @@ RunResult run_compile_steps(const CompilePlan& plan, ProcessRunner& runner, cons
     diagnostics_text += run.stderr_text;
     if (run.stderr_truncated || run.stdout_truncated) log += "\n[compiler output truncated]";
     if (run.outcome != RunOutcome::ok) break;
+    memo.memo.remember_passed(key);
   }
   return run;
 }
@@ -193,7 +219,7 @@ void put_first(BuildResult& result, const fs::path& submission_dir, const std::s
 
 BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
                            const fs::path& submission_dir, const fs::path& work_dir,
-                           ProcessRunner& runner, BuildTarget target) {
+                           ProcessRunner& runner, BuildTarget target, const fs::path& check_memo) {
   BuiltProgram built;
   // One folder per target: a sim build never reuses a GPU build's executable.
   const fs::path build_dir = work_dir / to_string(target);
@@ -235,7 +261,10 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   std::string log;
   std::string diagnostics_text;
   const ResourceLimits limits = compiler_limits(target);
-  const RunResult run = run_compile_steps(plan, runner, build_dir, limits, log, diagnostics_text);
+  const CompileCheckMemo memo(check_memo);
+  const CheckMemoUse memo_use{memo, stage, staging.staged,
+                              {toolchain.lab(lab.id).dir, toolchain.harness_include}};
+  const RunResult run = run_compile_steps(plan, runner, build_dir, limits, memo_use, log, diagnostics_text);
   built.result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Rewritten files name the student's file in #line directives; map both folders.
@@ -276,7 +305,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
 
 BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
                               const fs::path& submission_dir, const fs::path& work_dir,
-                              ProcessRunner& runner, BuildTarget target) {
+                              ProcessRunner& runner, BuildTarget target, const fs::path& check_memo) {
   // Names checked before building (compile/submission_check): a missing or misnamed
   // source is said as such, never as a compile error; extra sources are listed.
   SubmissionCheck check = check_submission(submission_dir, lab.sources);
@@ -293,7 +322,7 @@ BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
     return refused;
   }
   BuiltProgram built =
-      build_checked(lab, toolchain, submission_dir, work_dir, runner, target);
+      build_checked(lab, toolchain, submission_dir, work_dir, runner, target, check_memo);
   built.result.diagnostics.insert(built.result.diagnostics.end(), said.begin(), said.end());
   return built;
 }

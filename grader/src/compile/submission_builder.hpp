@@ -19,12 +19,14 @@ struct BuiltProgram {
   bool cached = false;               // identical sources were built before
 };
 
-// `work_dir` is this submission's private build folder (created). Throws ToolError
-// only for grader-side problems (no compiler); a student's mistake is a failed
-// BuildResult with diagnostics.
+// `work_dir` is this submission's private build folder (created); `check_memo` the
+// work root's folder of compile checks that passed (compile/compile_check_memo; empty:
+// none kept). Throws ToolError only for grader-side problems (no compiler); a student's
+// mistake is a failed BuildResult with diagnostics.
 BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
                               const std::filesystem::path& submission_dir,
                               const std::filesystem::path& work_dir, ProcessRunner& runner,
-                              BuildTarget target = BuildTarget::host);
+                              BuildTarget target = BuildTarget::host,
+                              const std::filesystem::path& check_memo = {});
 
 }  // namespace parlab::grader

@@ -38,7 +38,8 @@ BuiltProgram build_step(GradingContext& ctx, const fs::path& submission) {
                           "another grading of this submission is building it");
     built = build_submission(ctx.lab, ctx.toolchain, submission, ctx.work / "build", ctx.runner,
                              ctx.lab.track == Track::python ? BuildTarget::python
-                                                            : build_target(ctx.lab.kind, ctx.mode));
+                                                            : build_target(ctx.lab.kind, ctx.mode),
+                             ctx.options.work_root / "compile-checks");
   }
   open_cached_build_to_this_grading(ctx.work / "build");
   hide_grader_paths(built.result, {submission, ctx.work});

@@ -149,6 +149,9 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends
   CHECK(contains(check.args, (f.stage / "kernels.cu").string()));
   CHECK(contains(check.args, "-cuda"));  // stops before the host half is compiled
   CHECK(contains(check.args, "/dev/null"));
+  CHECK(check.checks_source == "kernels.cu");  // a check: its pass may be remembered
+  for (const CompileStep& step : plan.steps)
+    if (&step != &check) CHECK(step.checks_source.empty());  // the build's own steps never are
   CHECK(std::find(plan.inputs.begin(), plan.inputs.end(), f.tc.nvcc) != plan.inputs.end());
   setenv("PARLAB_SIM_NVCC_CHECK", "0", 1);
   CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 4);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# nvcc's check of a sim build is remembered by what it read (docs/simulation.md, "nvcc as
+# a compile check"): in one work folder, a copy of lab04's reference is checked file by
+# file; a second copy with one .cu changed is checked on that file only, the build log
+# naming the two it did not check again; code nvcc rejects fails at both of two gradings,
+# with nvcc's message each time, and no failing check is remembered. Copies, not
+# --reference, so no line of the fake table is graded again; no order re-runs (the
+# builds are what this script checks).
+source "$(dirname "$0")/lib.bash"
+W="$E2E_WORK"
+chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
+export PARLAB_SIM_ORDER_RERUNS=0
+REF="$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions"
+MEMO="$W/work/compile-checks"
+for copy in first changed rejected; do mkdir -p "$W/$copy" && cp "$REF"/*.cu "$REF"/*.cuh "$W/$copy/"; done
+echo "// a student's comment" >>"$W/changed/histogram.cu"
+printf '\n#include <algorithm>\n__global__ void memo_probe(int* out) { *out = std::min(out[0], out[1]); }\n' \
+  >>"$W/rejected/sum_reduce.cu"
+log_of() { result_field "$W/$1.json" build log; }
+checks() { find "$MEMO" -type f 2>/dev/null | wc -l; }
+
+run_grade first lab04 "$W/first" --device sim --no-perf --work-dir "$W/work" --json "$W/first.json"
+expect_rc first 0
+[ "$(checks)" = 3 ] && pass "three passes kept, one per .cu" || fail "$(checks) passes kept after the first grading, expected 3"
+log_of first | grep -q "passed before" && fail "the first grading reused a check it never made" ||
+  pass "the first grading checked every file"
+
+run_grade changed lab04 "$W/changed" --device sim --no-perf --work-dir "$W/work" --json "$W/changed.json"
+expect_rc changed 0
+for f in max_reduce.cu sum_reduce.cu; do
+  log_of changed | grep -q "check of $f: passed before on the same sources" && pass "$f: not checked again" ||
+    fail "$f: the unchanged file was checked again (build log: $(log_of changed | head -5))"
+done
+log_of changed | grep -q "check of histogram.cu: passed before" && fail "histogram.cu changed but was not checked" ||
+  pass "histogram.cu: changed, checked again"
+[ "$(checks)" = 4 ] && pass "its pass kept too" || fail "$(checks) passes kept, expected 4"
+
+for n in 1 2; do
+  run_grade "rejected$n" lab04 "$W/rejected" --device sim --no-perf --work-dir "$W/work" --json "$W/rejected$n.json"
+  expect_rc "rejected$n" 1
+  expect_field "$W/rejected$n.json" build.ok false "grading $n: the build fails"
+  log_of "rejected$n" | grep -q "__host__ function" && pass "grading $n: nvcc's own message" ||
+    fail "grading $n: no nvcc message in the build log: $(log_of "rejected$n" | head -5)"
+done
+[ "$(checks)" = 4 ] && pass "no failing check kept" || fail "$(checks) passes kept after the rejected gradings, expected 4"
+finish
