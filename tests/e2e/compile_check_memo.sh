@@ -16,22 +16,23 @@ for copy in first changed rejected; do mkdir -p "$W/$copy" && cp "$REF"/*.cu "$R
 echo "// a student's comment" >>"$W/changed/histogram.cu"
 printf '\n#include <algorithm>\n__global__ void memo_probe(int* out) { *out = std::min(out[0], out[1]); }\n' \
   >>"$W/rejected/sum_reduce.cu"
-log_of() { result_field "$W/$1.json" build log; }
+# The build log in a file, so that grep -q ending early cannot fail the pipe (pipefail).
+log_of() { result_field "$W/$1.json" build log >"$W/$1.log"; echo "$W/$1.log"; }
 checks() { find "$MEMO" -type f 2>/dev/null | wc -l; }
 
 run_grade first lab04 "$W/first" --device sim --no-perf --work-dir "$W/work" --json "$W/first.json"
 expect_rc first 0
 [ "$(checks)" = 3 ] && pass "three passes kept, one per .cu" || fail "$(checks) passes kept after the first grading, expected 3"
-log_of first | grep -q "passed before" && fail "the first grading reused a check it never made" ||
+grep -q "passed before" "$(log_of first)" && fail "the first grading reused a check it never made" ||  # text: the build log's note (result.json build.log) is the subject
   pass "the first grading checked every file"
 
 run_grade changed lab04 "$W/changed" --device sim --no-perf --work-dir "$W/work" --json "$W/changed.json"
 expect_rc changed 0
 for f in max_reduce.cu sum_reduce.cu; do
-  log_of changed | grep -q "check of $f: passed before on the same sources" && pass "$f: not checked again" ||
-    fail "$f: the unchanged file was checked again (build log: $(log_of changed | head -5))"
+  grep -q "check of $f: passed before on the same sources" "$(log_of changed)" && pass "$f: not checked again" ||  # text: the build log's note (result.json build.log) is the subject
+    fail "$f: the unchanged file was checked again (build log: $(head -5 "$(log_of changed)"))"
 done
-log_of changed | grep -q "check of histogram.cu: passed before" && fail "histogram.cu changed but was not checked" ||
+grep -q "check of histogram.cu: passed before" "$(log_of changed)" && fail "histogram.cu changed but was not checked" ||  # text: the build log's note (result.json build.log) is the subject
   pass "histogram.cu: changed, checked again"
 [ "$(checks)" = 4 ] && pass "its pass kept too" || fail "$(checks) passes kept, expected 4"
 
@@ -39,8 +40,8 @@ for n in 1 2; do
   run_grade "rejected$n" lab04 "$W/rejected" --device sim --no-perf --work-dir "$W/work" --json "$W/rejected$n.json"
   expect_rc "rejected$n" 1
   expect_field "$W/rejected$n.json" build.ok false "grading $n: the build fails"
-  log_of "rejected$n" | grep -q "__host__ function" && pass "grading $n: nvcc's own message" ||
-    fail "grading $n: no nvcc message in the build log: $(log_of "rejected$n" | head -5)"
+  grep -q "__host__ function" "$(log_of "rejected$n")" && pass "grading $n: nvcc's own message" ||  # text: the build log's note (result.json build.log) is the subject
+    fail "grading $n: no nvcc message in the build log: $(head -5 "$(log_of "rejected$n")")"
 done
 [ "$(checks)" = 4 ] && pass "no failing check kept" || fail "$(checks) passes kept after the rejected gradings, expected 4"
 finish

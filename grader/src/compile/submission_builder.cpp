@@ -135,6 +135,15 @@ std::string cuda_build_refusal(const LabSpec& lab, const Toolchain& toolchain, c
   return "";
 }
 
+// What the target's checks of the built objects refuse (empty: nothing; host and
+// Python builds have no such check).
+std::string build_refusal(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain,
+                          const fs::path& stage, const fs::path& submission, const fs::path& exe) {
+  if (target == BuildTarget::sim) return sim_build_refusal(lab, toolchain, stage, submission);
+  if (target == BuildTarget::cuda) return cuda_build_refusal(lab, toolchain, stage, submission, exe);
+  return "";
+}
+
 // Reuse the executable when the same sources were built with the same commands
 // against the same libraries (warm rebuilds cost nothing).
 std::string build_key(const std::string& command, const CompilePlan& plan,
@@ -283,15 +292,11 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
       put_first(built.result, submission_dir, stop);
     return built;
   }
-  if (target == BuildTarget::sim || target == BuildTarget::cuda) {
-    const std::string refused = target == BuildTarget::sim
-                                    ? sim_build_refusal(lab, toolchain, stage, submission_dir)
-                                    : cuda_build_refusal(lab, toolchain, stage, submission_dir, exe);
-    if (!refused.empty()) {
-      fs::remove(exe);
-      put_first(built.result, submission_dir, refused);
-      return built;
-    }
+  if (const std::string refused = build_refusal(target, lab, toolchain, stage, submission_dir, exe);
+      !refused.empty()) {
+    fs::remove(exe);
+    put_first(built.result, submission_dir, refused);
+    return built;
   }
   // Before any run: from here on no run can change what a later grading reuses.
   freeze_build(build_dir);
