@@ -9,17 +9,14 @@
 
 #include "compile/compile_check_memo.hpp"
 #include "scratch_dir.hpp"
+#include "write_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace parlab::grader;
 using parlab::testing::ScratchDir;
+using parlab::testing::write_file;
 
 namespace {
-
-void write(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream(file) << text;
-}
 
 // One submission's stage: two .cu files and a header, and the grader's include folder.
 struct Stage {
@@ -28,12 +25,12 @@ struct Stage {
   CompileStep step;
 
   Stage(const ScratchDir& scratch, const std::string& name) : dir(scratch / name), lab(scratch / "lab") {
-    write(dir / "kernels.cu", "#include \"helpers.cuh\"\n__global__ void k() {}\n");
-    write(dir / "helpers.cuh", "__device__ int twice(int x) { return 2 * x; }\n");
-    write(dir / "scan.cu", "__global__ void s() {}\n");
-    write(dir / "notes.txt", "not compiled\n");
-    write(lab / "api.hpp", "void api();\n");
-    write(lab / "skeleton" / "kernels.cu", "// the skeleton: not a header\n");
+    write_file(dir / "kernels.cu", "#include \"helpers.cuh\"\n__global__ void k() {}\n");
+    write_file(dir / "helpers.cuh", "__device__ int twice(int x) { return 2 * x; }\n");
+    write_file(dir / "scan.cu", "__global__ void s() {}\n");
+    write_file(dir / "notes.txt", "not compiled\n");
+    write_file(lab / "api.hpp", "void api();\n");
+    write_file(lab / "skeleton" / "kernels.cu", "// the skeleton: not a header\n");
     step = {"/bin/sh", {"-I" + dir.string(), "-cuda", (dir / "kernels.cu").string()}, "kernels.cu"};
   }
   std::string key() const {
@@ -54,15 +51,15 @@ TEST_CASE("compile check key: what the checked file may include is part of it", 
   ScratchDir scratch;
   Stage stage(scratch, "a");
   const std::string before = stage.key();
-  SECTION("the checked file") { write(stage.dir / "kernels.cu", "__global__ void k2() {}\n"); }
-  SECTION("a staged header") { write(stage.dir / "helpers.cuh", "int twice(int x);\n"); }
+  SECTION("the checked file") { write_file(stage.dir / "kernels.cu", "__global__ void k2() {}\n"); }
+  SECTION("a staged header") { write_file(stage.dir / "helpers.cuh", "int twice(int x);\n"); }
   SECTION("another staged file the checked one names") {
-    write(stage.dir / "kernels.cu", "#include \"scan.cu\"\n");
+    write_file(stage.dir / "kernels.cu", "#include \"scan.cu\"\n");
     const std::string naming = stage.key();
-    write(stage.dir / "scan.cu", "__global__ void s2() {}\n");
+    write_file(stage.dir / "scan.cu", "__global__ void s2() {}\n");
     CHECK(stage.key() != naming);
   }
-  SECTION("a header of the lab's folder") { write(stage.lab / "api.hpp", "void api(int);\n"); }
+  SECTION("a header of the lab's folder") { write_file(stage.lab / "api.hpp", "void api(int);\n"); }
   SECTION("the arguments") { stage.step.args.push_back("-DFAST"); }
   SECTION("the program") { stage.step.program = "/bin/bash"; }
   CHECK(stage.key() != before);
@@ -72,9 +69,9 @@ TEST_CASE("compile check key: files the checked one cannot include are not part 
   ScratchDir scratch;
   Stage stage(scratch, "a");
   const std::string before = stage.key();
-  write(stage.dir / "scan.cu", "__global__ void other() {}\n");  // never named by kernels.cu
-  write(stage.dir / "notes.txt", "changed\n");
-  write(stage.lab / "skeleton" / "kernels.cu", "// another skeleton\n");
+  write_file(stage.dir / "scan.cu", "__global__ void other() {}\n");  // never named by kernels.cu
+  write_file(stage.dir / "notes.txt", "changed\n");
+  write_file(stage.lab / "skeleton" / "kernels.cu", "// another skeleton\n");
   CHECK(stage.key() == before);
 }
 

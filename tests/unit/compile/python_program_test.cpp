@@ -6,17 +6,14 @@
 
 #include "compile/python_program.hpp"
 #include "scratch_dir.hpp"
+#include "write_file.hpp"
 
 namespace fs = std::filesystem;
 using namespace parlab::grader;
 using parlab::testing::ScratchDir;
+using parlab::testing::write_file;
 
 namespace {
-
-void write(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream(file) << text;
-}
 
 // A source tree with a harness and one lab, as the toolchain names them.
 struct Tree {
@@ -25,13 +22,13 @@ struct Tree {
   LabSpec lab;
   Tree() {
     tc.source_dir = dir.path() / "src";
-    write(tc.source_dir / "harness/python/launcher.py", "#!/usr/bin/python3 -ISB\n");
-    write(tc.source_dir / "harness/python/parlab_harness/__init__.py", "");
-    write(tc.source_dir / "harness/python/parlab_harness/driver.py", "");
+    write_file(tc.source_dir / "harness/python/launcher.py", "#!/usr/bin/python3 -ISB\n");
+    write_file(tc.source_dir / "harness/python/parlab_harness/__init__.py", "");
+    write_file(tc.source_dir / "harness/python/parlab_harness/driver.py", "");
     const fs::path lab_dir = tc.source_dir / "labs/lab99";
-    write(lab_dir / "driver.py", "");
-    write(lab_dir / "api.py", "");
-    write(lab_dir / "driver.cpp", "");  // not the Python program's
+    write_file(lab_dir / "driver.py", "");
+    write_file(lab_dir / "api.py", "");
+    write_file(lab_dir / "driver.cpp", "");  // not the Python program's
     tc.labs["lab99"].dir = lab_dir;
     lab.id = "lab99";
     lab.sources = {"a.py"};
@@ -67,10 +64,10 @@ TEST_CASE("the Python plan is one py_compile check of the staged sources", "[com
 TEST_CASE("the program folder: launcher, driver with harness, solution", "[compile][python]") {
   Tree t;
   const fs::path stage = t.dir.path() / "build/src";
-  write(stage / "a.py", "x = 1\n");
+  write_file(stage / "a.py", "x = 1\n");
   const fs::path exe = t.dir.path() / "build/bin/lab99_submission";
   fs::create_directories(exe.parent_path());
-  write(exe.parent_path() / "driver/stale.py", "");  // from an earlier build: removed
+  write_file(exe.parent_path() / "driver/stale.py", "");  // from an earlier build: removed
   assemble_python_program(t.tc.source_dir / "harness/python", t.tc.labs["lab99"].dir, stage,
                           t.lab.sources, exe);
   const fs::path bin = exe.parent_path();
