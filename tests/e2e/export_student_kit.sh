@@ -27,7 +27,9 @@ for f in labs/lab01-multiprocessing/skeleton/python/file_stats.py labs/lab02-ker
 done
 [ -z "$(find "$W/kit/prebuilt-references" -name '*.py')" ] && pass "no Python source among the prebuilt references" || fail "Python source in prebuilt-references"
 # text: no byte of the bytecode may hold the path; docstrings (-OO) are gone
-if strings "$W"/kit/prebuilt-references/*_python_reference/*.pyc | grep -q -F -e "$PARLAB_SOURCE_DIR" -e "$(dirname "$GRADE")"; then
+# grep reads all its input (no -q): with pipefail, a -q match would end the pipe early,
+# strings would die of SIGPIPE, and the pipe's failure would hide the match.
+if strings "$W"/kit/prebuilt-references/*_python_reference/*.pyc | grep -F -e "$PARLAB_SOURCE_DIR" -e "$(dirname "$GRADE")" >/dev/null; then
   fail "the Python reference's bytecode holds a path of the source or build tree"
 else pass "the Python reference's bytecode holds no path of the source or build tree"; fi
 expect_not_in "$W/kit/README.md" "preset tests|ctest" "the kit's README has no test-suite commands"
@@ -46,7 +48,7 @@ expect_not_in "$W/kit/containers/install-deps.sh" "chromium|slurm-wlm|catch2|cca
 expect_in "$W/kit/containers/install-deps.sh" "libtomlplusplus-dev" "the kit's dependency list has what the build needs"
 [ -x "$W/kit/prebuilt-references/lab01_reference" ] && pass "the reference is a prebuilt executable" || fail "no prebuilt lab01_reference"
 # text: the executable's section list (readelf) is the fact
-if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep -q '\.symtab'; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
+if readelf -S "$W/kit/prebuilt-references/lab01_reference" | grep '\.symtab' >/dev/null; then fail "the reference is not stripped"; else pass "the reference is stripped (no symbol table)"; fi
 # No prebuilt reference of any lab (a kit of all of them, as exported: stripped) holds a
 # path of the source or the build tree (the references are compiled with
 # -fmacro-prefix-map, CMakeLists.txt). A compiler cache with CCACHE_BASEDIR in the

@@ -24,7 +24,9 @@ no_reference_source_in() {
     if [ -n "${kit_sums[$sum]:-}" ]; then fail "reference source $file is in the kit"; leaked=1; fi
   done < <(find "$PARLAB_SOURCE_DIR/reference" -type f -exec sha256sum {} +)
   [ "$leaked" = 0 ] && pass "no reference source file is in the kit (by content)"
-  if find "$kit" -path "$kit/build" -prune -o \( -name reference -o -name 'sim-rewritten' \) -print | grep -q .; then
+  # grep reads all of find's output (no -q): with pipefail, find dying of SIGPIPE after an
+  # early -q match would fail the pipe and hide the folder.
+  if find "$kit" -path "$kit/build" -prune -o \( -name reference -o -name 'sim-rewritten' \) -print | grep . >/dev/null; then
     fail "a reference/ or sim-rewritten folder is in the kit"
   else
     pass "no reference/ or sim-rewritten folder in the kit"

@@ -26,7 +26,9 @@ expect_rc() {  # NAME EXPECTED
 expect_in() {  # FILE PATTERN (extended regex) WHAT
   # The console wraps long sentences at 100 columns: a phrase may span two lines, so
   # the lines joined (indentation dropped) are searched too.
-  if grep -Eq -- "$2" "$1" || sed 's/^ *//' "$1" | tr '\n' ' ' | grep -Eq -- "$2"; then pass "$3"; else
+  # The joined text's grep reads all its input (no -q): with pipefail, tr dying of SIGPIPE
+  # after an early match would fail the pipe and report a phrase that is there as missing.
+  if grep -Eq -- "$2" "$1" || sed 's/^ *//' "$1" | tr '\n' ' ' | grep -E -- "$2" >/dev/null; then pass "$3"; else
     fail "$3: /$2/ not in $1"; tail -40 "$1" | sed 's/^/  | /' >&2; fi
 }
 expect_not_in() {
@@ -96,7 +98,7 @@ expect_test_at_most() {  # REPORT TEST_NAME FIELD OTHER_REPORT [WHAT]: the test'
 expect_test_says() {  # REPORT TEST_NAME REGEX [WHAT]: the test's message contains REGEX
   _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
   local got; got=$(result_field "$1" tests "$2" message 2>&1)
-  if grep -Eq -- "$3" <<<"$got" || tr '\n' ' ' <<<"$got" | grep -Eq -- "$3"; then pass "${4:-$2 says /$3/}"; else
+  if grep -Eq -- "$3" <<<"$got" || tr '\n' ' ' <<<"$got" | grep -E -- "$3" >/dev/null; then pass "${4:-$2 says /$3/}"; else
     fail "${4:-$2 says /$3/}: not in the message of '$2' in $1:"; sed 's/^/  | /' <<<"$got" | tail -20 >&2; fi
 }
 expect_scored() {  # REPORT TEST_NAME "STATUS POINTS MAX" [WHAT]: one test's verdict and points
@@ -146,7 +148,7 @@ expect_some_test() {  # REPORT FIELD VALUE-REGEX WHAT: at least one test's FIELD
 expect_message() {  # REPORT REGEX WHAT
   _rf_prefix "$1"  # loaded here: a $(...) below could not keep it
   local all; all=$(result_field "$1" '*message')
-  if grep -Eq -- "$2" <<<"$all" || tr '\n' ' ' <<<"$all" | grep -Eq -- "$2"; then pass "$3"; else fail "$3: /$2/ in no message of $1"; fi
+  if grep -Eq -- "$2" <<<"$all" || tr '\n' ' ' <<<"$all" | grep -E -- "$2" >/dev/null; then pass "$3"; else fail "$3: /$2/ in no message of $1"; fi
 }
 expect_no_message() {  # REPORT REGEX WHAT
   _rf_prefix "$1"  # loaded here: a $(...) below could not keep it

@@ -65,7 +65,7 @@ CONF
   /usr/sbin/slurmd -N "$node" -f "$SLURM_CONF" >"$dir/slurmd.out" 2>&1 || true
   local i
   for i in $(seq 1 60); do
-    if sinfo -h -o '%T' 2>/dev/null | grep -Eq '^(idle|mixed|allocated)'; then return 0; fi
+    if sinfo -h -o '%T' 2>/dev/null | grep -E '^(idle|mixed|allocated)' >/dev/null; then return 0; fi
     sleep 1
   done
   SLURM_SKIP_REASON="slurmctld/slurmd did not come up: $(tail -n 3 "$dir/slurmctld.log" "$dir/slurmd.log" 2>/dev/null | tr '\n' ' ')"
