@@ -21,7 +21,14 @@ rc_of() { cat "$E2E_WORK/$1.rc"; }
 expect_rc() {  # NAME EXPECTED
   local got; got=$(rc_of "$1")
   if [ "$got" = "$2" ]; then pass "$1 exit $2"; else
-    fail "$1: exit $got, expected $2"; sed 's/^/  | /' "$E2E_WORK/$1.out" "$E2E_WORK/$1.err" | tail -40 >&2; fi
+    fail "$1: exit $got, expected $2"; not_passed_details "$E2E_WORK/$1.out" >&2
+    sed 's/^/  | /' "$E2E_WORK/$1.out" "$E2E_WORK/$1.err" | tail -40 >&2; fi
+}
+# The report's detail lines of every test not passed, first: a CI log that keeps only
+# the head of a failure still shows why (the whole report follows).
+not_passed_details() {  # REPORT
+  awk '/^[^ ].*: (failed|partial|skipped|inconclusive|error)/ {n = 8}
+       n > 0 {print "  ! " $0; n--}' "$1"
 }
 expect_in() {  # FILE PATTERN (extended regex) WHAT
   # The console wraps long sentences at 100 columns: a phrase may span two lines, so

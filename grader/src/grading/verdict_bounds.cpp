@@ -6,9 +6,18 @@
 
 namespace parlab::grader {
 
-double load_allowance(double other_cores, int test_cores) {
+double load_allowance(double other_cores, int test_cores, int machine_cores) {
   const double p = std::max(test_cores, 1);
-  return (p + std::max(other_cores, 0.0)) / p;
+  const double load = std::max(other_cores, 0.0);
+  // Runnable threads shared evenly: P workers beside L busy cores keep P / (P + L).
+  const double threads_fair = (p + load) / p;
+  // Control groups shared evenly (systemd's slices, containers, a desktop's apps): the
+  // other programs' group keeps its L cores and the test's workers share what is left,
+  // so beside one busy core a 2-worker run on 2 cores gets one, a 1-worker run all it
+  // needs. Never less than one core: the test's group has at least an equal share.
+  const double cores = machine_cores > 0 ? machine_cores : p;
+  const double left = std::clamp(cores - load, 1.0, p);
+  return std::max(threads_fair, p / left);
 }
 
 bool spread_missing(const Measurement& m, const ParallelRule& rule) {
@@ -45,7 +54,7 @@ VerdictBounds verdict_bounds(const Measurement& m, const ParallelRule& rule) {
   const bool busy = !m.interference.empty();
   b.uncertain = m.noisy || busy;
   if (!b.uncertain) return b;
-  const double allowance = busy ? load_allowance(m.other_cores, rule.test_cores) : 1.0;
+  const double allowance = busy ? load_allowance(m.other_cores, rule.test_cores, rule.cores) : 1.0;
   const Interval ci = ratio_interval(m);
   b.best.ratio = ci.high * allowance;
   b.worst.ratio = ci.low / allowance;

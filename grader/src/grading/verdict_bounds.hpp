@@ -34,9 +34,11 @@ struct VerdictBounds {
 };
 
 // How much slower the load could have made one side: with L cores' worth of other
-// programs beside the test's P busy cores, the scheduler's fair share leaves the test
-// at least P / (P + L) of them. 1 on a quiet machine.
-double load_allowance(double other_cores, int test_cores);
+// programs beside the test's P busy cores on a machine of C, the test keeps at least
+// P / (P + L) of its cores where the scheduler shares threads evenly, and C - L (at
+// least one) where it shares control groups evenly, as systemd and containers have it.
+// The larger slowdown of the two; 1 on a quiet machine. `machine_cores` 0: C = P.
+double load_allowance(double other_cores, int test_cores, int machine_cores);
 
 bool spread_missing(const Measurement& m, const ParallelRule& rule);
 bool own_speedup_missing(const Measurement& m);
