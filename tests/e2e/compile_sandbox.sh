@@ -83,6 +83,28 @@ expect_rc template_bomb 1
 expect_field "$W/template_bomb.json" build.diagnostics.0.message "the compiler ran out of (memory|time).*" "a template bomb: the compiler ran out of memory or time"
 [ "$took" -lt 200 ] && pass "template_bomb ended in ${took}s" || fail "template_bomb took ${took}s"
 
+# 8. A submission's header cannot take the place of the simulator's or the harness's:
+#    the compiler searches the submission's folder first, so each is refused by name
+#    before anything is compiled (a sim build of lab03, a host build of lab01).
+LAB03_REF="$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu"
+for shadow in parlab_sim/prelude.hpp parlab_sim/runtime.hpp cuda_runtime.h \
+              parlab/harness/gpu/cuda_check.hpp sim/helpers.cuh; do
+  name="shadow_$(echo "$shadow" | tr '/.' '__')"
+  mkdir -p "$W/$name/$(dirname "$shadow")"
+  cp "$LAB03_REF" "$W/$name/kernels.cu"
+  echo '#pragma once' >"$W/$name/$shadow"
+  run_grade "$name" lab03 "$W/$name" --device sim --work-dir "$W/work" --json "$W/$name.json"
+  expect_rc "$name" 1
+  expect_field "$W/$name.json" build.ok false "$shadow in a sim submission fails the build"
+  expect_field "$W/$name.json" build.log "(.*/)?${shadow//./\\.}: .*(provides a header of this name|folder named 'sim/').*" \
+    "the refusal names $shadow and why"
+done
+mkdir -p "$W/shadow_timer/parlab/harness"
+cp "$SKELETON" "$W/shadow_timer/file_stats.cpp" && echo '#pragma once' >"$W/shadow_timer/parlab/harness/timer.hpp"
+run_grade shadow_timer lab01 "$W/shadow_timer" --no-perf --work-dir "$W/work" --json "$W/shadow_timer.json"
+expect_field "$W/shadow_timer.json" build.log "parlab/harness/timer\\.hpp: the lab harness provides .*" \
+  "a host build refuses the harness's timer.hpp by name"
+
 # 7. The compiler cannot see the reference build products, the reference sources or
 #    another lab's build (bubblewrap only: without it the view is not enforced).
 ref_exe=$(sed -n 's/.*"reference_exe" *: *"\([^"]*lab01[^"]*\)".*/\1/p' "$TOOLCHAIN" | head -1)

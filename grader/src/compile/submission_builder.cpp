@@ -11,6 +11,7 @@
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
+#include "compile/provided_headers.hpp"
 #include "compile/submission_check.hpp"
 #include "compile/submission_stager.hpp"
 #include "compile/elf_object.hpp"
@@ -57,6 +58,33 @@ void refuse(BuiltProgram& built, const LabSpec& lab, const fs::path& submission,
   built.result.log = message;
   built.result.diagnostics.push_back({(submission / staging.refused_file).string(), 0, 0,
                                       "error", message});
+}
+
+// A staged header named as one the grader's include folders hold, which the compiler
+// would read in its place (compile/provided_headers); nothing for Python.
+std::optional<ShadowingFile> shadowing_file(const Toolchain& toolchain, BuildTarget target,
+                                            const StagingResult& staging) {
+  if (target == BuildTarget::python) return std::nullopt;
+  std::vector<ProvidedHeaders> provided{{toolchain.harness_include, "the lab harness"}};
+  if (target != BuildTarget::sim) return find_shadowing_file(staging.staged, provided, "");
+  for (const fs::path& dir : toolchain.sim.include_dirs) provided.push_back({dir, "the simulator"});
+  return find_shadowing_file(staging.staged, provided, "sim");
+}
+
+// The submission's files staged, a header that would replace one of the grader's
+// refused as a staged file that is not allowed.
+StagingResult stage_checked(const LabSpec& lab, const Toolchain& toolchain,
+                            const fs::path& submission_dir, BuildTarget target,
+                            const fs::path& stage) {
+  StagingResult staging = stage_submission_files(
+      submission_dir, lab.sources,
+      target == BuildTarget::python ? nothing_optional : is_student_header, stage);
+  if (!staging.ok()) return staging;
+  if (const auto shadowing = shadowing_file(toolchain, target, staging)) {
+    staging.refused_file = shadowing->staged;
+    staging.reason = shadowing->message;
+  }
+  return staging;
 }
 
 // Sim builds: the student's objects must not run code before the simulator reads its
@@ -238,9 +266,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   CompilePlan plan = plan_compile(target, lab, toolchain, stage, exe);
   fs::create_directories(bin);
 
-  const StagingResult staging = stage_submission_files(
-      submission_dir, lab.sources,
-      target == BuildTarget::python ? nothing_optional : is_student_header, stage);
+  const StagingResult staging = stage_checked(lab, toolchain, submission_dir, target, stage);
   if (!staging.ok()) {
     refuse(built, lab, submission_dir, staging);
     return built;
