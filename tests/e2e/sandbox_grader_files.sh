@@ -19,7 +19,8 @@ roots = [tc["source_dir"], tc["build_dir"]]
 allowed = [sys.argv[2], tc["harness_include"], tc["harness_lib"], tc.get("cuda_probe", ""),
            os.path.join(tc["build_dir"], "tests", "fakes")]  # the runner tests' fake children
 sim = tc.get("sim", {})
-allowed += [sim.get("rewrite_tool", ""), sim.get("library", "")] + sim.get("include", [])
+allowed += [sim.get("rewrite_tool", ""), sim.get("library", ""), sim.get("prelude_pch_dir", "")]
+allowed += sim.get("include", [])
 for lab in tc["labs"].values():
     allowed += [lab.get("dir", ""), lab.get("driver_lib", ""), lab.get("sim_driver_lib", "")]
 registry = os.path.join(tc["build_dir"], "grader-work-roots")

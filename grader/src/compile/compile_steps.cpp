@@ -18,6 +18,10 @@ bool has_extension(const fs::path& p, std::initializer_list<const char*> exts) {
   return false;
 }
 
+void append(std::vector<std::string>& args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+}
+
 void require_file(const fs::path& file, const std::string& what, const Toolchain& tc) {
   if (file.empty() || !fs::exists(file)) {
     throw EnvironmentError(what + " is missing (" + (file.empty() ? "not built" : file.string()) +
@@ -103,12 +107,6 @@ CompilePlan cuda_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& s
           {labtc.driver_lib, tc.harness_lib, tc.nvcc}};
 }
 
-// The check build's instrumentation: g++ calls a hook before every load and store (the
-// race check, the memory-access counters) and at every basic block (branch divergence).
-const char* const kSimCheckFlags[] = {"-fsanitize=thread",
-                                      "--param=tsan-instrument-func-entry-exit=0", "-g1"};
-const char* const kSimDivergenceFlag = "-fsanitize-coverage=trace-pc";
-
 // PARLAB_SIM_CHECK=0 (benchmarks: bench/sim_check_cost.sh) builds without the race
 // check's instrumentation; grading/sim_mode then leaves the check off too.
 bool sim_check_build() {
@@ -189,10 +187,18 @@ CompileStep sim_compile_step(const Toolchain& tc, const LabToolchain& labtc, con
                                                          : staged;
   CompileStep compile{tc.cxx, {"-std=" + tc.cxx_standard}};
   compile.args.insert(compile.args.end(), tc.cxx_flags.begin(), tc.cxx_flags.end());
-  if (sim_check_build() && has_extension(staged, {".cu"})) {
-    compile.args.insert(compile.args.end(), std::begin(kSimCheckFlags), std::end(kSimCheckFlags));
-    if (sim_divergence_build()) compile.args.push_back(kSimDivergenceFlag);
+  // The check build's instrumentation (toolchain.json): g++ calls a hook before every load
+  // and store (the race check, the memory-access counters) and at every basic block
+  // (branch divergence).
+  const bool check = sim_check_build() && has_extension(staged, {".cu"});
+  if (check) {
+    append(compile.args, tc.sim.check_flags);
+    if (sim_divergence_build()) append(compile.args, tc.sim.divergence_flags);
   }
+  // The prelude precompiled with exactly these flags: two thirds of a kernel file's
+  // compile is reading the prelude's headers. Searched first; g++ falls back to the
+  // header itself where the flags differ (benchmarks' PARLAB_SIM_* builds).
+  if (check && !tc.sim.prelude_pch_dir.empty()) compile.args.push_back("-I" + tc.sim.prelude_pch_dir.string());
   compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
   for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
   compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
@@ -241,6 +247,7 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   plan.read_only = public_view(labtc, tc, {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
                                            tc.sim.rewrite_tool});
   for (const fs::path& dir : tc.sim.include_dirs) plan.read_only.push_back(dir);
+  if (!tc.sim.prelude_pch_dir.empty()) plan.read_only.push_back(tc.sim.prelude_pch_dir);
   plan.inputs.insert(plan.inputs.end(), {labtc.sim_driver_lib, tc.harness_lib, tc.sim.library,
                                          tc.sim.rewrite_tool, tc.cxx});
   return plan;

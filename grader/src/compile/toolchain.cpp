@@ -63,6 +63,9 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
     for (const auto& dir : sim.at("include")) t.sim.include_dirs.emplace_back(dir.get<std::string>());
     t.sim.prelude = sim.at("prelude").get<std::string>();
     t.sim.link = sim.at("link").get<std::vector<std::string>>();
+    t.sim.check_flags = sim.at("check_flags").get<std::vector<std::string>>();
+    t.sim.divergence_flags = sim.at("divergence_flags").get<std::vector<std::string>>();
+    t.sim.prelude_pch_dir = sim.value("prelude_pch_dir", "");
     for (const auto& [id, lab] : j.at("labs").items()) {
       LabToolchain l;
       l.dir = lab.at("dir").get<std::string>();

@@ -32,6 +32,15 @@ struct SimToolchain {
   std::vector<std::filesystem::path> include_dirs;
   std::string prelude;
   std::vector<std::string> link;  // further link inputs (Boost.Context)
+  // The check build's instrumentation of CUDA sources: the race check's and the
+  // counters' load and store hooks, and the branch-divergence hook. One list in
+  // sim/CMakeLists.txt for these compiles and the precompiled prelude.
+  std::vector<std::string> check_flags;
+  std::vector<std::string> divergence_flags;
+  // A folder holding parlab_sim/prelude.hpp.gch, the prelude precompiled with those
+  // flags (g++ uses it when it is valid for the compile, else reads the header); empty:
+  // none.
+  std::filesystem::path prelude_pch_dir;
 };
 
 struct Toolchain {

@@ -171,6 +171,7 @@ std::vector<fs::path> submission_needs(const Toolchain& tc, const std::vector<fs
   add_if_set(needs, tc.sim.rewrite_tool);
   add_if_set(needs, tc.sim.library);
   for (const fs::path& dir : tc.sim.include_dirs) add_if_set(needs, dir);
+  add_if_set(needs, tc.sim.prelude_pch_dir);
   // The misbehaving programs the process runner's own tests run as a submission's uid
   // (tests/fakes/children): nothing of the grader's is there.
   if (!tc.build_dir.empty()) needs.push_back(tc.build_dir / "tests" / "fakes");

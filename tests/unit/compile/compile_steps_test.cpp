@@ -35,7 +35,9 @@ struct Fixture {
     tc.harness_lib = root / "libharness.a";
     tc.sim = {root / "parlab-sim-rewrite", root / "libsim.a",
               {root / "cuda_compat", root / "sim-include"}, "parlab_sim/prelude.hpp",
-              {"/usr/lib/libboost_context.so"}};
+              {"/usr/lib/libboost_context.so"},
+              {"-fsanitize=thread", "--param=tsan-instrument-func-entry-exit=0", "-g1"},
+              {"-fsanitize-coverage=trace-pc"}, root / "prelude-pch"};
     LabToolchain l;
     l.dir = root / "lab";
     l.sim_driver_lib = root / "libdriver_sim.a";
