@@ -52,9 +52,11 @@ std::string compiler_stop_reason(const RunResult& run, const ResourceLimits& lim
              run.reason;
     default: break;
   }
-  // The driver (g++, nvcc) usually survives and reports its child's fate.
+  // The driver (g++, nvcc) usually survives and reports its child's fate. The exception
+  // is matched as the runtime's words for an uncaught one: a compile error may name the
+  // type (a header broken before <new>), and is then no memory limit.
   if (says(run, "out of memory allocating") || says(run, "virtual memory exhausted") ||
-      says(run, "std::bad_alloc") || says(run, "Cannot allocate memory"))
+      says(run, "instance of 'std::bad_alloc'") || says(run, "Cannot allocate memory"))
     return memory_words(limits);
   if (says(run, "CPU time limit exceeded")) return time_words(limits, true);
   if (says(run, "File size limit exceeded"))

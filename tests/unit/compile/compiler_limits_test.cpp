@@ -51,4 +51,10 @@ TEST_CASE("why the compiler stopped, in words", "[build][limits]") {
   run.outcome = RunOutcome::nonzero_exit;
   run.stderr_text = "a.cpp:1:1: error: expected ';'\n";
   CHECK(compiler_stop_reason(run, limits).empty());
+  // Also one that names std::bad_alloc (seen: a header that broke <new> for the rest);
+  // an uncaught one, in the runtime's words, is the memory limit.
+  run.stderr_text = "/usr/include/c++/12/new:57:3: error: 'std::bad_alloc' has not been declared\n";
+  CHECK(compiler_stop_reason(run, limits).empty());
+  run.stderr_text = "terminate called after throwing an instance of 'std::bad_alloc'\n";
+  CHECK_THAT(compiler_stop_reason(run, limits), Catch::StartsWith("the compiler ran out of memory"));
 }
