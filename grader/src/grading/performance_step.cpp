@@ -38,6 +38,13 @@ PerformanceTestSetup performance_setup(GradingContext& ctx, const TestSpec& t) {
                                    t.task, params, data, t.warmup, t.repeat, ctx.limits(t),
                                    false};
   }
+  if (measures_reference_gain(t, ctx.lab)) {
+    // A gain test: the reference's own candidate task in every pair shows what this
+    // machine lets it gain over the same baseline (score/scoring.hpp).
+    setup.reference_candidate = TaskInvocation{
+        baseline_executable(ctx, {.baseline_program = BaselineProgram::reference}), t.task,
+        params, data, t.warmup, t.repeat, ctx.limits(t), observe};
+  }
   if (p.parallel != ParallelKind::none && params.has("workers")) {
     // The reference's own task with one worker, run as the reference and watched like
     // the submission's 1-worker run: it bounds that run (docs/scoring.md).

@@ -164,6 +164,13 @@ bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab) {
   return false;
 }
 
+bool measures_reference_gain(const TestSpec& test, const LabSpec& lab) {
+  if (!test.performance) return false;
+  const PerformanceSpec& p = *test.performance;
+  return p.baseline_program == BaselineProgram::reference && p.baseline_task != test.task &&
+         !baseline_of_another_kind(test, lab);
+}
+
 TimedSample observed_sample(const TaskRun& run) {
   TimedSample s{median(run.samples_s), run.run.wall_seconds, run.run.cpu_seconds, run.calls};
   const process::TreeUsage& tree = run.run.tree;
@@ -256,6 +263,11 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   if (setup.witness) {
     extras.witness = timed(reference_runs, *setup.witness, setup.run_slug + "-witness", last_witness);
   }
+  TaskRun last_reference;
+  if (setup.reference_candidate) {
+    extras.reference_candidate = timed(reference_runs, *setup.reference_candidate,
+                                       setup.run_slug + "-reference", last_reference);
+  }
   extras.allowed_other_load = allowed_other_load(
       p.max_other_load, cores_used_by_test(workers, setup.cores), setup.machine_cpus);
   const auto t0 = std::chrono::steady_clock::now();
@@ -274,13 +286,13 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   // Fast only counts when it is also right on this data.
   if (wrong_on_performance_data(t, expected, last_candidate, r)) return;
 
-  const Thresholds th = effective_thresholds(p, setup.cores, workers);
   Measurement m = sbs.measurement;
   m.baseline = std::string(to_string(p.baseline_program)) + ":" + p.baseline_task;
   m.candidate = "submission:" + t.task;
-  m.full_at = th.full_at;
-  m.zero_at = th.zero_at;
-  m.cores = th.parallelism;
+  const Thresholds spec_th = effective_thresholds(p, setup.cores, workers);
+  m.full_at = spec_th.full_at;
+  m.zero_at = spec_th.zero_at;
+  m.cores = spec_th.parallelism;
   // A parallel test needs the work spread; with a single core nothing can be asked.
   if (p.parallel != ParallelKind::none && setup.cores >= 2) m.required_cores = p.min_spread;
   m.serial_speedup = serial_speedup(setup, reference_runs, m.candidate_median_s);
@@ -290,7 +302,8 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   if (decorate) decorate(r, last_candidate, m);
   const ParallelRule rule{observed ? p.parallel : ParallelKind::none, observed ? setup.cores : 0,
                           cores_used_by_test(workers, setup.cores), setup.track};
-  const PerformanceVerdict verdict = performance_verdict(m, th, t.points, rule);
+  const PerformanceVerdict verdict =
+      gain_test_verdict(m, spec_th, p.reference_gain_share, t.points, rule);
   r.status = verdict.status;
   r.points = verdict.points;
   r.message = verdict.message;

@@ -29,6 +29,9 @@ struct PerformanceTestSetup {
   // The reference's own run of the candidate's task with one worker, on a parallel test:
   // it bounds the submission's 1-worker time, which the submission could slow on purpose.
   std::optional<TaskInvocation> reference_one_worker;
+  // A gain test's reference run (measures_reference_gain): the reference's own candidate
+  // task, same params, in every pair.
+  std::optional<TaskInvocation> reference_candidate;
   std::string run_slug;                  // names the run folders
   int cores = 1;                         // available to this grading
   // Runs the reference's programs (baseline, serial) under the reference's uid: the
@@ -43,6 +46,11 @@ struct PerformanceTestSetup {
 // baseline's start-up says nothing of the candidate's: a GPU task against a CPU program
 // (the CPU reference, or a task the lab runs on the CPU).
 bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab);
+
+// Whether a test is a gain test measured beside the reference's own candidate task: its
+// baseline is another of the reference's tasks of the same kind (dynamic against static,
+// pinned against pageable). Against another kind, the witness runs give that figure.
+bool measures_reference_gain(const TestSpec& test, const LabSpec& lab);
 
 // What the session adds once the candidate's last run is known (GPU phases, roofline).
 using DecorateResult =

@@ -1,6 +1,7 @@
 #include "grading/performance_verdict.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "measure/statistics.hpp"
@@ -25,6 +26,14 @@ std::string seconds_text(double s) {
   return buf;
 }
 
+// "(lowered from 1.20x: ...)" where a gain test asked less on this machine.
+std::string lowered_text(const Measurement& m, const Thresholds& th) {
+  if (!(m.reference_ratio > 0) || !(m.spec_full_at > th.full_at)) return "";
+  const std::string task = m.candidate.substr(m.candidate.find(':') + 1);
+  return " (lowered from " + format_ratio(m.spec_full_at) + ": here the reference's own " +
+         task + " reached " + format_ratio(m.reference_ratio) + " against the same baseline)";
+}
+
 std::string measured_sentence(const Measurement& m, const Thresholds& th) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
@@ -34,7 +43,8 @@ std::string measured_sentence(const Measurement& m, const Thresholds& th) {
                 m.ratio_high > 0 ? (", 95% interval " + format_ratio(m.ratio_low) + " to " +
                                     format_ratio(m.ratio_high)).c_str()
                                  : "",
-                m.spread * 100, format_ratio(th.full_at).c_str(), format_ratio(th.zero_at).c_str(),
+                m.spread * 100, (format_ratio(th.full_at) + lowered_text(m, th)).c_str(),
+                format_ratio(th.zero_at).c_str(),
                 th.parallelism
                     ? (" (scaled to " + std::to_string(th.parallelism) + " cores)").c_str()
                     : "");
@@ -237,6 +247,41 @@ PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& t
     return v;
   }
   decide(m, b, rule, worst, max_points, v);
+  return v;
+}
+
+namespace {
+
+// The reference itself did not show the gain the test is about, here and now: short of
+// full credit, the points depend on a full_at this machine cannot tell.
+void not_judgeable_here(const Measurement& m, PerformanceVerdict& v) {
+  if (v.status == TestStatus::passed || !m.timing_trusted) return;
+  const std::string task = m.candidate.substr(m.candidate.find(':') + 1);
+  v.status = TestStatus::inconclusive;
+  v.points = 0;
+  v.message += "; inconclusive: on this machine, now, the reference's own " + task + " was " +
+               format_ratio(m.reference_ratio) + " the speed of " + m.baseline +
+               ", too little to show the gain this test is about (it needs the reference at " +
+               format_ratio(std::sqrt(m.zero_at * m.full_at)) + " or more); nothing is counted "
+               "against you: close other programs and re-run, on a machine with more free "
+               "cores if it repeats";
+}
+
+}  // namespace
+
+PerformanceVerdict gain_test_verdict(Measurement& m, const Thresholds& spec, double gain_share,
+                                     double max_points, const ParallelRule& rule) {
+  GainThresholds gain = within_reference_gain(spec, m.reference_ratio, gain_share);
+  if (!gain.judgeable) gain.asked = spec;  // full credit at the lab's own still stands
+  m.spec_full_at = spec.full_at;
+  m.full_at = gain.asked.full_at;
+  m.zero_at = gain.asked.zero_at;
+  m.cores = gain.asked.parallelism;
+  PerformanceVerdict v = performance_verdict(m, gain.asked, max_points, rule);
+  // Decided all the same where no full_at could change the points: at or below zero_at
+  // (which never moves), or not parallel, even at the most favourable reading.
+  const VerdictEnd best = verdict_bounds(m, rule).best;
+  if (!gain.judgeable && best.parallel_ok() && best.ratio > m.zero_at) not_judgeable_here(m, v);
   return v;
 }
 

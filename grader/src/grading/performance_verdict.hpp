@@ -28,6 +28,15 @@ struct PerformanceVerdict {
 PerformanceVerdict performance_verdict(const Measurement& m, const Thresholds& th,
                                        double max_points, const ParallelRule& rule = {});
 
+// The verdict with the thresholds asked on this machine, now (docs/scoring.md, "What the
+// reference itself gains here"): where `m.reference_ratio` was measured (a gain test),
+// full_at is lowered to `gain_share` of the reference's own gain (score/scoring.hpp,
+// within_reference_gain); where that gain is too small to judge, anything short of full
+// credit at the spec's thresholds is inconclusive (a timing claim caught still fails).
+// Writes the asked thresholds and the spec's full_at into `m`.
+PerformanceVerdict gain_test_verdict(Measurement& m, const Thresholds& spec, double gain_share,
+                                     double max_points, const ParallelRule& rule = {});
+
 // "2.31x", for messages.
 std::string format_ratio(double ratio);
 

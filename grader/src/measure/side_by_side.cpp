@@ -11,11 +11,16 @@ namespace {
 struct Pair {
   TimedSample baseline;
   TimedSample candidate;
-  double ratio() const {
-    // A zero time cannot be a ratio; clamp to the clock's resolution.
-    return baseline.reported_s / std::max(candidate.reported_s, 1e-9);
+  std::optional<TimedSample> reference;  // a gain test's reference run
+  double ratio() const { return ratio_to(candidate); }
+  // A zero time cannot be a ratio; clamp to the clock's resolution.
+  double ratio_to(const TimedSample& other) const {
+    return baseline.reported_s / std::max(other.reported_s, 1e-9);
   }
-  double others_cores() const { return std::max(baseline.others_cores, candidate.others_cores); }
+  double others_cores() const {
+    const double seen = std::max(baseline.others_cores, candidate.others_cores);
+    return reference ? std::max(seen, reference->others_cores) : seen;
+  }
 };
 
 std::vector<double> ratios_of(const std::vector<Pair>& pairs) {
@@ -58,20 +63,37 @@ void observe_parallelism(const std::vector<Pair>& pairs, const PerformanceSpec& 
   m.candidate_threads = static_cast<int>(median(threads) + 0.5);
 }
 
-// Runs one pair at a time in alternating order (B C, C B, B C, ...); false when a run
-// failed (`out` says which and why).
+// Runs one pair at a time in alternating order (B C, C B, B C, ...; with a reference
+// run B C R, R C B, ...); false when a run failed (`out` says which and why).
 class PairRunner {
  public:
-  PairRunner(const TimedRun& baseline, const TimedRun& candidate, SideBySide& out)
-      : baseline_(baseline), candidate_(candidate), out_(out) {}
+  PairRunner(const TimedRun& baseline, const TimedRun& candidate, const TimedRun& reference,
+             SideBySide& out)
+      : baseline_(baseline), candidate_(candidate), reference_(reference), out_(out) {}
 
   bool operator()(Pair& pair) {
     const bool baseline_first = index_++ % 2 == 0;
+    if (reference_) {
+      return baseline_first
+                 ? run_baseline(pair) && run_candidate(pair) && run_reference(pair)
+                 : run_reference(pair) && run_candidate(pair) && run_baseline(pair);
+    }
     return baseline_first ? run_baseline(pair) && run_candidate(pair)
                           : run_candidate(pair) && run_baseline(pair);
   }
 
  private:
+  bool run_reference(Pair& pair) {
+    std::string err;
+    auto tr = reference_(err);
+    if (!tr) {
+      out_.error = "the reference's own run of the candidate's task failed: " + err;
+      out_.witness_failed = true;
+    } else {
+      pair.reference = *tr;
+    }
+    return tr.has_value();
+  }
   bool run_baseline(Pair& pair) {
     std::string err;
     auto tb = baseline_(err);
@@ -93,6 +115,7 @@ class PairRunner {
 
   const TimedRun& baseline_;
   const TimedRun& candidate_;
+  const TimedRun& reference_;
   SideBySide& out_;
   int index_ = 0;
 };
@@ -147,6 +170,11 @@ void record_used(const std::vector<Pair>& used, SideBySide& out) {
   m.reported_ratio = median(m.ratios);
   m.baseline_median_s = median(out.baseline_s);
   m.candidate_median_s = median(out.candidate_s);
+  std::vector<double> reference_ratios;
+  for (const Pair& p : used) {
+    if (p.reference) reference_ratios.push_back(p.ratio_to(*p.reference));
+  }
+  if (!reference_ratios.empty()) m.reference_ratio = median(reference_ratios);
 }
 
 // The start-up every program of the candidate's kind pays, where the baseline is
@@ -198,7 +226,7 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
       extras.allowed_other_load >= 0 ? extras.allowed_other_load : policy.max_other_load;
   Measurement& m = out.measurement;
   m.warmup_pairs = policy.warmup_pairs;
-  PairRunner one_pair(baseline, candidate, out);
+  PairRunner one_pair(baseline, candidate, extras.reference_candidate, out);
   std::vector<Pair> quiet;
   std::vector<Pair> disturbed;
   if (!measure_pairs(one_pair, policy, allowed_load, elapsed, m, quiet, disturbed)) return out;
@@ -216,6 +244,13 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
   record_used(used, out);
   std::vector<TimedSample> witness_seen;
   if (!run_witness(extras, out, witness_seen)) return out;
+  if (!witness_seen.empty() && !(m.reference_ratio > 0)) {
+    // A baseline of another kind: the witness runs are the reference's own candidate
+    // task, right after the pairs.
+    std::vector<double> witness_s;
+    for (const TimedSample& w : witness_seen) witness_s.push_back(w.reported_s);
+    m.reference_ratio = m.baseline_median_s / std::max(median(witness_s), 1e-9);
+  }
   apply_observation(used, witness_seen, policy, out);
   out.ok = true;
   return out;

@@ -6,7 +6,8 @@
 // which other programs kept more than `max_other_load` cores busy is set aside as
 // disturbed. When the quiet pairs' ratios spread more than the bound, more pairs are
 // measured until the spread settles, the pair limit or the time budget; then the
-// measurement is marked noisy. Too few quiet pairs: the measurement is disturbed.
+// measurement is marked noisy. Too few quiet pairs: the measurement is disturbed. A gain
+// test adds the reference's own candidate task to every pair.
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,9 +26,15 @@ using TimedRun = std::function<std::optional<TimedSample>(std::string& error)>;
 // What the caller adds to the pairs (both optional).
 struct SideBySideExtras {
   // The reference's own candidate task, run `witness_runs` times after the pairs when the
-  // baseline is another kind of program (measure/observed_speed.hpp); empty: none.
+  // baseline is another kind of program (measure/observed_speed.hpp); empty: none. Its
+  // median against the baseline's is then the measurement's reference_ratio.
   TimedRun witness;
   int witness_runs = 5;
+  // A gain test's reference run: the reference's own candidate task, run in every pair
+  // (B C R, then R C B, so baseline and reference take the turns beside the candidate
+  // equally); its ratio to the baseline is what this machine lets the reference gain
+  // (score/scoring.hpp, within_reference_gain). Empty: none.
+  TimedRun reference_candidate;
   // Cores other programs may keep busy before a pair is set aside (measure/other_load.hpp);
   // < 0: the policy's max_other_load as it stands.
   double allowed_other_load = -1;
@@ -37,7 +44,7 @@ struct SideBySide {
   bool ok = false;
   std::string error;           // which side failed and why, when !ok
   bool candidate_failed = false;  // the failure was the candidate's (the student's)
-  bool witness_failed = false;    // the reference's witness run failed (not the student's)
+  bool witness_failed = false;    // the reference's witness or reference run failed (not the student's)
   Measurement measurement;     // thresholds left for the caller to fill; median_ratio is
                                // the reported ratio capped by the observed one
   ObservedSpeed observed;

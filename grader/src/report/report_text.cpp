@@ -64,6 +64,16 @@ void append_facts_for_measurement(const Measurement& m, std::vector<std::string>
   facts.push_back("Thresholds: full credit at " + format_value(m.full_at) + "x, none at " +
                   format_value(m.zero_at) + "x" +
                   (m.cores > 0 ? " (scaled to " + std::to_string(m.cores) + " cores)" : ""));
+  if (m.reference_ratio > 0) {
+    // A gain test: what the reference itself gained here, and the lab's own full_at.
+    facts.push_back("Reference gain: the reference's own " +
+                    m.candidate.substr(m.candidate.find(':') + 1) + " reached " +
+                    format_number(m.reference_ratio, 3) + "x against " + m.baseline + " here" +
+                    (m.spec_full_at > m.full_at
+                         ? "; full credit is asked at a share of that gain (the lab asks " +
+                               format_value(m.spec_full_at) + "x where the reference gains more)"
+                         : ""));
+  }
   if (m.candidate_cores > 0) {
     std::string observed = "Observed: " + format_number(m.candidate_cores, 2) +
                            (m.candidate_cores == 1 ? " core busy" : " cores busy");

@@ -151,6 +151,11 @@ struct Measurement {
   // A parallel baseline's test also shows the speedup over the serial reference (0: not
   // measured).
   double serial_speedup = 0;
+  // A gain test: the reference's own candidate task against the same baseline, median
+  // over the same pairs (0: not measured), and full_at as the lab states it, before it
+  // was lowered to a share of that gain (score/scoring.hpp, within_reference_gain).
+  double reference_ratio = 0;
+  double spec_full_at = 0;
   // What disturbed the measurement (other processes' CPU time, steal, the baseline slower
   // than its quiet time); empty when the machine was quiet enough.
   std::string interference;

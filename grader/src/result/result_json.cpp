@@ -66,6 +66,10 @@ json measurement_to_json(const Measurement& m) {
   // Known without the grader's own observation too (written before the early return).
   out["ratio_interval"] = {number_to_json(m.ratio_low), number_to_json(m.ratio_high)};
   out["serial_speedup"] = number_to_json(m.serial_speedup);
+  if (m.reference_ratio > 0) {
+    out["reference_gain"] = {{"ratio", number_to_json(m.reference_ratio)},
+                             {"spec_full_at", number_to_json(m.spec_full_at)}};
+  }
   out["interference"] = m.interference;
   if (!(m.observed_cap > 0)) return out;
   out["observed"] = {{"reported_ratio", number_to_json(m.reported_ratio)},
@@ -318,6 +322,11 @@ Measurement measurement_from(const FieldReader& f) {
     m.ratio_high = FieldReader::number_from(ci[1], f.path_of("ratio_interval") + "[1]");
   }
   if (f.has_value("serial_speedup")) m.serial_speedup = f.number("serial_speedup");
+  if (f.has_value("reference_gain")) {  // gain tests only
+    FieldReader g = f.object("reference_gain");
+    m.reference_ratio = g.number("ratio");
+    m.spec_full_at = g.number("spec_full_at");
+  }
   if (f.has_value("interference")) m.interference = f.string("interference");
   if (f.has_value("counter")) m.counter = counter_from(f.object("counter"));  // absent before it existed
   return m;

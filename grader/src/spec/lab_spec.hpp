@@ -90,6 +90,11 @@ struct PerformanceSpec {
   // worker, so the report can also show the speedup over serial code (information
   // only; empty: none).
   std::string serial_task;
+  // A gain test (the candidate against another of the reference's tasks, e.g. dynamic
+  // against static) also runs the reference's own candidate task in each pair; full
+  // credit is never asked beyond this share of the gain it shows there
+  // (docs/scoring.md, "What the reference itself gains here").
+  double reference_gain_share = 0.6;
 };
 
 // A GPU performance test's substitute in sim mode (docs/simulation.md, "Scored counter

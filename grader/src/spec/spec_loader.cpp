@@ -83,7 +83,7 @@ PerformanceSpec read_performance(TomlReader& r) {
   r.expect_keys({"baseline", "baseline_params", "full_at", "zero_at", "scale_with_cores",
                  "min_cores", "warmup_pairs", "min_pairs", "max_pairs", "max_spread",
                  "budget_seconds", "parallel", "min_spread", "min_own_speedup",
-                 "max_other_load", "serial_task"});
+                 "max_other_load", "serial_task", "reference_gain_share"});
   PerformanceSpec p;
   std::string baseline = r.required_string("baseline");
   auto colon = baseline.find(':');
@@ -128,6 +128,10 @@ PerformanceSpec read_performance(TomlReader& r) {
   p.max_other_load = r.optional_number("max_other_load").value_or(p.max_other_load);
   if (!(p.max_other_load > 0)) r.fail(r.node("max_other_load"), "max_other_load must be > 0 cores");
   p.serial_task = r.optional_string("serial_task").value_or("");
+  p.reference_gain_share = r.optional_number("reference_gain_share").value_or(p.reference_gain_share);
+  if (!(p.reference_gain_share > 0 && p.reference_gain_share <= 1)) {
+    r.fail(r.node("reference_gain_share"), "reference_gain_share must be in (0, 1]");
+  }
   return p;
 }
 

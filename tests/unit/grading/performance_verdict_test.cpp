@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "grading/performance_verdict.hpp"
 
@@ -256,4 +257,75 @@ TEST_CASE("full credit stays full credit, noisy or busy", "[verdict][decided]") 
   PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2, 2});
   CHECK(v.status == TestStatus::passed);
   CHECK(v.points == 25);
+}
+
+namespace {
+// "dynamic beats static": the candidate against the reference's static schedule, with
+// the reference's own dynamic schedule measured in the same pairs.
+Measurement gain_test(double candidate, double reference) {
+  Measurement m = steady(candidate, candidate * 1.1);
+  m.baseline = "reference:parallel_static";
+  m.candidate = "submission:parallel_dynamic";
+  m.reference_ratio = reference;
+  return m;
+}
+Thresholds gain_scale() { return Thresholds{1.2, 1.0, 0}; }
+}  // namespace
+
+TEST_CASE("a gain test asks a share of what the reference itself gained here", "[verdict][gain]") {
+  // CI's machine: the reference's own dynamic 1.19x its static; so is the candidate's.
+  Measurement m = gain_test(1.19, 1.19);
+  PerformanceVerdict v = gain_test_verdict(m, gain_scale(), 0.6, 15);
+  CHECK(v.status == TestStatus::passed);
+  CHECK(v.points == 15);
+  CHECK(m.full_at == Approx(std::pow(1.19, 0.6)));
+  CHECK(m.spec_full_at == 1.2);
+  CHECK(v.message.find("lowered from 1.20x: here the reference's own parallel_dynamic reached "
+                       "1.19x against the same baseline") != std::string::npos);
+  // Static code as the "dynamic" task gains nothing, however little the reference did.
+  Measurement static_code = gain_test(1.0, 1.19);
+  CHECK(gain_test_verdict(static_code, gain_scale(), 0.6, 15).points == 0);
+  // Where the reference gains plenty, the lab's thresholds stand: 1.12x is partial.
+  Measurement plenty = gain_test(1.12, 1.45);
+  PerformanceVerdict p = gain_test_verdict(plenty, gain_scale(), 0.6, 15);
+  CHECK(p.status == TestStatus::partial);
+  CHECK(plenty.full_at == 1.2);
+  CHECK(p.message.find("lowered") == std::string::npos);
+}
+
+TEST_CASE("a gain the reference itself cannot show here is inconclusive, short of full credit",
+          "[verdict][gain]") {
+  Measurement m = gain_test(1.05, 1.04);
+  PerformanceVerdict v = gain_test_verdict(m, gain_scale(), 0.6, 15);
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("the reference's own parallel_dynamic was 1.04x the speed of "
+                       "reference:parallel_static, too little to show the gain") != std::string::npos);
+  CHECK(m.full_at == 1.2);  // the lab's own, not lowered
+  CHECK(m.spec_full_at == 1.2);
+  // Full credit at the lab's own thresholds stands.
+  Measurement fast = gain_test(1.3, 1.04);
+  CHECK(gain_test_verdict(fast, gain_scale(), 0.6, 15).status == TestStatus::passed);
+  // No full_at could give points at or below zero_at: failed all the same.
+  Measurement slower = gain_test(0.6, 1.04);
+  CHECK(gain_test_verdict(slower, gain_scale(), 0.6, 15).status == TestStatus::failed);
+  // Nor to work one process did (the spread rule holds on any machine).
+  Measurement serial = gain_test(1.05, 1.04);
+  serial.work_spread = 1.0;
+  serial.required_cores = 1.5;
+  CHECK(gain_test_verdict(serial, gain_scale(), 0.6, 15, ParallelRule{ParallelKind::processes, 2, 2})
+            .status == TestStatus::failed);
+  // A timing claim caught is still failed.
+  Measurement forged = gain_test(1.05, 1.04);
+  forged.reported_ratio = 9;
+  forged.timing_trusted = false;
+  CHECK(gain_test_verdict(forged, gain_scale(), 0.6, 15).status == TestStatus::failed);
+}
+
+TEST_CASE("a test that is not a gain test keeps its thresholds", "[verdict][gain]") {
+  Measurement m = steady(1.3, 1.4);
+  PerformanceVerdict v = gain_test_verdict(m, scale(), 0.6, 10);
+  CHECK(m.full_at == 1.4);
+  CHECK(m.spec_full_at == 1.4);
+  CHECK(v.status == TestStatus::partial);
 }

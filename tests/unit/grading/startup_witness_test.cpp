@@ -177,3 +177,22 @@ TEST_CASE("witness: only GPU tests against another kind of program need one",
     }
   }
 }
+
+TEST_CASE("gain tests: the shipped labs' tests against another of the reference's tasks",
+          "[spec][gain]") {
+  std::vector<std::string> gains;
+  for (const LabSpec& lab : load_all_labs(std::filesystem::path(PARLAB_SOURCE_DIR) / "labs")) {
+    for (const TestSpec& t : lab.tests) {
+      if (!measures_reference_gain(t, lab)) continue;
+      INFO(lab.id << ": " << t.name);
+      // Never with a witness too: another kind's reference figure comes from the witness.
+      CHECK_FALSE(baseline_of_another_kind(t, lab));
+      CHECK(t.performance->baseline_task != t.task);
+      gains.push_back(lab.id + ": " + t.name);
+    }
+  }
+  CHECK_THAT(gains, Catch::VectorContains(std::string("lab01: dynamic beats static on skewed sizes")));
+  CHECK_THAT(gains, Catch::VectorContains(std::string("lab06: pinned copies beat pageable")));
+  // Same task against the reference's: not a gain test.
+  CHECK_THAT(gains, !Catch::VectorContains(std::string("lab01: parallel speedup")));
+}

@@ -230,3 +230,64 @@ TEST_CASE("a steady load gives up after min_pairs disturbed pairs and says what 
   CHECK(s.measurement.interference.find("kept 1.00 cores busy") != std::string::npos);
   CHECK(s.measurement.interference.find("0 of 5 pairs were quiet") != std::string::npos);
 }
+
+TEST_CASE("a gain test's reference run takes turns with the baseline beside the candidate",
+          "[measure][gain]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 1;
+  p.min_pairs = 3;
+  int b = 0, c = 0, r = 0;
+  std::vector<char> order;
+  SideBySideExtras extras;
+  extras.reference_candidate = loaded(1.6, {0}, r, &order, 'R');
+  SideBySide s = measure_side_by_side(loaded(2, {0}, b, &order, 'B'), loaded(1, {0}, c, &order, 'C'),
+                                      p, [] { return 0.0; }, extras);
+  REQUIRE(s.ok);
+  CHECK(std::string(order.begin(), order.end()) == "BCRRCBBCRRCB");
+  CHECK(s.measurement.median_ratio == Approx(2.0));
+  CHECK(s.measurement.reference_ratio == Approx(2.0 / 1.6));
+}
+
+TEST_CASE("a gain test's reference run: its load sets a pair aside, its failure is not the "
+          "candidate's", "[measure][gain]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 0;
+  p.min_pairs = 3;
+  int b = 0, c = 0, r = 0;
+  SideBySideExtras extras;
+  extras.reference_candidate = loaded(1.5, {0, 0.9, 0, 0}, r, nullptr, 'R');
+  SideBySide s = measure_side_by_side(loaded(2, {0}, b, nullptr, 'B'), loaded(1, {0}, c, nullptr, 'C'),
+                                      p, [] { return 0.0; }, extras);
+  REQUIRE(s.ok);
+  CHECK(s.disturbed_pairs == 1);
+  CHECK(s.measurement.ratios.size() == 3);
+
+  int b2 = 0, c2 = 0;
+  SideBySideExtras failing;
+  failing.reference_candidate = [](std::string& err) -> std::optional<TimedSample> {
+    err = "timed out";
+    return std::nullopt;
+  };
+  SideBySide f = measure_side_by_side(loaded(2, {0}, b2, nullptr, 'B'),
+                                      loaded(1, {0}, c2, nullptr, 'C'), p, [] { return 0.0; }, failing);
+  CHECK_FALSE(f.ok);
+  CHECK(f.witness_failed);
+  CHECK_FALSE(f.candidate_failed);
+  CHECK(f.error.find("the reference's own run of the candidate's task failed: timed out") !=
+        std::string::npos);
+}
+
+TEST_CASE("a baseline of another kind: the witness runs give the reference's ratio",
+          "[measure][gain]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 0;
+  p.min_pairs = 3;
+  int b = 0, c = 0, w = 0;
+  SideBySideExtras extras;
+  extras.witness = loaded(0.25, {0}, w, nullptr, 'W');
+  SideBySide s = measure_side_by_side(loaded(2, {0}, b, nullptr, 'B'), loaded(0.5, {0}, c, nullptr, 'C'),
+                                      p, [] { return 0.0; }, extras);
+  REQUIRE(s.ok);
+  CHECK(w == 5);
+  CHECK(s.measurement.reference_ratio == Approx(8.0));
+}

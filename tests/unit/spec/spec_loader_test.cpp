@@ -170,6 +170,14 @@ TEST_CASE("performance tests declare parallelism, load bound and a serial task",
             .tests[1].performance->min_own_speedup == 1.4);
   CHECK_THAT(error_of(replace(parallel, "min_spread = 1.8", "min_own_speedup = 0.9")),
              Catch::Contains("min_own_speedup must be >= 1"));
+  // The share of the reference's own gain a gain test asks at most.
+  CHECK(plain.tests[1].performance->reference_gain_share == 0.6);
+  CHECK(load_lab_spec(write_spec(replace(parallel, "min_spread = 1.8", "reference_gain_share = 0.8")))
+            .tests[1].performance->reference_gain_share == 0.8);
+  CHECK_THAT(error_of(replace(parallel, "min_spread = 1.8", "reference_gain_share = 1.5")),
+             Catch::Contains("reference_gain_share must be in (0, 1]"));
+  CHECK_THAT(error_of(replace(parallel, "min_spread = 1.8", "reference_gain_share = 0")),
+             Catch::Contains("reference_gain_share must be in (0, 1]"));
 }
 
 TEST_CASE("the shipped labs' parallel tests need 2 cores and say how to be parallel", "[spec]") {
