@@ -31,7 +31,8 @@ std::string lowered_text(const Measurement& m, const Thresholds& th) {
   if (!(m.reference_ratio > 0) || !(m.spec_full_at > th.full_at)) return "";
   const std::string task = m.candidate.substr(m.candidate.find(':') + 1);
   return " (lowered from " + format_ratio(m.spec_full_at) + ": here the reference's own " +
-         task + " reached " + format_ratio(m.reference_ratio) + " against the same baseline)";
+         task + " reached " + format_ratio(m.reference_ratio) + " against the same baseline, " +
+         format_ratio(m.reference_ratio_low) + " at the low end of its 95% interval)";
 }
 
 std::string measured_sentence(const Measurement& m, const Thresholds& th) {
@@ -255,7 +256,10 @@ namespace {
 // The reference itself did not show the gain the test is about, here and now: short of
 // full credit, the points depend on a full_at this machine cannot tell.
 void not_judgeable_here(const Measurement& m, PerformanceVerdict& v) {
-  if (v.status == TestStatus::passed || !m.timing_trusted) return;
+  // Already inconclusive (a busy machine): its reason stands, one is enough.
+  if (v.status == TestStatus::passed || v.status == TestStatus::inconclusive || !m.timing_trusted) {
+    return;
+  }
   const std::string task = m.candidate.substr(m.candidate.find(':') + 1);
   v.status = TestStatus::inconclusive;
   v.points = 0;
@@ -271,7 +275,8 @@ void not_judgeable_here(const Measurement& m, PerformanceVerdict& v) {
 
 PerformanceVerdict gain_test_verdict(Measurement& m, const Thresholds& spec, double gain_share,
                                      double max_points, const ParallelRule& rule) {
-  GainThresholds gain = within_reference_gain(spec, m.reference_ratio, gain_share);
+  GainThresholds gain =
+      within_reference_gain(spec, m.reference_ratio, m.reference_ratio_low, gain_share);
   if (!gain.judgeable) gain.asked = spec;  // full credit at the lab's own still stands
   m.spec_full_at = spec.full_at;
   m.full_at = gain.asked.full_at;

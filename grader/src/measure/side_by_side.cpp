@@ -174,7 +174,10 @@ void record_used(const std::vector<Pair>& used, SideBySide& out) {
   for (const Pair& p : used) {
     if (p.reference) reference_ratios.push_back(p.ratio_to(*p.reference));
   }
-  if (!reference_ratios.empty()) m.reference_ratio = median(reference_ratios);
+  if (!reference_ratios.empty()) {
+    m.reference_ratio = median(reference_ratios);
+    m.reference_ratio_low = median_interval(reference_ratios).low;
+  }
 }
 
 // The start-up every program of the candidate's kind pays, where the baseline is
@@ -250,6 +253,7 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
     std::vector<double> witness_s;
     for (const TimedSample& w : witness_seen) witness_s.push_back(w.reported_s);
     m.reference_ratio = m.baseline_median_s / std::max(median(witness_s), 1e-9);
+    m.reference_ratio_low = m.baseline_median_s / std::max(*std::max_element(witness_s.begin(), witness_s.end()), 1e-9);
   }
   apply_observation(used, witness_seen, policy, out);
   out.ok = true;

@@ -68,7 +68,8 @@ void append_facts_for_measurement(const Measurement& m, std::vector<std::string>
     // A gain test: what the reference itself gained here, and the lab's own full_at.
     facts.push_back("Reference gain: the reference's own " +
                     m.candidate.substr(m.candidate.find(':') + 1) + " reached " +
-                    format_number(m.reference_ratio, 3) + "x against " + m.baseline + " here" +
+                    format_number(m.reference_ratio, 3) + "x against " + m.baseline + " here (" +
+                    format_number(m.reference_ratio_low, 3) + "x at the low end of its 95% CI)" +
                     (m.spec_full_at > m.full_at
                          ? "; full credit is asked at a share of that gain (the lab asks " +
                                format_value(m.spec_full_at) + "x where the reference gains more)"

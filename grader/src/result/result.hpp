@@ -155,6 +155,7 @@ struct Measurement {
   // over the same pairs (0: not measured), and full_at as the lab states it, before it
   // was lowered to a share of that gain (score/scoring.hpp, within_reference_gain).
   double reference_ratio = 0;
+  double reference_ratio_low = 0;  // the low end of its 95 % interval: what is asked of
   double spec_full_at = 0;
   // What disturbed the measurement (other processes' CPU time, steal, the baseline slower
   // than its quiet time); empty when the machine was quiet enough.

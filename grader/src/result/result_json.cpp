@@ -68,6 +68,7 @@ json measurement_to_json(const Measurement& m) {
   out["serial_speedup"] = number_to_json(m.serial_speedup);
   if (m.reference_ratio > 0) {
     out["reference_gain"] = {{"ratio", number_to_json(m.reference_ratio)},
+                             {"ratio_low", number_to_json(m.reference_ratio_low)},
                              {"spec_full_at", number_to_json(m.spec_full_at)}};
   }
   out["interference"] = m.interference;
@@ -325,6 +326,7 @@ Measurement measurement_from(const FieldReader& f) {
   if (f.has_value("reference_gain")) {  // gain tests only
     FieldReader g = f.object("reference_gain");
     m.reference_ratio = g.number("ratio");
+    m.reference_ratio_low = g.number("ratio_low");
     m.spec_full_at = g.number("spec_full_at");
   }
   if (f.has_value("interference")) m.interference = f.string("interference");

@@ -23,11 +23,13 @@ Thresholds effective_thresholds(const PerformanceSpec& spec, int cores, int work
   return t;
 }
 
-GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio, double share) {
+GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio,
+                                     double reference_low, double share) {
   GainThresholds g{t};
   if (!(reference_ratio > 0) || !std::isfinite(reference_ratio)) return g;
   g.judgeable = reference_ratio >= std::sqrt(t.zero_at * t.full_at);
-  const double asked = t.zero_at * std::pow(reference_ratio / t.zero_at, share);
+  const double low = reference_low > 0 ? std::min(reference_low, reference_ratio) : reference_ratio;
+  const double asked = t.zero_at * std::pow(low / t.zero_at, share);
   if (asked < t.full_at) {
     // Never at or below zero_at: the scale needs zero_at < full_at (then not judgeable).
     g.asked.full_at = std::max(asked, t.zero_at * 1.001);

@@ -22,10 +22,12 @@ Thresholds effective_thresholds(const PerformanceSpec& spec, int cores, int work
 
 // A gain test's thresholds on this machine, now (docs/scoring.md, "What the reference
 // itself gains here"): the reference's own candidate task, measured against the same
-// baseline in the same pairs, reached `reference_ratio`. Full credit is asked at no more
-// than `share` of that gain, on the scale's own log axis:
-//   full_at' = min(full_at, zero_at * (reference_ratio / zero_at)^share).
-// Where the reference reaches less than the log-midpoint of zero_at and full_at, this
+// baseline in the same pairs, reached `reference_ratio` (median), `reference_low` at the
+// low end of its 95 % interval. Full credit is asked at no more than `share` of the low
+// end's gain (the reference's own noise is the machine's, not the student's), on the
+// scale's own log axis:
+//   full_at' = min(full_at, zero_at * (reference_low / zero_at)^share).
+// Where the median reaches less than the log-midpoint of zero_at and full_at, this
 // machine cannot show the gain the test is about: not judgeable. reference_ratio <= 0:
 // not measured, the thresholds as they are.
 struct GainThresholds {
@@ -33,7 +35,8 @@ struct GainThresholds {
   bool lowered = false;    // full_at' < full_at
   bool judgeable = true;
 };
-GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio, double share);
+GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio,
+                                     double reference_low, double share);
 
 // Points rounded to 1/100 so reports and gradebooks agree.
 double round_points(double points);

@@ -267,6 +267,7 @@ Measurement gain_test(double candidate, double reference) {
   m.baseline = "reference:parallel_static";
   m.candidate = "submission:parallel_dynamic";
   m.reference_ratio = reference;
+  m.reference_ratio_low = reference;
   return m;
 }
 Thresholds gain_scale() { return Thresholds{1.2, 1.0, 0}; }
@@ -281,7 +282,8 @@ TEST_CASE("a gain test asks a share of what the reference itself gained here", "
   CHECK(m.full_at == Approx(std::pow(1.19, 0.6)));
   CHECK(m.spec_full_at == 1.2);
   CHECK(v.message.find("lowered from 1.20x: here the reference's own parallel_dynamic reached "
-                       "1.19x against the same baseline") != std::string::npos);
+                       "1.19x against the same baseline, 1.19x at the low end of its 95% interval") !=
+        std::string::npos);
   // Static code as the "dynamic" task gains nothing, however little the reference did.
   Measurement static_code = gain_test(1.0, 1.19);
   CHECK(gain_test_verdict(static_code, gain_scale(), 0.6, 15).points == 0);
@@ -315,6 +317,15 @@ TEST_CASE("a gain the reference itself cannot show here is inconclusive, short o
   serial.required_cores = 1.5;
   CHECK(gain_test_verdict(serial, gain_scale(), 0.6, 15, ParallelRule{ParallelKind::processes, 2, 2})
             .status == TestStatus::failed);
+  // Inconclusive already (a busy machine): one reason is said, not two.
+  Measurement busy = gain_test(1.1, 1.04);
+  busy.interference = "other programs kept 1.00 cores busy";
+  busy.other_cores = 1.0;
+  busy.ratio_low = 0.8;
+  busy.ratio_high = 1.3;
+  PerformanceVerdict b = gain_test_verdict(busy, gain_scale(), 0.6, 15);
+  CHECK(b.status == TestStatus::inconclusive);
+  CHECK(b.message.find("too little to show the gain") == std::string::npos);
   // A timing claim caught is still failed.
   Measurement forged = gain_test(1.05, 1.04);
   forged.reported_ratio = 9;

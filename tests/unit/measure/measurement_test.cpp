@@ -246,6 +246,7 @@ TEST_CASE("a gain test's reference run takes turns with the baseline beside the 
   CHECK(std::string(order.begin(), order.end()) == "BCRRCBBCRRCB");
   CHECK(s.measurement.median_ratio == Approx(2.0));
   CHECK(s.measurement.reference_ratio == Approx(2.0 / 1.6));
+  CHECK(s.measurement.reference_ratio_low == Approx(2.0 / 1.6));
 }
 
 TEST_CASE("a gain test's reference run: its load sets a pair aside, its failure is not the "
@@ -290,4 +291,5 @@ TEST_CASE("a baseline of another kind: the witness runs give the reference's rat
   REQUIRE(s.ok);
   CHECK(w == 5);
   CHECK(s.measurement.reference_ratio == Approx(8.0));
+  CHECK(s.measurement.reference_ratio_low == Approx(8.0));
 }

@@ -43,6 +43,7 @@ void check_same(const Measurement& a, const Measurement& b) {
   CHECK(same_number(a.ratio_high, b.ratio_high));
   CHECK(same_number(a.serial_speedup, b.serial_speedup));
   CHECK(same_number(a.reference_ratio, b.reference_ratio));
+  CHECK(same_number(a.reference_ratio_low, b.reference_ratio_low));
   CHECK(same_number(a.spec_full_at, b.spec_full_at));
   CHECK(a.interference == b.interference);
   REQUIRE(a.counter.has_value() == b.counter.has_value());

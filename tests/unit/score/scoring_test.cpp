@@ -42,17 +42,17 @@ TEST_CASE("points are rounded to hundredths", "[score]") {
 TEST_CASE("a gain test asks no more than a share of the reference's own gain here", "[score]") {
   const Thresholds spec{1.2, 1.0, 0};
   // Not measured: the spec's thresholds.
-  GainThresholds none = within_reference_gain(spec, 0, 0.6);
+  GainThresholds none = within_reference_gain(spec, 0, 0, 0.6);
   CHECK(none.asked.full_at == 1.2);
   CHECK_FALSE(none.lowered);
   CHECK(none.judgeable);
   // A machine where the reference gains plenty: unchanged.
-  GainThresholds plenty = within_reference_gain(spec, 1.45, 0.6);
+  GainThresholds plenty = within_reference_gain(spec, 1.45, 1.40, 0.6);
   CHECK(plenty.asked.full_at == 1.2);
   CHECK_FALSE(plenty.lowered);
   CHECK(plenty.judgeable);
   // CI's machine: the reference's dynamic 1.19x its static; full credit at 1.19^0.6.
-  GainThresholds little = within_reference_gain(spec, 1.19, 0.6);
+  GainThresholds little = within_reference_gain(spec, 1.19, 1.19, 0.6);
   CHECK(little.lowered);
   CHECK(little.judgeable);
   CHECK(little.asked.full_at == Approx(std::pow(1.19, 0.6)));
@@ -61,13 +61,21 @@ TEST_CASE("a gain test asks no more than a share of the reference's own gain her
   CHECK(performance_fraction(1.19, little.asked) == 1);
   CHECK(performance_fraction(1.0, little.asked) == 0);
   // Below the log-midpoint of the scale (sqrt(1.2) = 1.095) the gain cannot show here.
-  CHECK_FALSE(within_reference_gain(spec, 1.09, 0.6).judgeable);
-  CHECK(within_reference_gain(spec, 1.10, 0.6).judgeable);
+  CHECK_FALSE(within_reference_gain(spec, 1.09, 1.09, 0.6).judgeable);
+  CHECK(within_reference_gain(spec, 1.10, 1.10, 0.6).judgeable);
   // A reference slower than its own baseline: full_at stays above zero_at.
-  GainThresholds slower = within_reference_gain(spec, 0.9, 0.6);
+  GainThresholds slower = within_reference_gain(spec, 0.9, 0.9, 0.6);
   CHECK_FALSE(slower.judgeable);
   CHECK(slower.asked.full_at > slower.asked.zero_at);
+  // The share is of the low end of the reference's interval: its own noise is the
+  // machine's (a quiet grading here: median 1.32x, the candidate, the same code, 1.18x).
+  GainThresholds noisy = within_reference_gain(spec, 1.32, 1.12, 0.6);
+  CHECK(noisy.judgeable);
+  CHECK(noisy.asked.full_at == Approx(std::pow(1.12, 0.6)));
+  CHECK(performance_fraction(1.18, noisy.asked) == 1);
+  // A low end above the median (never so from an interval) counts as the median.
+  CHECK(within_reference_gain(spec, 1.19, 1.5, 0.6).asked.full_at == Approx(std::pow(1.19, 0.6)));
   // A fraction-of-a-library test (tiled against cuBLAS) on the same log axis.
-  GainThresholds library = within_reference_gain({0.06, 0.01, 0}, 0.04, 0.6);
+  GainThresholds library = within_reference_gain({0.06, 0.01, 0}, 0.04, 0.04, 0.6);
   CHECK(library.asked.full_at == Approx(0.01 * std::pow(4.0, 0.6)));
 }
