@@ -29,10 +29,12 @@ GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio
   if (!(reference_ratio > 0) || !std::isfinite(reference_ratio)) return g;
   g.judgeable = reference_ratio >= std::sqrt(t.zero_at * t.full_at);
   const double low = reference_low > 0 ? std::min(reference_low, reference_ratio) : reference_ratio;
-  const double asked = t.zero_at * std::pow(low / t.zero_at, share);
+  // Never below the log-midpoint: a noisy low end must not let the baseline's own code,
+  // handed in as the candidate, reach full credit by noise.
+  const double midpoint = std::sqrt(t.zero_at * t.full_at);
+  const double asked = std::max(t.zero_at * std::pow(low / t.zero_at, share), midpoint);
   if (asked < t.full_at) {
-    // Never at or below zero_at: the scale needs zero_at < full_at (then not judgeable).
-    g.asked.full_at = std::max(asked, t.zero_at * 1.001);
+    g.asked.full_at = asked;
     g.lowered = true;
   }
   return g;

@@ -26,7 +26,9 @@ Thresholds effective_thresholds(const PerformanceSpec& spec, int cores, int work
 // low end of its 95 % interval. Full credit is asked at no more than `share` of the low
 // end's gain (the reference's own noise is the machine's, not the student's), on the
 // scale's own log axis:
-//   full_at' = min(full_at, zero_at * (reference_low / zero_at)^share).
+//   full_at' = min(full_at, max(zero_at * (reference_low / zero_at)^share, midpoint)),
+// midpoint = sqrt(zero_at * full_at), the scale's log-midpoint: a noisy low end never
+// lets the baseline's own code, handed in as the candidate, reach full credit by noise.
 // Where the median reaches less than the log-midpoint of zero_at and full_at, this
 // machine cannot show the gain the test is about: not judgeable. reference_ratio <= 0:
 // not measured, the thresholds as they are.

@@ -67,15 +67,23 @@ TEST_CASE("a gain test asks no more than a share of the reference's own gain her
   GainThresholds slower = within_reference_gain(spec, 0.9, 0.9, 0.6);
   CHECK_FALSE(slower.judgeable);
   CHECK(slower.asked.full_at > slower.asked.zero_at);
+  CHECK(slower.asked.full_at == Approx(std::sqrt(1.2)));
   // The share is of the low end of the reference's interval: its own noise is the
   // machine's (a quiet grading here: median 1.32x, the candidate, the same code, 1.18x).
-  GainThresholds noisy = within_reference_gain(spec, 1.32, 1.12, 0.6);
+  GainThresholds noisy = within_reference_gain(spec, 1.32, 1.18, 0.6);
   CHECK(noisy.judgeable);
-  CHECK(noisy.asked.full_at == Approx(std::pow(1.12, 0.6)));
+  CHECK(noisy.asked.full_at == Approx(std::pow(1.18, 0.6)));
   CHECK(performance_fraction(1.18, noisy.asked) == 1);
+  // Never below the log-midpoint (sqrt(1.2) = 1.095): static code measured at 1.06x by
+  // noise earns no full credit, however low the reference's interval reaches.
+  GainThresholds floor = within_reference_gain(spec, 1.32, 1.05, 0.6);
+  CHECK(floor.asked.full_at == Approx(std::sqrt(1.2)));
+  CHECK(performance_fraction(1.06, floor.asked) < 1);
   // A low end above the median (never so from an interval) counts as the median.
   CHECK(within_reference_gain(spec, 1.19, 1.5, 0.6).asked.full_at == Approx(std::pow(1.19, 0.6)));
   // A fraction-of-a-library test (tiled against cuBLAS) on the same log axis.
-  GainThresholds library = within_reference_gain({0.06, 0.01, 0}, 0.04, 0.04, 0.6);
-  CHECK(library.asked.full_at == Approx(0.01 * std::pow(4.0, 0.6)));
+  GainThresholds library = within_reference_gain({0.06, 0.01, 0}, 0.05, 0.05, 0.6);
+  CHECK(library.asked.full_at == Approx(0.01 * std::pow(5.0, 0.6)));
+  CHECK(within_reference_gain({0.06, 0.01, 0}, 0.05, 0.03, 0.6).asked.full_at ==
+        Approx(std::sqrt(0.06 * 0.01)));
 }
