@@ -102,6 +102,18 @@ bool own_speedup_asked(const PerformanceTestSetup& setup, const Measurement& m, 
          !(m.work_spread > 0 && m.required_cores > 0 && m.work_spread < m.required_cores);
 }
 
+// The reference's own runs of the candidate's task with the test's params, as the pairs
+// saw them: a gain test's reference runs, or a baseline that is that very task.
+const std::vector<double>& reference_parallel_walls(const PerformanceTestSetup& setup,
+                                                    const SideBySide& sbs) {
+  static const std::vector<double> none;
+  if (!sbs.reference_wall_s.empty()) return sbs.reference_wall_s;
+  const PerformanceSpec& p = *setup.test->performance;
+  const bool same_task = p.baseline_program == BaselineProgram::reference &&
+                         p.baseline_task == setup.test->task && p.baseline_params.values().empty();
+  return same_task ? sbs.baseline_wall_s : none;
+}
+
 // Fills the own speedup into `m`; false (and `r` inconclusive) when the reference's
 // 1-worker run failed. Without the reference's runs, a failed 1-worker run of the
 // submission's leaves it unmeasured.
@@ -126,6 +138,15 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
                                                 sbs.observed.overhead_s, seen.reference_s);
   m.own_speedup = own.speedup;
   m.own_speedup_reference_bound = own.reference_bound;
+  // What the reference's own code gains from its workers here, from the same kinds of
+  // runs at the same times: a noisy machine's dip is asked of neither.
+  const std::vector<double>& reference_parallel = reference_parallel_walls(setup, sbs);
+  if (!seen.reference_s.empty() && !reference_parallel.empty()) {
+    m.required_own_speedup = asked_own_speedup(
+        m.required_own_speedup,
+        own_speedup_from_walls(seen.reference_s, reference_parallel, sbs.observed.overhead_s).speedup,
+        setup.test->performance->reference_gain_share);
+  }
   return true;
 }
 

@@ -166,6 +166,8 @@ void record_used(const std::vector<Pair>& used, SideBySide& out) {
     out.baseline_s.push_back(p.baseline.reported_s);
     out.candidate_s.push_back(p.candidate.reported_s);
     out.candidate_wall_s.push_back(p.candidate.wall_s);
+    out.baseline_wall_s.push_back(p.baseline.wall_s);
+    if (p.reference) out.reference_wall_s.push_back(p.reference->wall_s);
   }
   m.reported_ratio = median(m.ratios);
   m.baseline_median_s = median(out.baseline_s);

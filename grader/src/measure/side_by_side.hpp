@@ -51,6 +51,8 @@ struct SideBySide {
   std::vector<double> baseline_s;
   std::vector<double> candidate_s;
   std::vector<double> candidate_wall_s;  // observed by the grader, pairs used
+  std::vector<double> baseline_wall_s;   // likewise
+  std::vector<double> reference_wall_s;  // a gain test's reference runs, likewise
   int disturbed_pairs = 0;     // set aside: other programs were busy meanwhile
   bool disturbed = false;      // fewer than 3 quiet pairs: the verdict cannot be trusted
 };

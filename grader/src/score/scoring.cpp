@@ -40,6 +40,11 @@ GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio
   return g;
 }
 
+double asked_own_speedup(double required, double reference_own, double share) {
+  if (!(reference_own > 0) || !std::isfinite(reference_own) || !(required > 1)) return required;
+  return std::min(required, std::max(std::pow(reference_own, share), std::sqrt(required)));
+}
+
 double round_points(double points) { return std::round(points * 100.0) / 100.0; }
 
 }  // namespace parlab::grader

@@ -40,6 +40,13 @@ struct GainThresholds {
 GainThresholds within_reference_gain(const Thresholds& t, double reference_ratio,
                                      double reference_low, double share);
 
+// The speedup over a 1-worker run a parallel test asks on this machine, now (docs/
+// scoring.md, "Useful work, not busy cores"): `required` (min_own_speedup), lowered to
+// `share` of the reference's own 2-worker over 1-worker speedup measured in the same
+// grading (log axis), never below sqrt(required): a program that only keeps cores busy
+// (1.0x) still fails. reference_own <= 0: not measured, `required`.
+double asked_own_speedup(double required, double reference_own, double share);
+
 // Points rounded to 1/100 so reports and gradebooks agree.
 double round_points(double points);
 

@@ -39,6 +39,17 @@ TEST_CASE("points are rounded to hundredths", "[score]") {
   CHECK(round_points(2.005 + 1e-9) == Approx(2.01));
 }
 
+TEST_CASE("the own speedup asked: a share of the reference's own here, never below sqrt",
+          "[score]") {
+  CHECK(asked_own_speedup(1.25, 0, 0.6) == 1.25);         // not measured
+  CHECK(asked_own_speedup(1.25, 1.8, 0.6) == 1.25);       // a machine that gives it
+  // A quiet grading here: the reference itself 1.23x; asked 1.23^0.6.
+  CHECK(asked_own_speedup(1.25, 1.23, 0.6) == Approx(std::pow(1.23, 0.6)));
+  // Never below sqrt(1.25) = 1.118: a burner's 1.0x still fails.
+  CHECK(asked_own_speedup(1.25, 1.05, 0.6) == Approx(std::sqrt(1.25)));
+  CHECK(asked_own_speedup(1, 1.05, 0.6) == 1);            // the rule off stays off
+}
+
 TEST_CASE("a gain test asks no more than a share of the reference's own gain here", "[score]") {
   const Thresholds spec{1.2, 1.0, 0};
   // Not measured: the spec's thresholds.
