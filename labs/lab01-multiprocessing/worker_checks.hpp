@@ -58,20 +58,40 @@ inline std::int64_t unreaped_children() {
   return static_cast<std::int64_t>(children_of_self().size());
 }
 
-// How many descriptors of process `pid` have `path` open.
-inline int times_open(pid_t pid, const std::filesystem::path& path) {
+// Whether descriptor `fd` of process `pid` is open for reading (its fdinfo's flags).
+inline bool open_for_reading(pid_t pid, const std::string& fd) {
+  std::ifstream info("/proc/" + std::to_string(pid) + "/fdinfo/" + fd);
+  std::string key;
+  while (info >> key) {
+    if (key != "flags:") continue;
+    unsigned long flags = 0;
+    info >> std::oct >> flags;
+    return (flags & O_ACCMODE) != O_WRONLY;
+  }
+  return false;
+}
+
+// How many descriptors of process `pid` have `path` open for reading. Only readers
+// count: a worker forked after the watcher opened the FIFO's write end inherits that
+// end, and killing it instead of the reader left the reader blocked for ever.
+inline int times_open_for_reading(pid_t pid, const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::path fds = "/proc/" + std::to_string(pid) + "/fd";
   int count = 0;
   for (std::filesystem::directory_iterator it(fds, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code link_ec;
-    if (std::filesystem::read_symlink(it->path(), link_ec) == path) ++count;
+    if (std::filesystem::read_symlink(it->path(), link_ec) == path &&
+        open_for_reading(pid, it->path().filename().string())) {
+      ++count;
+    }
   }
   return count;
 }
 
-// Does process `pid` hold `path` open?
-inline bool holds_open(pid_t pid, const std::filesystem::path& path) { return times_open(pid, path) > 0; }
+// Does process `pid` hold `path` open for reading?
+inline bool reads(pid_t pid, const std::filesystem::path& path) {
+  return times_open_for_reading(pid, path) > 0;
+}
 
 class WorkerKiller {
  public:
@@ -113,13 +133,13 @@ class WorkerKiller {
       if (write_fd_ < 0) write_fd_ = ::open(fifo_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
       if (write_fd_ >= 0) {
         for (pid_t child : children_of_self()) {
-          if (holds_open(child, fifo_)) {
+          if (reads(child, fifo_)) {
             ::kill(child, SIGKILL);
             killed_ = true;
             return;
           }
         }
-        if (times_open(::getpid(), fifo_) > 1) {  // a reader beside our own writer
+        if (reads(::getpid(), fifo_)) {  // a reader beside our own writer
           read_in_parent_ = true;
           break;
         }

@@ -46,23 +46,34 @@ def unreaped_children():
     return sum(1 for pid in children_of_self() if not _is_library_helper(pid))
 
 
-def _times_open(pid, path):
+def _open_for_reading(pid, fd):
+    """Whether descriptor FD of PID is open for reading (its fdinfo's flags)."""
+    try:
+        with open(f"/proc/{pid}/fdinfo/{fd}") as f:
+            for line in f:
+                if line.startswith("flags:"):
+                    return int(line.split()[1], 8) & os.O_ACCMODE != os.O_WRONLY
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
+
+
+def _reads(pid, path):
+    """Whether PID holds PATH open for reading. Only readers count: a worker forked after
+    the watcher opened the FIFO's write end inherits that end, and killing it instead of
+    the reader left the reader blocked for ever."""
     directory = f"/proc/{pid}/fd"
     try:
         names = os.listdir(directory)
     except OSError:
-        return 0
-    count = 0
+        return False
     for name in names:
         try:
-            count += os.readlink(os.path.join(directory, name)) == path
+            if os.readlink(os.path.join(directory, name)) == path and _open_for_reading(pid, name):
+                return True
         except OSError:
             continue
-    return count
-
-
-def _holds_open(pid, path):
-    return _times_open(pid, path) > 0
+    return False
 
 
 class WorkerKiller:
@@ -110,11 +121,11 @@ class WorkerKiller:
                     pass
             if self._write_fd >= 0:
                 for child in children_of_self():
-                    if _holds_open(child, self.path):
+                    if _reads(child, self.path):
                         os.kill(child, signal.SIGKILL)
                         self.killed = True
                         return
-                if _times_open(os.getpid(), self.path) > 1:  # a reader beside our writer
+                if _reads(os.getpid(), self.path):  # a reader beside our writer
                     self.read_in_parent = True
                     break
             time.sleep(0.01)
