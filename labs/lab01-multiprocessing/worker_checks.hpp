@@ -134,8 +134,9 @@ class WorkerKiller {
       if (write_fd_ >= 0) {
         for (pid_t child : children_of_self()) {
           if (reads(child, fifo_)) {
-            ::kill(child, SIGKILL);
+            // Set first: whoever waits on the reader may ask the moment it is gone.
             killed_ = true;
+            ::kill(child, SIGKILL);
             return;
           }
         }

@@ -122,8 +122,9 @@ class WorkerKiller:
             if self._write_fd >= 0:
                 for child in children_of_self():
                     if _reads(child, self.path):
-                        os.kill(child, signal.SIGKILL)
+                        # Set first: whoever waits on the reader may ask the moment it is gone.
                         self.killed = True
+                        os.kill(child, signal.SIGKILL)
                         return
                 if _reads(os.getpid(), self.path):  # a reader beside our writer
                     self.read_in_parent = True

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <cmath>
 #include <cstdint>
@@ -368,8 +369,12 @@ std::vector<std::string> left_out_sentences(const GradeResult& r) {
   // Not-graded points grouped by reason, in the order the reasons first appear.
   std::vector<std::pair<std::string, double>> groups;
   double inconclusive_points = 0;
+  std::set<std::string> inconclusive_causes;
   for (const TestResult& t : r.tests) {
-    if (t.status == TestStatus::inconclusive) inconclusive_points += t.max_points;
+    if (t.status == TestStatus::inconclusive) {
+      inconclusive_points += t.max_points;
+      inconclusive_causes.insert(inconclusive_cause(t));
+    }
     if (t.status != TestStatus::not_graded) continue;
     const std::string reason = not_graded_reason(r, t);
     auto it = std::find_if(groups.begin(), groups.end(),
@@ -391,8 +396,9 @@ std::vector<std::string> left_out_sentences(const GradeResult& r) {
     }
   }
   if (inconclusive_points > 0) {
-    out.push_back(format_points(inconclusive_points) +
-                  " points inconclusive (machine busy): re-run");
+    out.push_back(format_points(inconclusive_points) + " points inconclusive (" +
+                  (inconclusive_causes.size() == 1 ? *inconclusive_causes.begin() : "see each test") +
+                  "): re-run");
   }
   return out;
 }
@@ -433,8 +439,13 @@ std::string ratio_against_band(const Measurement& m) {
 }
 
 std::string inconclusive_cause(const TestResult& t) {
-  // The grader's own sentence (grading/performance_test.cpp) when its reference failed.
+  // The grader's own sentences (grading/performance_test.cpp, performance_verdict.cpp):
+  // a busy machine is only one of the reasons, and the student should read the real one.
   if (t.message.rfind("inconclusive: the reference", 0) == 0) return "the reference failed on this machine";
+  if (t.message.find("; inconclusive: the ratios stayed too spread out") != std::string::npos)
+    return "too noisy to judge";
+  if (t.message.find("; inconclusive: on this machine, now, the reference's own") != std::string::npos)
+    return "the reference's own gain too small here";
   return "machine busy";
 }
 

@@ -30,6 +30,29 @@ TEST_CASE("console shows the table, total and teaching details", "[report][conso
   CHECK_THAT(out, Contains("seed 2718281828"));
 }
 
+TEST_CASE("console names why a test was inconclusive, not always a busy machine", "[report][console]") {
+  // The grader's own sentences (grading/performance_verdict.cpp): each cause its words.
+  const std::pair<std::string, std::string> cases[] = {
+      {"0.99x the speed of reference:parallel_static; inconclusive: on this machine, now, the "
+       "reference's own parallel_dynamic was 1.02x the speed of reference:parallel_static",
+       "the reference's own gain too small here"},
+      {"1.1x the speed; inconclusive: the ratios stayed too spread out to judge; nothing is counted",
+       "too noisy to judge"},
+  };
+  for (const auto& [message, cause] : cases) {
+    GradeResult r = sample_grade_result();
+    for (TestResult& t : r.tests) {
+      if (t.status != TestStatus::inconclusive) continue;
+      t.message = message;
+      t.measurement.reset();
+    }
+    const std::string out = make_reporter("console", {})->render(r);
+    CHECK_THAT(out, Contains(cause + ": re-run"));
+    CHECK_THAT(out, Contains("10 points inconclusive (" + cause + "): re-run"));
+    CHECK_THAT(out, !Contains("machine busy"));
+  }
+}
+
 TEST_CASE("console lines carry no trailing spaces", "[report][console]") {
   for (bool verbose : {false, true}) {
     std::istringstream lines(make_reporter("console", {.verbose = verbose})->render(sample_grade_result()));
