@@ -291,6 +291,7 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   }
   extras.allowed_other_load = allowed_other_load(
       p.max_other_load, cores_used_by_test(workers, setup.cores), setup.machine_cpus);
+  extras.earns_nothing_at = effective_thresholds(p, setup.cores, workers).zero_at;
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [t0] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

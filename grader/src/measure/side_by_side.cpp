@@ -123,8 +123,8 @@ class PairRunner {
 // Warm-up pairs, then pairs until the quiet ones' spread settles or the pairs or the
 // budget run out; pairs another program disturbed are set aside. False when a run failed.
 bool measure_pairs(PairRunner& one_pair, const PerformanceSpec& policy, double allowed_load,
-                   const std::function<double()>& elapsed, Measurement& m,
-                   std::vector<Pair>& quiet, std::vector<Pair>& disturbed) {
+                   double earns_nothing_at, const std::function<double()>& elapsed,
+                   Measurement& m, std::vector<Pair>& quiet, std::vector<Pair>& disturbed) {
   for (int i = 0; i < policy.warmup_pairs; ++i) {
     Pair warmup;
     if (!one_pair(warmup)) return false;
@@ -151,7 +151,9 @@ bool measure_pairs(PairRunner& one_pair, const PerformanceSpec& policy, double a
     if (static_cast<int>(quiet.size()) < policy.min_pairs && !out_of_pairs) continue;
     m.spread = relative_spread(ratios_of(quiet));
     if (m.spread <= policy.max_spread) return true;
-    if (out_of_pairs) {
+    // Clearly nothing earned, even at the interval's most favourable end: a class's
+    // failing submissions need not wait out every pair.
+    if (out_of_pairs || median_interval(ratios_of(quiet)).high <= earns_nothing_at) {
       m.noisy = true;
       return true;
     }
@@ -234,7 +236,9 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
   PairRunner one_pair(baseline, candidate, extras.reference_candidate, out);
   std::vector<Pair> quiet;
   std::vector<Pair> disturbed;
-  if (!measure_pairs(one_pair, policy, allowed_load, elapsed, m, quiet, disturbed)) return out;
+  if (!measure_pairs(one_pair, policy, allowed_load, extras.earns_nothing_at, elapsed, m, quiet,
+                     disturbed))
+    return out;
   out.disturbed_pairs = static_cast<int>(disturbed.size());
   out.disturbed = quiet.size() < 3;
   // The verdict uses the quiet pairs; with too few of them, every pair is shown and

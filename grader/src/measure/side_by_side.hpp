@@ -38,6 +38,11 @@ struct SideBySideExtras {
   // Cores other programs may keep busy before a pair is set aside (measure/other_load.hpp);
   // < 0: the policy's max_other_load as it stands.
   double allowed_other_load = -1;
+  // The ratio at or below which a test earns nothing (its zero_at, which no rule moves):
+  // once min_pairs quiet pairs put the whole 95 % interval of the median there, more
+  // pairs cannot earn a point, and measuring stops (marked noisy where the spread is
+  // still wide, so the verdict reads the interval). 0: never.
+  double earns_nothing_at = 0;
 };
 
 struct SideBySide {
