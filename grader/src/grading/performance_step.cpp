@@ -53,6 +53,9 @@ PerformanceTestSetup performance_setup(GradingContext& ctx, const TestSpec& t) {
     setup.reference_one_worker = TaskInvocation{
         baseline_executable(ctx, {.baseline_program = BaselineProgram::reference}), t.task,
         one_worker, data, t.warmup, t.repeat, ctx.limits(t), observe};
+    setup.reference_parallel = TaskInvocation{
+        baseline_executable(ctx, {.baseline_program = BaselineProgram::reference}), t.task,
+        params, data, t.warmup, t.repeat, ctx.limits(t), observe};
   }
   setup.run_slug = run_slug(t.name);
   setup.cores = ctx.cores;

@@ -10,6 +10,7 @@
 #include "grading/performance_verdict.hpp"
 #include "grading/run_feedback.hpp"
 #include "measure/other_load.hpp"
+#include "measure/own_speedup_runs.hpp"
 #include "measure/side_by_side.hpp"
 #include "measure/statistics.hpp"
 #include "score/scoring.hpp"
@@ -51,45 +52,23 @@ double serial_speedup(const PerformanceTestSetup& setup, LabRunner& runs, double
 
 // The submission's own task with one worker against its parallel run, from the wall
 // times the grader saw (a timer the submission controls cannot steer it), each less
-// the untimed cost of a process of this task. The reference's 1-worker runs alternate
-// with the submission's (O R, R O, O R) and bound them. After a failed run of the
-// submission's only the reference's go on (a 1-worker run that fails on purpose buys no
-// more than a slow one); `reference_failed` (and `error`) when the reference's failed.
-struct OwnRuns {
-  std::vector<double> own_s;
-  std::vector<double> reference_s;
-  std::string error;
-  bool own_failed = false;
-  bool reference_failed = false;
-};
-
-OwnRuns own_one_worker_runs(const PerformanceTestSetup& setup, LabRunner& runs,
-                            LabRunner& reference_runs) {
+// the untimed cost of a process of this task, beside the reference's in rounds
+// (measure/own_speedup_runs.hpp): a ratio of runs taken minutes apart on a noisy
+// machine once let a serial program with a CPU-burning child pass.
+OwnSpeedupWalls own_one_worker_runs(const PerformanceTestSetup& setup, LabRunner& runs,
+                                    LabRunner& reference_runs, std::vector<TaskRun>& last) {
   TaskInvocation one_worker = setup.candidate;
   one_worker.params.set("workers", "1");
-  OwnRuns out;
-  TaskRun last;
-  auto run_own = [&] {
-    std::string ignored;
-    if (out.own_failed) return true;
-    auto seen = timed(runs, one_worker, setup.run_slug + "-own-serial", last)(ignored);
-    if (seen) out.own_s.push_back(seen->wall_s);
-    out.own_failed = !seen;
-    return true;
+  last.resize(4);
+  auto optional_run = [&](const std::optional<TaskInvocation>& inv, const char* slug, TaskRun& kept) {
+    return inv ? timed(reference_runs, *inv, setup.run_slug + slug, kept) : TimedRun{};
   };
-  auto run_reference = [&] {
-    if (!setup.reference_one_worker) return true;
-    auto seen = timed(reference_runs, *setup.reference_one_worker,
-                      setup.run_slug + "-reference-one-worker", last)(out.error);
-    if (seen) out.reference_s.push_back(seen->wall_s);
-    out.reference_failed = !seen;
-    return seen.has_value();
-  };
-  for (int i = 0; i < kOwnSerialRuns; ++i) {
-    const bool ok = i % 2 == 0 ? run_own() && run_reference() : run_reference() && run_own();
-    if (!ok) return out;
-  }
-  return out;
+  OwnSpeedupRunners runners{
+      timed(runs, one_worker, setup.run_slug + "-own-serial", last[0]),
+      timed(runs, setup.candidate, setup.run_slug + "-own-parallel", last[1]),
+      optional_run(setup.reference_one_worker, "-reference-one-worker", last[2]),
+      optional_run(setup.reference_parallel, "-reference-parallel", last[3])};
+  return own_speedup_walls(runners, kOwnSerialRuns);
 }
 
 // Whether the own speedup is asked of this test: a parallel test with workers on 2 or
@@ -123,7 +102,8 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
   if (!own_speedup_asked(setup, m, workers)) return true;
   m.required_own_speedup = setup.test->performance->min_own_speedup;
   m.own_speedup_workers = std::min(workers, setup.cores);
-  const OwnRuns seen = own_one_worker_runs(setup, runs, reference_runs);
+  std::vector<TaskRun> last;
+  const OwnSpeedupWalls seen = own_one_worker_runs(setup, runs, reference_runs, last);
   if (seen.reference_failed) {
     r.status = TestStatus::inconclusive;
     r.outcome = RunOutcome::not_run;
@@ -134,13 +114,16 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
     return false;
   }
   if (seen.own_s.empty() && seen.reference_s.empty()) return true;
-  const OwnSpeedup own = own_speedup_from_walls(seen.own_s, sbs.candidate_wall_s,
-                                                sbs.observed.overhead_s, seen.reference_s);
+  const std::vector<double>& parallel = seen.parallel_s.empty() ? sbs.candidate_wall_s : seen.parallel_s;
+  const OwnSpeedup own =
+      own_speedup_from_walls(seen.own_s, parallel, sbs.observed.overhead_s, seen.reference_s);
   m.own_speedup = own.speedup;
   m.own_speedup_reference_bound = own.reference_bound;
   // What the reference's own code gains from its workers here, from the same kinds of
   // runs at the same times: a noisy machine's dip is asked of neither.
-  const std::vector<double>& reference_parallel = reference_parallel_walls(setup, sbs);
+  const std::vector<double>& reference_parallel = seen.reference_parallel_s.empty()
+                                                      ? reference_parallel_walls(setup, sbs)
+                                                      : seen.reference_parallel_s;
   if (!seen.reference_s.empty() && !reference_parallel.empty()) {
     m.required_own_speedup = asked_own_speedup(
         m.required_own_speedup,

@@ -29,6 +29,9 @@ struct PerformanceTestSetup {
   // The reference's own run of the candidate's task with one worker, on a parallel test:
   // it bounds the submission's 1-worker time, which the submission could slow on purpose.
   std::optional<TaskInvocation> reference_one_worker;
+  // The reference's own run of the candidate's task with the test's workers, beside its
+  // 1-worker run: what the reference's workers gain here, at the same time.
+  std::optional<TaskInvocation> reference_parallel;
   // A gain test's reference run (measures_reference_gain): the reference's own candidate
   // task, same params, in every pair.
   std::optional<TaskInvocation> reference_candidate;

@@ -1,0 +1,52 @@
+#include "measure/own_speedup_runs.hpp"
+
+namespace parlab::grader {
+
+namespace {
+
+class Rounds {
+ public:
+  Rounds(const OwnSpeedupRunners& runners, OwnSpeedupWalls& out) : runners_(runners), out_(out) {}
+
+  bool own() { return submission(runners_.own, out_.own_s); }
+  bool parallel() { return submission(runners_.parallel, out_.parallel_s); }
+  bool reference() { return reference(runners_.reference, out_.reference_s); }
+  bool reference_parallel() { return reference(runners_.reference_parallel, out_.reference_parallel_s); }
+
+ private:
+  // Never stops the rounds: the reference's runs go on alone.
+  bool submission(const TimedRun& run, std::vector<double>& walls) {
+    if (out_.own_failed || !run) return true;
+    std::string ignored;
+    const auto seen = run(ignored);
+    if (seen) walls.push_back(seen->wall_s);
+    out_.own_failed = !seen;
+    return true;
+  }
+  bool reference(const TimedRun& run, std::vector<double>& walls) {
+    if (!run) return true;
+    const auto seen = run(out_.error);
+    if (seen) walls.push_back(seen->wall_s);
+    out_.reference_failed = !seen;
+    return seen.has_value();
+  }
+
+  const OwnSpeedupRunners& runners_;
+  OwnSpeedupWalls& out_;
+};
+
+}  // namespace
+
+OwnSpeedupWalls own_speedup_walls(const OwnSpeedupRunners& runners, int rounds) {
+  OwnSpeedupWalls out;
+  Rounds r(runners, out);
+  for (int i = 0; i < rounds; ++i) {
+    const bool ok = i % 2 == 0 ? r.own() && r.parallel() && r.reference() && r.reference_parallel()
+                               : r.reference_parallel() && r.reference() && r.parallel() && r.own();
+    if (!ok) break;
+  }
+  if (out.own_failed) out.parallel_s.clear();
+  return out;
+}
+
+}  // namespace parlab::grader
