@@ -61,36 +61,27 @@ TEST_CASE("noisy ratios are re-measured up to max_pairs, then flagged", "[measur
 
 TEST_CASE("noisy ratios that earn nothing even at their interval's high end stop at min_pairs",
           "[measure]") {
-  PerformanceSpec p;
-  p.warmup_pairs = 0;
-  p.min_pairs = 5;
-  p.max_pairs = 15;
-  p.max_spread = 0.1;
-  // Candidate 2 to 4 times slower: ratios 0.25 to 0.5, spread far past 10 %.
-  const std::vector<double> base = {1, 1, 1, 1, 1};
-  const std::vector<double> cand = {2, 4, 3, 2.2, 3.5};
-  SideBySideExtras extras;
-  SECTION("every ratio at or below zero_at: decided after min_pairs, flagged noisy") {
-    extras.earns_nothing_at = 0.5;
+  // Candidate 2 to 4 times slower: ratios 0.25 to 0.5, spread far past 10 %; pairs
+  // from 5 to 15, no warm-up.
+  auto pairs_measured = [](double earns_nothing_at) {
+    PerformanceSpec p;
+    p.warmup_pairs = 0;
+    p.max_pairs = 15;
+    SideBySideExtras extras;
+    extras.earns_nothing_at = earns_nothing_at;
     int b = 0, c = 0;
-    SideBySide s = measure_side_by_side(replay(base, b), replay(cand, c), p, [] { return 0.0; }, extras);
+    const SideBySide s = measure_side_by_side(replay({1, 1, 1, 1, 1}, b), replay({2, 4, 3, 2.2, 3.5}, c), p,
+                                              [] { return 0.0; }, extras);
     REQUIRE(s.ok);
-    CHECK(s.measurement.ratios.size() == 5);
-    CHECK(s.measurement.noisy);
-  }
-  SECTION("the interval reaches past zero_at: re-measured to max_pairs") {
-    extras.earns_nothing_at = 0.45;
-    int b = 0, c = 0;
-    SideBySide s = measure_side_by_side(replay(base, b), replay(cand, c), p, [] { return 0.0; }, extras);
-    REQUIRE(s.ok);
-    CHECK(s.measurement.ratios.size() == 15);
-  }
-  SECTION("no zero_at given: re-measured to max_pairs") {
-    int b = 0, c = 0;
-    SideBySide s = measure_side_by_side(replay(base, b), replay(cand, c), p, [] { return 0.0; });
-    REQUIRE(s.ok);
-    CHECK(s.measurement.ratios.size() == 15);
-  }
+    return s.measurement;
+  };
+  // Every ratio at or below zero_at: decided after min_pairs, flagged noisy.
+  const Measurement decided = pairs_measured(0.5);
+  CHECK(decided.ratios.size() == 5);
+  CHECK(decided.noisy);
+  // The interval reaches past zero_at, or no zero_at given: re-measured to max_pairs.
+  CHECK(pairs_measured(0.45).ratios.size() == 15);
+  CHECK(pairs_measured(0).ratios.size() == 15);
 }
 
 TEST_CASE("the time budget stops re-measuring", "[measure]") {
