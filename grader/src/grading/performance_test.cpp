@@ -19,7 +19,7 @@ namespace parlab::grader {
 namespace {
 
 constexpr int kSerialRuns = 3;  // enough for a median shown as information
-constexpr int kOwnSerialRuns = 3;  // the submission's own 1-worker runs: a median
+constexpr int kOwnSerialRuns = 4;  // rounds of 1-worker and parallel runs: each run in each place once
 
 // Runs `inv` once from a warm page cache (the previous run, the student's say, may
 // have evicted the dataset to slow the next one down); keeps the run in `last`.
@@ -118,6 +118,7 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
   const OwnSpeedup own =
       own_speedup_from_walls(seen.own_s, parallel, sbs.observed.overhead_s, seen.reference_s);
   m.own_speedup = own.speedup;
+  m.own_speedup_high = own.high;
   m.own_speedup_reference_bound = own.reference_bound;
   // What the reference's own code gains from its workers here, from the same kinds of
   // runs at the same times: a noisy machine's dip is asked of neither.
@@ -145,17 +146,27 @@ OwnSpeedup own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
   // A process's untimed cost is paid by both runs: left out, or it would dilute the
   // speedup of a short task. Never below a millisecond: a run is never free.
   constexpr double kLeast = 0.001;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
   const double overhead = std::max(overhead_s, 0.0);
-  // Serial work the reference does in less time is all a 1-worker run is credited
-  // with: sleeping, spinning or failing when given one worker makes it no slower here.
-  const double own = one_worker_wall_s.empty() ? std::numeric_limits<double>::infinity()
-                                               : median(one_worker_wall_s);
-  const bool bound = !reference_one_worker_wall_s.empty() &&
-                     median(reference_one_worker_wall_s) < own;
-  const double one =
-      std::max((bound ? median(reference_one_worker_wall_s) : own) - overhead, kLeast);
-  const double parallel = std::max(median(parallel_wall_s) - overhead, kLeast);
-  return {one / parallel, bound};
+  const std::size_t rounds = std::max(one_worker_wall_s.size(), reference_one_worker_wall_s.size());
+  // Runs of one round were taken side by side: each round gives its own ratio, so a
+  // slow minute slows both of its sides. Parallel walls of another count (the pairs',
+  // standing in) give their median to every round.
+  const bool paired = parallel_wall_s.size() == rounds;
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < rounds; ++i) {
+    // Serial work the reference does in less time is all a 1-worker run is credited
+    // with: sleeping, spinning or failing when given one worker makes it no slower here.
+    const double own = i < one_worker_wall_s.size() ? one_worker_wall_s[i] : kNone;
+    const double reference = i < reference_one_worker_wall_s.size() ? reference_one_worker_wall_s[i] : kNone;
+    const double parallel = paired ? parallel_wall_s[i] : median(parallel_wall_s);
+    ratios.push_back(std::max(std::min(own, reference) - overhead, kLeast) /
+                     std::max(parallel - overhead, kLeast));
+  }
+  const double own_median = one_worker_wall_s.empty() ? kNone : median(one_worker_wall_s);
+  const bool bound = !reference_one_worker_wall_s.empty() && median(reference_one_worker_wall_s) < own_median;
+  const Interval spread = median_interval(ratios);
+  return {median(ratios), bound, spread.low, spread.high};
 }
 
 bool baseline_of_another_kind(const TestSpec& test, const LabSpec& lab) {

@@ -65,15 +65,19 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
                           const std::vector<harness::NamedArray>& expected, TestResult& r,
                           const DecorateResult& decorate);
 
-// The submission's own speedup over its 1-worker run: the medians of the wall times the
-// grader saw, each less `overhead_s` (a process's untimed cost). The 1-worker side is
-// the faster of the submission's and the reference's 1-worker runs (none: the
-// submission's alone; the submission's none, as when they failed: the reference's), so
-// a 1-worker run slowed on purpose buys nothing. Throws std::invalid_argument without
-// runs on either side.
+// The submission's own speedup over its 1-worker run, from the wall times the grader
+// saw, each less `overhead_s` (a process's untimed cost): the median of each round's
+// ratio (the walls at one index were taken side by side; parallel walls of another
+// count give their median to every round), with the 95 % interval of that median. A
+// round's 1-worker side is the faster of the submission's and the reference's 1-worker
+// runs (none: the submission's alone; the submission's none, as when they failed: the
+// reference's), so a 1-worker run slowed on purpose buys nothing. Throws
+// std::invalid_argument without runs on either side.
 struct OwnSpeedup {
   double speedup = 0;
-  bool reference_bound = false;  // the reference's 1-worker run was the faster one
+  bool reference_bound = false;  // the reference's 1-worker runs were the faster ones
+  double low = 0;                // the median's 95 % interval over the rounds
+  double high = 0;
 };
 OwnSpeedup own_speedup_from_walls(const std::vector<double>& one_worker_wall_s,
                                   const std::vector<double>& parallel_wall_s, double overhead_s,

@@ -167,6 +167,16 @@ double points_at(const VerdictEnd& end, const Thresholds& th, double max_points)
 // Why the points could differ, and that nothing is counted against the student.
 std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b,
                                   const ParallelRule& rule) {
+  if (m.interference.empty() && !b.measured.own_speedup_ok) {
+    char seen[256];
+    std::snprintf(seen, sizeof seen,
+                  "; inconclusive: the speedup over a 1-worker run (%.2fx, this test needs "
+                  "%.2fx) varied up to %.2fx between its rounds of side-by-side runs, so it "
+                  "cannot be judged",
+                  m.own_speedup, m.required_own_speedup, m.own_speedup_high);
+    return seen + python_lesson(m, rule, true) +
+           "; nothing is counted against you: re-run on a quieter machine";
+  }
   if (m.interference.empty()) {
     return "; inconclusive: the ratios stayed too spread out to judge; nothing is counted "
            "against you: re-run on a quieter machine";
@@ -193,7 +203,9 @@ std::string decided_sentence(const Measurement& m, const VerdictBounds& b, doubl
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "; %s, but even the most favourable reading it allows (%s%s) earns %s",
-                m.interference.empty() ? "the ratios were spread out" : "the machine was busy",
+                !m.interference.empty() ? "the machine was busy"
+                : m.noisy               ? "the ratios were spread out"
+                                        : "the speedup over a 1-worker run varied between its rounds",
                 format_ratio(b.best.ratio).c_str(),
                 b.best.parallel_ok() ? "" : ", and not parallel even then",
                 points > 0 ? "the same points" : "nothing");

@@ -30,8 +30,11 @@ struct OwnSpeedupWalls {
   bool reference_failed = false;
 };
 
-// `rounds` rounds, in the order O P R Q, then Q R P O, and so on: each side runs as often
-// first as last.
+// `rounds` rounds, round i starting i places into O P R Q (O P R Q, P R Q O, R Q O P,
+// Q O P R): over four rounds each run takes each place once and none follows itself (a
+// run that follows its own program finds its files in the caches: with O P R Q then
+// Q R P O, the reference's parallel runs did at every other boundary, the submission's
+// never).
 OwnSpeedupWalls own_speedup_walls(const OwnSpeedupRunners& runners, int rounds);
 
 }  // namespace parlab::grader

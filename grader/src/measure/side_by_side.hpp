@@ -31,8 +31,8 @@ struct SideBySideExtras {
   TimedRun witness;
   int witness_runs = 5;
   // A gain test's reference run: the reference's own candidate task, run in every pair
-  // (B C R, then R C B, so baseline and reference take the turns beside the candidate
-  // equally); its ratio to the baseline is what this machine lets the reference gain
+  // (six orders in turn: each run takes each place and comes beside the candidate
+  // equally often); its ratio to the baseline is what this machine lets the reference gain
   // (score/scoring.hpp, within_reference_gain). Empty: none.
   TimedRun reference_candidate;
   // Cores other programs may keep busy before a pair is set aside (measure/other_load.hpp);

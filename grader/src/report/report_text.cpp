@@ -442,7 +442,8 @@ std::string inconclusive_cause(const TestResult& t) {
   // The grader's own sentences (grading/performance_test.cpp, performance_verdict.cpp):
   // a busy machine is only one of the reasons, and the student should read the real one.
   if (t.message.rfind("inconclusive: the reference", 0) == 0) return "the reference failed on this machine";
-  if (t.message.find("; inconclusive: the ratios stayed too spread out") != std::string::npos)
+  if (t.message.find("; inconclusive: the ratios stayed too spread out") != std::string::npos ||
+      t.message.find("; inconclusive: the speedup over a 1-worker run") != std::string::npos)
     return "too noisy to judge";
   if (t.message.find("; inconclusive: on this machine, now, the reference's own") != std::string::npos)
     return "the reference's own gain too small here";

@@ -73,7 +73,8 @@ TEST_CASE("own speedup: honest parallel code with a slower serial still passes",
   const OwnSpeedup slower =
       own_speedup_from_walls({2.65, 2.66, 2.64}, {1.40, 1.40, 1.41}, 0.05, {2.05, 2.04, 2.06});
   CHECK(slower.reference_bound);
-  CHECK(slower.speedup == Approx(2.0 / 1.35));
+  // Each round's ratio: 2.0 / 1.35, 1.99 / 1.35, 2.01 / 1.36; their median.
+  CHECK(slower.speedup == Approx(2.01 / 1.36));
   PerformanceVerdict v = performance_verdict(spread_over_two(slower.speedup), same_shape(), 25,
                                              {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::passed);
@@ -82,6 +83,46 @@ TEST_CASE("own speedup: honest parallel code with a slower serial still passes",
   const OwnSpeedup faster = own_speedup_from_walls({1.55}, {0.80}, 0.05, {2.05});
   CHECK_FALSE(faster.reference_bound);
   CHECK(faster.speedup == Approx(2.0));
+}
+
+TEST_CASE("own speedup: each round's runs are compared with each other, not across rounds",
+          "[own_speedup]") {
+  // The machine slowed down in the second round: both of its runs took 3x as long. Medians
+  // of each side would pair round 1's 1-worker run with round 2's parallel one.
+  const OwnSpeedup rounds = own_speedup_from_walls({2.05, 6.05, 2.05}, {1.05, 3.05, 1.05}, 0.05);
+  CHECK(rounds.speedup == Approx(2.0));
+  CHECK(rounds.low == Approx(2.0));
+  CHECK(rounds.high == Approx(2.0));
+  // Rounds that disagree: the interval says how far (under 6 rounds, the lowest to the
+  // highest).
+  const OwnSpeedup varied = own_speedup_from_walls({1.25, 1.45, 1.35, 1.55}, {1.05, 1.05, 1.05, 1.05}, 0.05);
+  CHECK(varied.low == Approx(1.2));
+  CHECK(varied.high == Approx(1.5));
+}
+
+TEST_CASE("own speedup: rounds that vary across the bar make the test inconclusive, not failed",
+          "[verdict][parallel][own_speedup]") {
+  // The reference itself, graded as a submission on a noisy machine: 1.22x at the median,
+  // 1.40x in its best round, the bar at 1.25x.
+  Measurement m = spread_over_two(1.22);
+  m.own_speedup_high = 1.40;
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("inconclusive: the speedup over a 1-worker run (1.22x, this test needs "
+                       "1.25x) varied up to 1.40x between its rounds") != std::string::npos);
+  CHECK(v.message.find("nothing is counted against you") != std::string::npos);
+  // A burner whose best round stays short of the bar is decided: it fails.
+  Measurement burner = spread_over_two(1.01);
+  burner.own_speedup_high = 1.10;
+  PerformanceVerdict failed = performance_verdict(burner, same_shape(), 25, {ParallelKind::processes, 2});
+  CHECK(failed.status == TestStatus::failed);
+  CHECK(failed.message.find("not parallel: with 1 worker your own task") != std::string::npos);
+  // Rounds past the bar at the median need no interval.
+  Measurement honest = spread_over_two(1.6);
+  honest.own_speedup_high = 1.9;
+  CHECK(performance_verdict(honest, same_shape(), 25, {ParallelKind::processes, 2}).status ==
+        TestStatus::passed);
 }
 
 TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told why",

@@ -256,11 +256,11 @@ TEST_CASE("a steady load gives up after min_pairs disturbed pairs and says what 
   CHECK(s.measurement.interference.find("0 of 5 pairs were quiet") != std::string::npos);
 }
 
-TEST_CASE("a gain test's reference run takes turns with the baseline beside the candidate",
+TEST_CASE("a gain test's three runs take every place in turn and never follow themselves",
           "[measure][gain]") {
   PerformanceSpec p;
   p.warmup_pairs = 1;
-  p.min_pairs = 3;
+  p.min_pairs = 5;
   int b = 0, c = 0, r = 0;
   std::vector<char> order;
   SideBySideExtras extras;
@@ -268,7 +268,16 @@ TEST_CASE("a gain test's reference run takes turns with the baseline beside the 
   SideBySide s = measure_side_by_side(loaded(2, {0}, b, &order, 'B'), loaded(1, {0}, c, &order, 'C'),
                                       p, [] { return 0.0; }, extras);
   REQUIRE(s.ok);
-  CHECK(std::string(order.begin(), order.end()) == "BCRRCBBCRRCB");
+  const std::string seen(order.begin(), order.end());
+  CHECK(seen == "BCR" "CRB" "RBC" "RCB" "CBR" "BRC");  // the warm-up pair, then 5
+  for (std::size_t i = 1; i < seen.size(); ++i) CHECK(seen[i] != seen[i - 1]);
+  for (char run : {'B', 'C', 'R'}) {
+    for (std::size_t place = 0; place < 3; ++place) {
+      int times = 0;
+      for (std::size_t triple = 0; triple < 6; ++triple) times += seen[triple * 3 + place] == run;
+      CHECK(times == 2);
+    }
+  }
   CHECK(s.measurement.median_ratio == Approx(2.0));
   CHECK(s.measurement.reference_ratio == Approx(2.0 / 1.6));
   CHECK(s.measurement.reference_ratio_low == Approx(2.0 / 1.6));
