@@ -167,6 +167,16 @@ double points_at(const VerdictEnd& end, const Thresholds& th, double max_points)
 // Why the points could differ, and that nothing is counted against the student.
 std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b,
                                   const ParallelRule& rule) {
+  if (m.interference.empty() && !b.measured.own_speedup_ok && own_speedup_unjudgeable(m)) {
+    char seen[320];
+    std::snprintf(seen, sizeof seen,
+                  "; inconclusive: the reference's own speedup over the same 1-worker runs was "
+                  "%.2fx here, short of the %.2fx this test asks (yours: %.2fx), so it cannot "
+                  "be judged on this machine now",
+                  m.reference_own_speedup, m.required_own_speedup, m.own_speedup);
+    return seen + std::string("; nothing is counted against you: close other programs and "
+                              "re-run, on a machine with more free cores if it repeats");
+  }
   if (m.interference.empty() && !b.measured.own_speedup_ok) {
     char seen[256];
     std::snprintf(seen, sizeof seen,

@@ -32,6 +32,10 @@ bool own_speedup_missing(const Measurement& m) {
          m.own_speedup < m.required_own_speedup;
 }
 
+bool own_speedup_unjudgeable(const Measurement& m) {
+  return m.reference_own_speedup > 0 && m.reference_own_speedup < m.required_own_speedup;
+}
+
 namespace {
 
 // The median's 95 % interval, as the measurement recorded it or from its ratios.
@@ -52,9 +56,11 @@ VerdictBounds verdict_bounds(const Measurement& m, const ParallelRule& rule) {
   b.measured = {m.median_ratio, !spread_missing(m, rule), !(rules && own_speedup_missing(m))};
   b.best = b.worst = b.measured;
   const bool busy = !m.interference.empty();
-  // The speedup over a 1-worker run varied between its rounds across the bar: short of
-  // it at the median, past it at the interval's favourable end.
-  if (rules && !b.measured.own_speedup_ok && m.own_speedup_high >= m.required_own_speedup) {
+  // The speedup over a 1-worker run varied between its rounds across the bar (short of
+  // it at the median, past it at the interval's favourable end), or the reference's own
+  // did not reach it here: it cannot be judged.
+  if (rules && !b.measured.own_speedup_ok &&
+      (m.own_speedup_high >= m.required_own_speedup || own_speedup_unjudgeable(m))) {
     b.best.own_speedup_ok = true;
   }
   b.uncertain = m.noisy || busy || b.best.own_speedup_ok != b.measured.own_speedup_ok;

@@ -1,5 +1,6 @@
 #include "measure/own_speedup_runs.hpp"
 
+#include <algorithm>
 #include <functional>
 
 namespace parlab::grader {
@@ -21,16 +22,20 @@ class Rounds {
     if (out_.own_failed || !run) return true;
     std::string ignored;
     const auto seen = run(ignored);
-    if (seen) walls.push_back(seen->wall_s);
+    if (seen) keep(*seen, walls);
     out_.own_failed = !seen;
     return true;
   }
   bool reference(const TimedRun& run, std::vector<double>& walls) {
     if (!run) return true;
     const auto seen = run(out_.error);
-    if (seen) walls.push_back(seen->wall_s);
+    if (seen) keep(*seen, walls);
     out_.reference_failed = !seen;
     return seen.has_value();
+  }
+  void keep(const TimedSample& seen, std::vector<double>& walls) {
+    walls.push_back(seen.wall_s);
+    out_.others_cores = std::max(out_.others_cores, seen.others_cores);
   }
 
   const OwnSpeedupRunners& runners_;

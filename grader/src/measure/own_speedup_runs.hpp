@@ -28,6 +28,7 @@ struct OwnSpeedupWalls {
   std::string error;
   bool own_failed = false;
   bool reference_failed = false;
+  double others_cores = -1;  // the most cores other programs kept busy during any run (< 0: not seen)
 };
 
 // `rounds` rounds, round i starting i places into O P R Q (O P R Q, P R Q O, R Q O P,

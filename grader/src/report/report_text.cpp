@@ -445,7 +445,8 @@ std::string inconclusive_cause(const TestResult& t) {
   if (t.message.find("; inconclusive: the ratios stayed too spread out") != std::string::npos ||
       t.message.find("; inconclusive: the speedup over a 1-worker run") != std::string::npos)
     return "too noisy to judge";
-  if (t.message.find("; inconclusive: on this machine, now, the reference's own") != std::string::npos)
+  if (t.message.find("; inconclusive: on this machine, now, the reference's own") != std::string::npos ||
+      t.message.find("; inconclusive: the reference's own speedup") != std::string::npos)
     return "the reference's own gain too small here";
   return "machine busy";
 }

@@ -125,6 +125,26 @@ TEST_CASE("own speedup: rounds that vary across the bar make the test inconclusi
         TestStatus::passed);
 }
 
+TEST_CASE("own speedup: where the reference's own falls short of the bar, nobody's is judged",
+          "[verdict][parallel][own_speedup]") {
+  // A machine whose second core gives little: the reference's own parallel runs were
+  // 1.05x its 1-worker runs, the bar at its floor of 1.118x.
+  Measurement m = spread_over_two(1.04);
+  m.own_speedup_high = 1.06;
+  m.required_own_speedup = 1.118;
+  m.reference_own_speedup = 1.05;
+  PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
+  CHECK(v.status == TestStatus::inconclusive);
+  CHECK(v.points == 0);
+  CHECK(v.message.find("inconclusive: the reference's own speedup over the same 1-worker runs "
+                       "was 1.05x here, short of the 1.12x this test asks (yours: 1.04x)") !=
+        std::string::npos);
+  // Where the reference's reaches the bar, a burner's shortfall is decided.
+  m.reference_own_speedup = 1.5;
+  CHECK(performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2}).status ==
+        TestStatus::failed);
+}
+
 TEST_CASE("own speedup: a burner earns nothing on a parallel test, and is told why",
           "[verdict][parallel][own_speedup]") {
   PerformanceVerdict v =

@@ -68,3 +68,18 @@ TEST_CASE("own-speedup rounds without the reference's runs time the submission's
   CHECK(w.reference_s.empty());
   CHECK(w.reference_parallel_s.empty());
 }
+
+TEST_CASE("own-speedup rounds keep the most load other programs put beside any run",
+          "[measure][own_speedup][load]") {
+  std::vector<std::string> order;
+  TimedRun busy_reference = [](std::string&) -> std::optional<TimedSample> {
+    TimedSample s{1.8, 1.8, 1.8, 1};
+    s.others_cores = 0.9;  // a compile beside it
+    return s;
+  };
+  const OwnSpeedupWalls w = own_speedup_walls(
+      {noted("O", 2.0, order), noted("P", 1.0, order), busy_reference, noted("Q", 0.9, order)}, 2);
+  CHECK(w.others_cores == Approx(0.9));
+  const OwnSpeedupWalls quiet = own_speedup_walls({noted("O", 2.0, order), noted("P", 1.0, order), {}, {}}, 2);
+  CHECK(quiet.others_cores < 0);
+}
