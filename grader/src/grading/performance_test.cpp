@@ -94,9 +94,6 @@ const std::vector<double>& reference_parallel_walls(const PerformanceTestSetup& 
   return same_task ? sbs.baseline_wall_s : none;
 }
 
-// Fills the own speedup into `m`; false (and `r` inconclusive) when the reference's
-// 1-worker run failed. Without the reference's runs, a failed 1-worker run of the
-// submission's leaves it unmeasured.
 // Other programs busy during the rounds: the speedup is judged as on a busy machine
 // (the pairs may have been quiet; the rounds' load is its own).
 void note_rounds_load(const OwnSpeedupWalls& seen, double allowed_load, Measurement& m) {
@@ -110,6 +107,9 @@ void note_rounds_load(const OwnSpeedupWalls& seen, double allowed_load, Measurem
   m.other_cores = seen.others_cores;
 }
 
+// Fills the own speedup into `m`; false (and `r` inconclusive) when the reference's
+// 1-worker run failed. Without the reference's runs, a failed 1-worker run of the
+// submission's leaves it unmeasured.
 bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
                          LabRunner& reference_runs, const SideBySide& sbs, int workers,
                          double allowed_load, Measurement& m, TestResult& r) {
@@ -141,14 +141,18 @@ bool measure_own_speedup(const PerformanceTestSetup& setup, LabRunner& runs,
                                                       ? reference_parallel_walls(setup, sbs)
                                                       : seen.reference_parallel_s;
   if (!seen.reference_s.empty() && !reference_parallel.empty()) {
-    // Over the same 1-worker base as the submission's (each round's faster 1-worker
-    // run): a base of the reference's runs alone would be, on average, slower than the
-    // faster of two, and ask more of the submission than of the reference.
-    m.reference_own_speedup = own_speedup_from_walls(seen.own_s, reference_parallel,
-                                                     sbs.observed.overhead_s, seen.reference_s)
-                                  .speedup;
-    m.required_own_speedup = asked_own_speedup(m.required_own_speedup, m.reference_own_speedup,
+    // Asked over the same 1-worker base as the submission's (each round's faster
+    // 1-worker run): a base of the reference's runs alone would be, on average, slower
+    // than the faster of two, and ask more of the submission than of the reference.
+    const double same_base = own_speedup_from_walls(seen.own_s, reference_parallel,
+                                                    sbs.observed.overhead_s, seen.reference_s)
+                                 .speedup;
+    m.required_own_speedup = asked_own_speedup(m.required_own_speedup, same_base,
                                                setup.test->performance->reference_gain_share);
+    // Whether the machine lets the reference show it at all: its runs alone, which the
+    // submission's fast (or slowed) 1-worker run cannot move.
+    m.reference_own_speedup =
+        own_speedup_from_walls(seen.reference_s, reference_parallel, sbs.observed.overhead_s).speedup;
   }
   return true;
 }

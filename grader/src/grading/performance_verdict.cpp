@@ -170,7 +170,7 @@ std::string inconclusive_sentence(const Measurement& m, const VerdictBounds& b,
   if (m.interference.empty() && !b.measured.own_speedup_ok && own_speedup_unjudgeable(m)) {
     char seen[320];
     std::snprintf(seen, sizeof seen,
-                  "; inconclusive: the reference's own speedup over the same 1-worker runs was "
+                  "; inconclusive: the reference's own speedup over its 1-worker runs was "
                   "%.2fx here, short of the %.2fx this test asks (yours: %.2fx), so it cannot "
                   "be judged on this machine now",
                   m.reference_own_speedup, m.required_own_speedup, m.own_speedup);

@@ -43,8 +43,8 @@ double load_allowance(double other_cores, int test_cores, int machine_cores);
 bool spread_missing(const Measurement& m, const ParallelRule& rule);
 bool own_speedup_missing(const Measurement& m);
 
-// Whether the reference's own speedup over the same 1-worker runs fell short of what the
-// test asks here: then nobody's can be judged on this machine now.
+// Whether the reference's own speedup over its 1-worker runs fell short of what the test
+// asks here: then nobody's can be judged on this machine now.
 bool own_speedup_unjudgeable(const Measurement& m);
 
 VerdictBounds verdict_bounds(const Measurement& m, const ParallelRule& rule);

@@ -142,7 +142,7 @@ struct Measurement {
   // times the grader saw (0: not measured), and what the test requires (0: nothing).
   double own_speedup = 0;
   double own_speedup_high = 0;   // the high end of its 95 % interval over the rounds (0: not known)
-  double reference_own_speedup = 0;  // the reference's, over the same 1-worker runs (0: not known)
+  double reference_own_speedup = 0;  // the reference's, over its own 1-worker runs (0: not known)
   double required_own_speedup = 0;
   int own_speedup_workers = 0;   // the parallel run's workers in that comparison
   // The 1-worker side was the reference's 1-worker run, faster than the submission's.

@@ -136,7 +136,7 @@ TEST_CASE("own speedup: where the reference's own falls short of the bar, nobody
   PerformanceVerdict v = performance_verdict(m, same_shape(), 25, {ParallelKind::processes, 2});
   CHECK(v.status == TestStatus::inconclusive);
   CHECK(v.points == 0);
-  CHECK(v.message.find("inconclusive: the reference's own speedup over the same 1-worker runs "
+  CHECK(v.message.find("inconclusive: the reference's own speedup over its 1-worker runs "
                        "was 1.05x here, short of the 1.12x this test asks (yours: 1.04x)") !=
         std::string::npos);
   // Where the reference's reaches the bar, a burner's shortfall is decided.
