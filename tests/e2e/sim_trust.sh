@@ -71,22 +71,21 @@ run_grade sampled lab03 "$W/sampled" --device sim --work-dir "$W/work" --json "$
 expect_scored "$W/sampled.json" "$SCALE" "failed 0.0 8.0" "coalesced-in-blocks-0-and-1 earns nothing on the coalescing check"
 
 # 7. A forged counters file (every request's sectors set to the ideal, consistent with
-#    the rest of the line): its lines no longer carry their seal, so the runs it forged
-#    fail and the coalescing check earns nothing.
+#    the rest of the line): the grader reads what the runtime sent through its report
+#    channel while the run went on, never the file, so the counts are the kernel's own
+#    and the coalescing check earns nothing.
 bash "$MAKE" forged_counters "$W/forged"
 run_grade forged lab03 "$W/forged" --device sim --work-dir "$W/work" --json "$W/forged.json"
-expect_rc forged 1
-expect_scored "$W/forged.json" "$SCALE" "skipped 0.0 8.0" "the forged counters earn nothing on the coalescing check"
-expect_status "$W/forged.json" "matrix_scale, 509 x 33 (tall)" failed "a run whose counters were forged fails"
-expect_test_says "$W/forged.json" "matrix_scale, 509 x 33 (tall)" "report of this run was altered: line 1 of its counters file does not carry its seal" "saying the report was altered"
+expect_scored "$W/forged.json" "$SCALE" "failed 0.0 8.0" "the forged counters file earns nothing on the coalescing check"
+expect_status "$W/forged.json" "matrix_scale, 509 x 33 (tall)" passed "its answers are right"
 
-# 8. The findings file removed at exit: the race stays found (the closing record comes
-#    after every exit handler of the submission, and the series it closes is gone).
+# 8. The findings file removed at exit: the race was sent through the report channel
+#    when it was found, and stays found.
 bash "$MAKE" hidden_findings "$W/hidden"
 run_grade hidden lab04 "$W/hidden" --device sim --no-perf --work-dir "$W/work" --json "$W/hidden.json"
 expect_rc hidden 1
 expect_status "$W/hidden.json" "$HIST" failed "the racy histogram fails although it removed its findings"
-expect_test_says "$W/hidden.json" "$HIST" "findings file is out of sequence" "saying the findings were cut"
+expect_test_says "$W/hidden.json" "$HIST" "data race on .local." "the race removed from the file is still found"
 
 # 9. Calling the runtime's sealing function by name: the grader's copy keeps it private.
 bash "$MAKE" calls_the_sealer "$W/sealer"
@@ -115,7 +114,8 @@ expect_at_most_control() {  # REPORT WHAT
 bash "$MAKE" honest_race "$W/honest"
 run_grade honest lab04 "$W/honest" --device sim --no-perf --work-dir "$W/work" --json "$W/honest.json"
 expect_test_says "$W/honest.json" "$HIST" "data race on .local." "the control's race is found"
-for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect reexec_without_settings stolen_key; do
+for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect reexec_without_settings stolen_key \
+            key_from_memory; do
   bash "$MAKE" "$kind" "$W/$kind"
   run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
   expect_rc "$kind" 1
@@ -130,6 +130,11 @@ expect_test_says "$W/locked_state_mprotect.json" "$HIST" "SIGSEGV" "the write af
 expect_test_says "$W/locked_state_proc_mem.json" "$HIST" "data race on .local." "the race survives /proc/self/mem"
 expect_test_says "$W/reexec_without_settings.json" "$HIST" "exited with status 127" "the re-exec is refused"
 expect_test_says "$W/stolen_key.json" "$HIST" "data race on .local." "no key was found: the race stays found"
+# The key read out of the runtime's memory: its forged closing record carries a good seal
+# (the grader reads it as out of sequence, not as unsealed), yet the race the runtime had
+# already sent through the report channel cannot be taken back.
+expect_test_says "$W/key_from_memory.json" "$HIST" "altered: line [0-9]+ of its findings file is out of sequence" \
+  "the key taken from memory seals a forged record, which cannot hide the race sent before it"
 
 # 6. The reference keeps every point it can earn here.
 fake_result ref lab03 reference -  # the fake table's grading (sim_counters and lab03_sim read it too)

@@ -191,7 +191,8 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   out.run = runner_.run(req);
   child_seconds_ += out.run.wall_seconds;
   if (!report_key.empty())
-    remember_sealed_run(dir, {report_key, out.run.outcome == RunOutcome::ok});
+    remember_sealed_run(dir, {report_key, out.run.outcome == RunOutcome::ok, out.run.simulator_report,
+                              out.run.simulator_report_truncated});
   const ChildRunFiles files(runs_root_, name);
   if (out.run.outcome != RunOutcome::ok) {
     std::string child = status_message(files);

@@ -26,11 +26,22 @@ UnsealedReport unseal_report(const std::string& text, const std::string& key_hex
 // A fresh key for one run: 32 random bytes from the kernel, as 64 hex digits.
 std::string fresh_report_key();
 
-// What the grader remembers of a sealed run: its key, and whether it exited cleanly.
+// What the grader remembers of a sealed run: its key, whether it exited cleanly, and
+// what came through the simulator's report channel (RunResult::simulator_report). When the
+// runner gave a channel, only what came through it counts: the run's files are the
+// submission's to write, and are not read.
 struct SealedRun {
   std::string key_hex;
   bool exited_cleanly = false;
+  std::optional<std::string> piped_report;
+  bool piped_report_truncated = false;
 };
+
+// The lines of one channel in what came through the report channel, their channel tag
+// taken off ("F " findings, "C " counters: sim/src/report/sealed_channel.hpp); nullopt
+// when none came. Lines with another or no tag belong to no channel: what the runtime
+// writes always has one, so they are left for the seal check to miss.
+std::optional<std::string> piped_channel_lines(const std::string& report, const std::string& channel);
 void remember_sealed_run(const std::filesystem::path& run_dir, SealedRun run);
 std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir);
 

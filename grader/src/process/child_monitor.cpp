@@ -86,10 +86,10 @@ class Stream {
 };
 
 // Waits up to `timeout` for any open stream (or the pidfd) to have something.
-void wait_for_activity(std::array<Stream*, 3>& streams, const UniqueFd& pidfd,
+void wait_for_activity(std::array<Stream*, 4>& streams, const UniqueFd& pidfd,
                        std::chrono::milliseconds timeout) {
-  std::array<pollfd, 4> fds{};
-  std::array<Stream*, 4> owner{};
+  std::array<pollfd, 5> fds{};
+  std::array<Stream*, 5> owner{};
   nfds_t count = 0;
   if (pidfd.valid()) fds[count++] = pollfd{pidfd.get(), POLLIN, 0};
   for (Stream* stream : streams) {
@@ -103,7 +103,7 @@ void wait_for_activity(std::array<Stream*, 3>& streams, const UniqueFd& pidfd,
     if (owner[i] != nullptr && fds[i].revents != 0) owner[i]->read_available();
 }
 
-bool any_open(const std::array<Stream*, 3>& streams) {
+bool any_open(const std::array<Stream*, 4>& streams) {
   for (const Stream* stream : streams)
     if (stream->open()) return true;
   return false;
@@ -150,7 +150,9 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
   Stream out(std::move(child.stdout_read), &end.stdout_capture, nullptr);
   Stream err(std::move(child.stderr_read), &end.stderr_capture, nullptr);
   Stream status(std::move(child.status_read), nullptr, &end.status_text);
-  std::array<Stream*, 3> streams = {&out, &err, &status};
+  end.report_capture = OutputCapture(limits.report_bytes);
+  Stream report(std::move(child.report_read), &end.report_capture, nullptr);
+  std::array<Stream*, 4> streams = {&out, &err, &status, &report};
   UniqueFd pidfd(open_pidfd(child.pid));
 
   const auto deadline = child.started + std::chrono::duration_cast<Clock::duration>(
@@ -184,7 +186,8 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
       }
 
       std::uint64_t written = end.stdout_capture.total_bytes() + end.stderr_capture.total_bytes();
-      if (end.killed_for == KillCause::none && written > limits.output_kill_bytes)
+      const bool report_overflow = end.report_capture.total_bytes() > limits.report_bytes;
+      if (end.killed_for == KillCause::none && (written > limits.output_kill_bytes || report_overflow))
         kill_for(KillCause::output_limit);
       if (has_exited(child.pid)) break;
       if (end.killed_for == KillCause::none && Clock::now() >= deadline)

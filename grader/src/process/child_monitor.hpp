@@ -24,6 +24,9 @@ struct MonitorLimits {
   double deadlock_seconds = 3;
   std::uint64_t output_bytes = 64 * 1024;     // kept per stream
   std::uint64_t output_kill_bytes = 8 << 20;  // stdout + stderr together
+  // The simulator's report channel: kept whole up to this; a run that writes more there is
+  // stopped as over the output limit (its report could not be read whole anyway).
+  std::uint64_t report_bytes = 16 << 20;
   // Called about every `tick` while the child runs (a performance run's sampler).
   std::function<void()> on_tick;
   std::chrono::milliseconds tick{50};
@@ -35,6 +38,7 @@ struct MonitoredChild {
   UniqueFd stdout_read;
   UniqueFd stderr_read;
   UniqueFd status_read;  // bubblewrap's --json-status-fd, or empty
+  UniqueFd report_read;  // the simulator's report channel (settings_file.hpp), or empty
 };
 
 struct ChildEnd {
@@ -46,6 +50,8 @@ struct ChildEnd {
   OutputCapture stdout_capture{0};
   OutputCapture stderr_capture{0};
   std::string status_text;  // what came through status_read (capped)
+  // What came through report_read, kept up to MonitorLimits::report_bytes.
+  OutputCapture report_capture{0};
   // What the process tree was doing when it was killed for time (stuck_tree.hpp), and
   // whether it was stopped early because every process was blocked (a deadlock).
   std::string stuck_diagnosis;

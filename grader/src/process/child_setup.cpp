@@ -89,6 +89,8 @@ const char* describe(ChildSetupStep step) {
       return "keeping the sandbox status pipe open";
     case ChildSetupStep::pass_settings:
       return "placing the simulator's settings descriptor";
+    case ChildSetupStep::pass_report:
+      return "placing the simulator's report channel";
     case ChildSetupStep::reach_bridge:
       return "bridging a private parent folder for the sandbox's user";
     case ChildSetupStep::hide_processes:
@@ -138,11 +140,22 @@ ChildSetupFailure apply_child_setup(const ChildSetupPlan& plan) noexcept {
   mark_descriptors_close_on_exec();
   if (plan.keep_open_fd >= 0 && ::fcntl(plan.keep_open_fd, F_SETFD, 0) != 0)
     return failed(ChildSetupStep::keep_status_fd);
+  // The report channel out of the way of the settings' number first (a busy grader's own
+  // descriptors can reach it), so placing the settings cannot close it.
+  int report_fd = plan.report_fd;
+  if (report_fd >= 0 && report_fd == plan.settings_target &&
+      (report_fd = ::fcntl(plan.report_fd, F_DUPFD_CLOEXEC, plan.report_target + 1)) < 0)
+    return failed(ChildSetupStep::pass_report);
   // dup2 leaves the copy open across exec; the status pipe must not be in its way.
   if (plan.settings_fd >= 0 && (plan.settings_target == plan.keep_open_fd ||
                                 ::dup2(plan.settings_fd, plan.settings_target) < 0 ||
                                 ::fcntl(plan.settings_target, F_SETFD, 0) != 0))
     return failed(ChildSetupStep::pass_settings);
+  if (report_fd >= 0 && (plan.report_target == plan.keep_open_fd ||
+                         plan.report_target == plan.settings_target ||
+                         ::dup2(report_fd, plan.report_target) < 0 ||
+                         ::fcntl(plan.report_target, F_SETFD, 0) != 0))
+    return failed(ChildSetupStep::pass_report);
   // Before the drop and the chdir: a view in which private parents are passable.
   if (plan.reach != nullptr && !apply_reach_plan(*plan.reach))
     return failed(ChildSetupStep::reach_bridge);

@@ -29,6 +29,10 @@ struct ChildSetupPlan {
   // `settings_target` in the child, kept across exec; -1: none.
   int settings_fd = -1;
   int settings_target = -1;
+  // The sending end of the simulator's report channel, placed at `report_target`, kept
+  // across exec; -1: none.
+  int report_fd = -1;
+  int report_target = -1;
   // Set PR_SET_NO_NEW_PRIVS: setuid programs cannot raise the child's privileges.
   // Off under bubblewrap, which sets it itself and may need setuid on some hosts.
   bool no_new_privileges = true;
@@ -60,6 +64,7 @@ enum class ChildSetupStep {
   new_session,
   keep_status_fd,
   pass_settings,
+  pass_report,
   reach_bridge,
   hide_processes,
   change_directory,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,12 @@ struct RunResult {
   process::TreeUsage tree;
   double others_cpu_seconds = -1;
   double steal_seconds = -1;
+  // Only for a run given simulator settings: what the simulator wrote through its
+  // report channel (sim/include/parlab_sim/settings_descriptor.hpp), which the grader read
+  // while the run went on, and whether there was more than it keeps. Empty optional: the
+  // runner gave no channel (the report, if any, is in the run's files).
+  std::optional<std::string> simulator_report;
+  bool simulator_report_truncated = false;
 };
 
 class ProcessRunner {

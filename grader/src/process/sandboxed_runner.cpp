@@ -77,6 +77,11 @@ MonitorLimits monitor_limits_for(const ResourceLimits& limits) {
   return monitor;
 }
 
+void add_simulator_report(RunResult& result, const ChildEnd& end) {
+  result.simulator_report = end.report_capture.text();
+  result.simulator_report_truncated = end.report_capture.truncated();
+}
+
 RunResult result_of(const ChildEnd& end, const Termination& termination,
                     const TerminationContext& context, const ResourceLimits& limits,
                     double tree_cpu_seconds) {
@@ -164,8 +169,10 @@ void add_syscall_filters(ChildSetupPlan& plan, bool drops_privileges, bool uses_
     plan.syscall_filter = &filter->program;
 }
 
+// `report`: the simulator's report channel, if any; its sending end is the child's alone
+// once the child has started (the end of the child's tree is then end-of-file).
 MonitoredChild spawn_monitored(Launch& launch, const RunRequest& request, const ChildSetupPlan& plan,
-                               const std::string& hint) {
+                               const std::string& hint, std::optional<Pipe>& report) {
   MonitoredChild child;
   child.started = std::chrono::steady_clock::now();
   try {
@@ -178,6 +185,10 @@ MonitoredChild spawn_monitored(Launch& launch, const RunRequest& request, const 
   }
   launch.status_pipe.write_end.reset();  // only the sandbox may hold it now
   child.status_read = std::move(launch.status_pipe.read_end);
+  if (report) {
+    report->write_end.reset();
+    child.report_read = std::move(report->read_end);
+  }
   return child;
 }
 
@@ -248,6 +259,16 @@ UniqueFd pass_simulator_settings(const RunRequest& request, ChildSetupPlan& plan
   plan.settings_fd = settings.get();
   plan.settings_target = kSimSettingsDescriptor;
   return settings;
+}
+
+// With settings, the simulator's report channel: its sending end goes to the child at
+// the runtime's report descriptor; the receiving end is monitored with stdout and stderr.
+std::optional<Pipe> pass_simulator_report(const RunRequest& request, ChildSetupPlan& plan) {
+  if (request.simulator_settings.empty()) return std::nullopt;
+  Pipe pipe = make_record_channel();
+  plan.report_fd = pipe.write_end.get();
+  plan.report_target = kSimReportDescriptor;
+  return pipe;
 }
 
 }  // namespace
@@ -396,8 +417,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   const std::vector<fs::path> read_only = resolve_view_paths(request.view.read_only);
   const std::vector<fs::path> read_write = resolve_view_paths(request.view.read_write);
 
-  std::optional<FileOwner> owner;
-  if (drop_privileges_) owner = FileOwner{uid_, gid_};
+  const std::optional<FileOwner> owner = drop_privileges_ ? std::make_optional(FileOwner{uid_, gid_}) : std::nullopt;
   const fs::path work_dir = prepare_work_dir(request.work_dir, owner);
   const std::string work_dir_text = work_dir.string();
   note_scratch_reach(read_write, work_dir);
@@ -417,6 +437,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   plan.hide_other_processes = hide_other_processes_;
   add_syscall_filters(plan, drop_privileges_, use_bubblewrap_);
   const UniqueFd settings = pass_simulator_settings(request, plan);
+  std::optional<Pipe> report = pass_simulator_report(request, plan);
 
   // The whole tree's memory (memfd and tmpfs included) and process count, and a
   // kill that reaches processes which left the process group.
@@ -435,7 +456,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
 
   const std::string hint = drop_privileges_ ? reachability_hint(uid_) : "";
   std::optional<std::uint64_t> oom_kills_before = oom_kill_count();
-  MonitoredChild child = spawn_monitored(launch, request, plan, hint);
+  MonitoredChild child = spawn_monitored(launch, request, plan, hint, report);
 
   MonitorLimits monitor_limits = monitor_limits_for(request.limits);
   std::optional<TreeSampler> sampler;
@@ -462,6 +483,7 @@ RunResult SandboxedRunner::run(const RunRequest& request) {
   RunResult result = result_of(end, termination_from_wait_status(end.wait_status, use_bubblewrap_),
                                context, request.limits, tree_cpu);
   if (sampler) add_observation(result, *sampler, tree_cpu, machine_before, machine_after);
+  if (report) add_simulator_report(result, end);
   return result;
 }
 

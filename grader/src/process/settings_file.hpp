@@ -13,6 +13,8 @@ namespace parlab::grader::process {
 
 // The number the runtime reads, from the simulator's own header (one definition).
 inline constexpr int kSimSettingsDescriptor = parlab_sim::kSettingsDescriptor;
+// The simulator's report channel (its sending end, in the child; the grader receives at the other).
+inline constexpr int kSimReportDescriptor = parlab_sim::kReportDescriptor;
 
 // The file holding `text`, close-on-exec here, read from its start. Throws
 // std::system_error.

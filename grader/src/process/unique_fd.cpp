@@ -1,6 +1,7 @@
 #include "process/unique_fd.hpp"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <system_error>
@@ -37,6 +38,18 @@ Pipe make_pipe() {
   pipe.read_end = at_least_three(pipe.read_end.release());
   pipe.write_end = at_least_three(pipe.write_end.release());
   return pipe;
+}
+
+Pipe make_record_channel() {
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) throw_errno("socketpair");
+  Pipe channel;
+  channel.read_end = at_least_three(fds[0]);
+  channel.write_end = at_least_three(fds[1]);
+  // One way: nothing is ever sent to the writer, and the reader's end sends nothing.
+  if (::shutdown(channel.read_end.get(), SHUT_WR) != 0 || ::shutdown(channel.write_end.get(), SHUT_RD) != 0)
+    throw_errno("shutdown");
+  return channel;
 }
 
 void set_nonblocking(int fd) {

@@ -42,6 +42,12 @@ struct Pipe {
 };
 Pipe make_pipe();
 
+// A one-way channel of whole records: a SOCK_SEQPACKET pair whose `write_end` can only
+// send and `read_end` only receive. Unlike a pipe, the writer cannot reopen it for
+// reading through /proc/self/fd (a socket cannot be opened), so what it sent cannot be
+// read back out of the channel, and each send arrives whole or not at all.
+Pipe make_record_channel();
+
 // Makes reads return EAGAIN instead of blocking. Throws std::system_error.
 void set_nonblocking(int fd);
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "config/locked_state.hpp"
+#include "parlab_sim/settings_descriptor.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -109,6 +110,33 @@ constexpr std::uint32_t kArch = AUDIT_ARCH_AARCH64;
 
 constexpr std::uint32_t kRefuse = SECCOMP_RET_ERRNO | EPERM;
 
+// The report pipe stays where the runtime writes: close(), dup2()/dup3() onto its number
+// and a close_range() over it are refused. (The low 32 bits: the kernel reads these
+// arguments as unsigned int.) Leaves the system call's number loaded.
+void keep_report_descriptor(std::vector<sock_filter>& f) {
+  constexpr std::uint32_t fd = kReportDescriptor;
+  auto refuse_if_arg_is = [&](long nr, std::uint32_t arg) {
+    f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 4));
+    f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0]) + 8 * arg));
+    f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, fd, 0, 1));
+    f.push_back(statement(BPF_RET | BPF_K, kRefuse));
+    f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  };
+  refuse_if_arg_is(SYS_close, 0);
+#ifdef SYS_dup2
+  refuse_if_arg_is(SYS_dup2, 1);
+#endif
+  refuse_if_arg_is(SYS_dup3, 1);
+  // close_range(first, last, flags): refused when first <= fd <= last.
+  f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 0, 6));
+  f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
+  f.push_back(jump(BPF_JMP | BPF_JGT | BPF_K, fd, 3, 0));
+  f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[1])));
+  f.push_back(jump(BPF_JMP | BPF_JGE | BPF_K, fd, 0, 1));
+  f.push_back(statement(BPF_RET | BPF_K, kRefuse));
+  f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+}
+
 // execve is let through only with `helper` (an address in the sealed page) as its path.
 std::vector<sock_filter> lock_filter(const void* helper) {
   const auto address = reinterpret_cast<std::uintptr_t>(helper);
@@ -129,6 +157,7 @@ std::vector<sock_filter> lock_filter(const void* helper) {
     f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 1));
     f.push_back(statement(BPF_RET | BPF_K, kRefuse));
   }
+  keep_report_descriptor(f);
   // execve: allowed only when args[0] is `helper` (both halves) and a helper was found.
   f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 1, 0));
   f.push_back(statement(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));

@@ -1,18 +1,23 @@
 #pragma once
 // The simulator's report channel (docs/sandbox.md, "Nothing the submission can observe
-// decides a verdict"). Findings and counters leave the submission's process through
-// files in its own run folder, which the submission can rewrite. So every line is
-// sealed: the grader hands each run a fresh key with the settings (read and scrubbed
-// before any submission code runs, config/runtime_settings), and each line carries an
-// HMAC-SHA256 over the channel, the writing process, its sequence number and the
-// payload. At exit the process that loaded the key writes a sealed closing record.
-// The grader (grading/sealed_report) keeps only an unbroken, verified series: a line
-// changed, added, removed or reordered, or a missing closing record after a clean exit,
-// is a tampered report.
+// decides a verdict"). In a graded run, findings and counters leave the submission's
+// process through a socket the grader gave it at kReportDescriptor
+// (parlab_sim/settings_descriptor.hpp), one record per line, read by the grader while
+// the run goes on: what was sent cannot be taken back, whatever the submission learns
+// of its own memory. Every line is also sealed: the grader hands each run a fresh key
+// with the settings (read and scrubbed before any submission code runs,
+// config/runtime_settings), and each line carries an HMAC-SHA256 over the channel, the
+// writing process, its sequence number and the payload. At exit the process that
+// loaded the key writes a sealed closing record. The grader (grading/sealed_report)
+// keeps only an unbroken, verified series: a line changed, added, removed or
+// reordered, or a missing closing record after a clean exit, is a tampered report.
+// Without the socket (a runner that gives none) the lines go to the files of the
+// settings' paths, as the simulator run by hand writes them.
 //
 // Line format: "<L|E> <pid> <seq> <mac: 64 hex> <payload>\n"; L: a payload line (one
 // JSON object), E: the closing record (payload "main", or "fork" for a forked child).
 // The MAC covers "parlab-sim-report/1\n<channel>\n<L|E> <pid> <seq>\n<payload>".
+// Through the socket each line is prefixed with its channel: "F " findings, "C " counters.
 //
 // Everything here lives in namespace parlab_sim::sealed, which the grader's copy of the
 // runtime makes local (sim/CMakeLists.txt, parlab_sim_sealed): a submission cannot

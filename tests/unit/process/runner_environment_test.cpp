@@ -141,7 +141,7 @@ TEST_CASE("The simulator's settings reach the child at their descriptor, not in 
   request.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
   RunResult result = runner.run(request);
   REQUIRE(result.outcome == RunOutcome::ok);
-  CHECK(report_of(result)["fds"] == "0,1,2,1000");
+  CHECK(report_of(result)["fds"] == "0,1,2,1000,1001");
   RunRequest read = fake_request("read_path", scratch);
   read.args = {"/proc/self/fd/1000"};
   read.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
@@ -151,6 +151,29 @@ TEST_CASE("The simulator's settings reach the child at their descriptor, not in 
   RunRequest env = fake_request("print_env", scratch);
   env.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
   CHECK(runner.run(env).stdout_text.find("PARLAB_SIM_") == std::string::npos);
+}
+
+TEST_CASE("With simulator settings the child gets a report channel, which the grader reads as the run goes",
+          "[process][env]") {
+  SandboxedRunner runner(options_with(PARLAB_EACH_SANDBOX_MODE()));
+  CAPTURE(runner.sandbox_name());
+  ScratchDir scratch;
+  RunRequest sent = fake_request("write_fd", scratch);
+  sent.args = {"1001", "F first line\n", "read-back"};
+  sent.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
+  RunResult result = runner.run(sent);
+  REQUIRE(result.outcome == RunOutcome::ok);
+  // What it sent cannot be read back, neither from its end nor reopened through /proc.
+  CHECK(result.stdout_text == "sent\n");
+  REQUIRE(result.simulator_report);
+  CHECK(*result.simulator_report == "F first line\n");
+  CHECK_FALSE(result.simulator_report_truncated);
+  // No settings, no channel: nothing at that number, and no report.
+  RunRequest plain = fake_request("write_fd", scratch);
+  plain.args = {"1001", "x"};
+  RunResult without = runner.run(plain);
+  CHECK(without.outcome != RunOutcome::ok);
+  CHECK_FALSE(without.simulator_report);
 }
 
 TEST_CASE("The resource limits reach the child", "[process][env]") {

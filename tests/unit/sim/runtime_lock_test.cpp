@@ -4,6 +4,7 @@
 // the helper at the sealed page's own address; other files stay writable.
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 
 #include "config/locked_state.hpp"
 #include "config/runtime_lock.hpp"
+#include "parlab_sim/settings_descriptor.hpp"
 
 using parlab_sim::detail::g_locked;
 
@@ -44,7 +46,39 @@ int attempt_everything_once_locked(const std::string& scratch_file) {
   return 64;
 }
 
+// What the child could do to the report channel once locked, one bit per way; 0: it stayed.
+int attempt_to_move_the_report_channel() {
+  int ends[2];
+  if (::pipe(ends) != 0 || ::dup2(ends[1], parlab_sim::kReportDescriptor) < 0) return 128;
+  std::string problem;
+  if (!parlab_sim::detail::lock_runtime(problem)) return 128;
+  const int fd = parlab_sim::kReportDescriptor;
+  int open_ways = 0;
+  if (::close(fd) == 0 || errno != EPERM) open_ways |= 1;
+  if (::dup2(ends[0], fd) >= 0) open_ways |= 2;
+  if (::dup3(ends[0], fd, O_CLOEXEC) >= 0) open_ways |= 4;
+  if (::syscall(SYS_close_range, 3U, ~0U, 0U) == 0) open_ways |= 8;
+  if (::syscall(SYS_close_range, static_cast<unsigned>(fd), static_cast<unsigned>(fd), 0U) == 0) open_ways |= 8;
+  // The opposite: other descriptors close as ever, and ranges that leave it out too.
+  if (::close(ends[1]) != 0) open_ways |= 16;
+  if (::syscall(SYS_close_range, static_cast<unsigned>(fd) + 1, ~0U, 0U) != 0) open_ways |= 32;
+  if (::write(fd, "x", 1) != 1) open_ways |= 64;  // still the channel, and writable
+  return open_ways;
+}
+
 }  // namespace
+
+TEST_CASE("a locked runtime's report channel cannot be closed or replaced", "[sim][lock]") {
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(attempt_to_move_the_report_channel());
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  // Bits: 1 close, 2 dup2, 4 dup3, 8 a close_range over it, 16 another close refused,
+  // 32 a close_range past it refused, 64 the channel no longer written, 128 set-up failed.
+  CHECK(WEXITSTATUS(status) == 0);
+}
 
 TEST_CASE("a locked runtime's state is out of the process's own reach", "[sim][lock]") {
   const std::string scratch = "/tmp/parlab-lock-test-" + std::to_string(::getpid());
