@@ -186,9 +186,10 @@ ChildEnd monitor_child(MonitoredChild child, const MonitorLimits& limits) {
       }
 
       std::uint64_t written = end.stdout_capture.total_bytes() + end.stderr_capture.total_bytes();
-      const bool report_overflow = end.report_capture.total_bytes() > limits.report_bytes;
-      if (end.killed_for == KillCause::none && (written > limits.output_kill_bytes || report_overflow))
+      if (end.killed_for == KillCause::none && written > limits.output_kill_bytes)
         kill_for(KillCause::output_limit);
+      if (end.killed_for == KillCause::none && end.report_capture.total_bytes() > limits.report_bytes)
+        kill_for(KillCause::report_limit);
       if (has_exited(child.pid)) break;
       if (end.killed_for == KillCause::none && Clock::now() >= deadline)
         kill_for(KillCause::timeout);

@@ -15,7 +15,8 @@
 
 namespace parlab::grader::process {
 
-enum class KillCause { none, timeout, output_limit };
+// report_limit: more than MonitorLimits::report_bytes through the simulator's report channel.
+enum class KillCause { none, timeout, output_limit, report_limit };
 
 struct MonitorLimits {
   double wall_seconds = 10;

@@ -173,6 +173,11 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
     if (!context.stuck_diagnosis.empty()) reason += "; " + context.stuck_diagnosis;
     return {RunOutcome::timeout, reason};
   }
+  if (context.killed_for == KillCause::report_limit) {
+    return {RunOutcome::output_limit, "output limit: the program sent more than " +
+                                          format_bytes(MonitorLimits{}.report_bytes) +
+                                          " through the simulator's report channel and was stopped"};
+  }
   if (context.killed_for == KillCause::output_limit) {
     return {RunOutcome::output_limit, "output limit: the program wrote more than " +
                                           format_bytes(limits.output_kill_bytes) +

@@ -1,6 +1,7 @@
 // Writes argv[2] to the descriptor numbered argv[1] in one write (a send on a socket);
 // then, with argv[3] "read-back", tries to read what it wrote back out of that
-// descriptor and through /proc/self/fd. Exits 0 and prints "sent" when the write went
+// descriptor and through /proc/self/fd; with "flood", goes on writing 60 KiB records
+// until a write fails. Exits 0 and prints "sent" when the write went
 // through, and "read back" if anything came back; 2 and prints why when the write failed.
 #include <fcntl.h>
 #include <unistd.h>
@@ -20,6 +21,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::printf("sent\n");
+  if (argc >= 4 && std::string(argv[3]) == "flood") {
+    const std::string record(60 << 10, 'x');
+    while (::write(fd, record.data(), record.size()) > 0) {
+    }
+  }
   if (argc >= 4 && std::string(argv[3]) == "read-back") {
     char buffer[256];
     if (::fcntl(fd, F_SETFL, O_NONBLOCK) == 0 && ::read(fd, buffer, sizeof buffer) > 0) std::printf("read back\n");

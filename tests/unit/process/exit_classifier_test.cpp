@@ -102,6 +102,14 @@ TEST_CASE("Our own kill decides the outcome whatever the status says", "[process
   CHECK(o.outcome == RunOutcome::output_limit);
   CHECK(o.reason ==
         "output limit: the program wrote more than 8 MiB to stdout/stderr and was stopped");
+
+  TerminationContext report_flood;
+  report_flood.killed_for = KillCause::report_limit;
+  Verdict r = classify(exited(0), report_flood);
+  CHECK(r.outcome == RunOutcome::output_limit);
+  CHECK(r.reason ==
+        "output limit: the program sent more than 16 MiB through the simulator's report channel and was "
+        "stopped");
 }
 
 TEST_CASE("SIGKILL from outside: memory when the OOM killer ran, else a crash",

@@ -168,6 +168,14 @@ TEST_CASE("With simulator settings the child gets a report channel, which the gr
   REQUIRE(result.simulator_report);
   CHECK(*result.simulator_report == "F first line\n");
   CHECK_FALSE(result.simulator_report_truncated);
+  // Sending without end is stopped, and said as such.
+  RunRequest flood = fake_request("write_fd", scratch);
+  flood.args = {"1001", "F x\n", "flood"};
+  flood.simulator_settings = "PARLAB_SIM_RACE_CHECK=1\n";
+  RunResult flooded = runner.run(flood);
+  CHECK(flooded.outcome == RunOutcome::output_limit);
+  CHECK_THAT(flooded.reason, Catch::Contains("through the simulator's report channel"));
+  CHECK(flooded.simulator_report_truncated);
   // No settings, no channel: nothing at that number, and no report.
   RunRequest plain = fake_request("write_fd", scratch);
   plain.args = {"1001", "x"};
