@@ -36,17 +36,18 @@ struct SealedRun {
   std::optional<std::string> piped_report;
   bool piped_report_truncated = false;
 };
-
-// The lines of one channel in what came through the report channel, their channel tag
-// taken off ("F " findings, "C " counters: sim/src/report/sealed_channel.hpp); nullopt
-// when none came. Lines with another or no tag belong to no channel: what the runtime
-// writes always has one, so they are left for the seal check to miss.
-std::optional<std::string> piped_channel_lines(const std::string& report, const std::string& channel);
 void remember_sealed_run(const std::filesystem::path& run_dir, SealedRun run);
 std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir);
 
-// Reads one of the simulator's files of run `run_name` (through ChildRunFiles: no
-// links, capped) and, for a sealed run, unseals it. `text` is empty when the file is
+// The lines of one channel in what came through the report channel, their channel tag
+// taken off ("F " findings, "C " counters: sim/src/report/sealed_channel.hpp); nullopt
+// when none came. The runtime tags every line it sends, so a line of no channel was sent
+// by the submission: both channels then get a line that no seal check passes.
+std::optional<std::string> piped_channel_lines(const std::string& report, const std::string& channel);
+
+// Reads one channel of the simulator's report of run `run_name` (from what came through
+// the report channel when the runner gave one; else from the run's file, through
+// ChildRunFiles: no links, capped) and, for a sealed run, unseals it. `text` is empty when the file is
 // absent (a sealed run that exited cleanly always writes its closing record, so that
 // is a problem there).
 struct SimReport {
