@@ -11,11 +11,18 @@
 # share a work folder (RESULTS/work/MODE) and with it the generated datasets; a
 # submission's build folder is per path, and one mode grades a path once, so no two
 # concurrent gradings share a build (the references' two modes included).
+# Each passing GPU test is re-run in one other order, not the grader's default two
+# (FAKE_GRADING_ORDER_RERUNS=N for more): the re-runs were a third of the table's time,
+# and the fakes' verdicts rest on them once, not twice: one re-run still puts every
+# fake's answers through a second order (a correct fake must not fail there), and the
+# default of two is what every other sim grading of the suite runs (sim_findings.sh
+# asserts a failure only a re-run finds).
 # Exit 0: every line graded; 1: some fake could not be made or left no result.json.
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 GRADE RESULTS [LAB_REGEX]" >&2; exit 2; }
 GRADE=$1 RESULTS=$2 FILTER=${3:-.}
 JOBS=${FAKE_GRADING_JOBS:-$(nproc)}
+export PARLAB_SIM_ORDER_RERUNS=${FAKE_GRADING_ORDER_RERUNS:-1}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "FAKE_GRADING_JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$ROOT/tests/fakes/fake_results.bash"
