@@ -58,4 +58,6 @@ void reset(Device device);
 void launch(cudaStream_t stream, double seconds, bool uses_persisting_lines = false);
 // The most bytes one cudaMemset has written since reset().
 std::size_t largest_memset();
+// The bytes all cudaMalloc calls have asked for since reset().
+std::size_t bytes_allocated();
 }  // namespace fake_cuda

@@ -26,6 +26,7 @@ struct State {
   std::size_t persisting_limit = 0;
   bool persisting_lines_kept = false;
   std::size_t largest_memset = 0;
+  std::size_t bytes_allocated = 0;
   cudaError_t last_error = cudaSuccess;
 };
 State& state() {
@@ -64,6 +65,7 @@ void launch(cudaStream_t stream, double seconds, bool uses_persisting_lines) {
   if (uses_persisting_lines && state().persisting_limit > 0) state().persisting_lines_kept = true;
 }
 std::size_t largest_memset() { return state().largest_memset; }
+std::size_t bytes_allocated() { return state().bytes_allocated; }
 }  // namespace fake_cuda
 
 const char* cudaGetErrorName(cudaError_t error) {
@@ -92,6 +94,7 @@ cudaError_t cudaDeviceSynchronize() {
 constexpr std::size_t kBacked = std::size_t{64} << 20;
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  state().bytes_allocated += bytes;
   *pointer = bytes <= kBacked ? std::calloc(bytes == 0 ? 1 : bytes, 1) : std::malloc(64);
   return cudaSuccess;
 }
