@@ -154,7 +154,7 @@ std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir) {
   return it->second;
 }
 
-std::optional<std::string> piped_channel_lines(const std::string& report, const std::string& channel) {
+std::optional<std::string> channel_lines_of(const std::string& report, const std::string& channel) {
   const char tag = channel == "findings" ? 'F' : 'C';
   std::optional<std::string> lines;
   std::istringstream in(report);
@@ -181,12 +181,12 @@ SimReport read_sim_report(const std::filesystem::path& runs_root, const std::str
                           const char* file, const std::string& channel, std::uint64_t cap) {
   SimReport out;
   const std::optional<SealedRun> sealed = sealed_run_of(runs_root / run_name);
-  if (sealed && sealed->piped_report && sealed->piped_report_truncated) {
+  if (sealed && sealed->channel_report && sealed->channel_report_truncated) {
     out.problem = "its report channel carried more than the grader keeps";
     return out;
   }
   const std::optional<std::string> raw =
-      sealed && sealed->piped_report ? piped_channel_lines(*sealed->piped_report, channel)
+      sealed && sealed->channel_report ? channel_lines_of(*sealed->channel_report, channel)
                                      : ChildRunFiles(runs_root, run_name).read_text(file, cap);
   if (!sealed) {
     out.text = raw;

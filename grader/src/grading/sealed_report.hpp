@@ -33,8 +33,8 @@ std::string fresh_report_key();
 struct SealedRun {
   std::string key_hex;
   bool exited_cleanly = false;
-  std::optional<std::string> piped_report;
-  bool piped_report_truncated = false;
+  std::optional<std::string> channel_report;
+  bool channel_report_truncated = false;
 };
 void remember_sealed_run(const std::filesystem::path& run_dir, SealedRun run);
 std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir);
@@ -43,7 +43,7 @@ std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir);
 // taken off ("F " findings, "C " counters: sim/src/report/sealed_channel.hpp); nullopt
 // when none came. The runtime tags every line it sends, so a line of no channel was sent
 // by the submission: both channels then get a line that no seal check passes.
-std::optional<std::string> piped_channel_lines(const std::string& report, const std::string& channel);
+std::optional<std::string> channel_lines_of(const std::string& report, const std::string& channel);
 
 // Reads one channel of the simulator's report of run `run_name` (from what came through
 // the report channel when the runner gave one; else from the run's file, through

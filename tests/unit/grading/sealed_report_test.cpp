@@ -128,20 +128,20 @@ TEST_CASE("the report channel's lines go to their channel by tag; a line of no c
   const std::string count = sealed("counters", 'L', 7, 0, "{\"n\":1}");
   const std::string report = "F " + finding + "C " + count + "F " + sealed("findings", 'E', 7, 1, "main") +
                              "C " + sealed("counters", 'E', 7, 1, "main");
-  REQUIRE(piped_channel_lines(report, "findings"));
-  CHECK(*piped_channel_lines(report, "findings") == finding + sealed("findings", 'E', 7, 1, "main"));
-  CHECK(*piped_channel_lines(report, "counters") == count + sealed("counters", 'E', 7, 1, "main"));
-  CHECK_FALSE(piped_channel_lines("C " + count, "findings"));
-  // Bytes of the submission's own in the pipe (here cut into the runtime's line) fail
+  REQUIRE(channel_lines_of(report, "findings"));
+  CHECK(*channel_lines_of(report, "findings") == finding + sealed("findings", 'E', 7, 1, "main"));
+  CHECK(*channel_lines_of(report, "counters") == count + sealed("counters", 'E', 7, 1, "main"));
+  CHECK_FALSE(channel_lines_of("C " + count, "findings"));
+  // Bytes of the submission's own in the channel (here cut into the runtime's line) fail
   // the seal check of both channels.
   const std::string spliced = "F " + sealed("findings", 'E', 7, 0, "main") + "X" + "C " + count;
-  CHECK_FALSE(unseal_report(*piped_channel_lines(spliced, "findings"), kKey, "findings", true).problem.empty());
-  CHECK_FALSE(unseal_report(*piped_channel_lines(spliced, "counters"), kKey, "counters", false).problem.empty());
+  CHECK_FALSE(unseal_report(*channel_lines_of(spliced, "findings"), kKey, "findings", true).problem.empty());
+  CHECK_FALSE(unseal_report(*channel_lines_of(spliced, "counters"), kKey, "counters", false).problem.empty());
 }
 
 TEST_CASE("with a report channel the run's files are not read, even sealed with the run's own key") {
   // A submission that found the key in its memory can seal any file it likes; what the
-  // runtime wrote into the pipe while the run went on is what counts.
+  // runtime sent through the channel while the run went on is what counts.
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("parlab-sealed-" + std::to_string(::getpid()));
   fs::remove_all(root);
@@ -152,16 +152,16 @@ TEST_CASE("with a report channel the run's files are not read, even sealed with 
                                      "F " + sealed("findings", 'L', 7, 0, race) + "F " +
                                          sealed("findings", 'E', 7, 1, "main"),
                                      false});
-  const SimReport piped = read_sim_report(root, "run", "sim-findings.jsonl", "findings", 1 << 20);
-  CHECK(piped.problem.empty());
-  REQUIRE(piped.text);
-  CHECK(*piped.text == race + "\n");
-  // Without a pipe (a runner that gave none), the files are read as before.
+  const SimReport from_channel = read_sim_report(root, "run", "sim-findings.jsonl", "findings", 1 << 20);
+  CHECK(from_channel.problem.empty());
+  REQUIRE(from_channel.text);
+  CHECK(*from_channel.text == race + "\n");
+  // Without a channel (a runner that gave none), the files are read as before.
   remember_sealed_run(root / "run", {kKey, true, std::nullopt, false});
   const SimReport filed = read_sim_report(root, "run", "sim-findings.jsonl", "findings", 1 << 20);
   CHECK(filed.problem.empty());
   CHECK(filed.text == std::optional<std::string>(""));
-  // A pipe that carried more than the grader keeps is never read in part.
+  // A channel that carried more than the grader keeps is never read in part.
   remember_sealed_run(root / "run", {kKey, true, std::string("F "), true});
   CHECK_THAT(read_sim_report(root, "run", "sim-findings.jsonl", "findings", 1 << 20).problem,
              Catch::Contains("more than the grader keeps"));
