@@ -22,8 +22,10 @@ set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 GRADE RESULTS [LAB_REGEX]" >&2; exit 2; }
 GRADE=$1 RESULTS=$2 FILTER=${3:-.}
 JOBS=${FAKE_GRADING_JOBS:-$(nproc)}
-export PARLAB_SIM_ORDER_RERUNS=${FAKE_GRADING_ORDER_RERUNS:-1}
+RERUNS=${FAKE_GRADING_ORDER_RERUNS:-1}
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "FAKE_GRADING_JOBS must be a positive number, not '$JOBS'" >&2; exit 2; }
+[[ "$RERUNS" =~ ^([0-9]|10)$ ]] || { echo "FAKE_GRADING_ORDER_RERUNS must be a number from 0 to 10, not '$RERUNS'" >&2; exit 2; }
+export PARLAB_SIM_ORDER_RERUNS=$RERUNS
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$ROOT/tests/fakes/fake_results.bash"
 rm -rf "$RESULTS"

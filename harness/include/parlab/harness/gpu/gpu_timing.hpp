@@ -55,7 +55,7 @@ class EventTimer {
 // smaller flush would leave part of a large L2 warm.
 // In the simulator (drivers built with PARLAB_SIM_DRIVER) there is no cache to make cold
 // and no time to measure: the flush only waits for the device, as on a GPU. The buffer
-// there was host memory written twice per sample, about half of a small test's run.
+// there was host memory written twice per sample, about a third of a small test's run.
 class L2Flusher {
  public:
 #if defined(PARLAB_SIM_DRIVER)
