@@ -14,26 +14,21 @@
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
 #include "parlab/harness/gpu/sampled_fresh_inputs.hpp"
-#include "scratch_dir.hpp"
+#include "timed_samples.hpp"
 
 using parlab::harness::OutputWriter;
 using parlab::Params;
 using parlab::harness::TaskContext;
 using parlab::harness::gpu::gpu_timed;
 
-namespace {
+using fake_cuda::kKernelSeconds;
 
-constexpr double kKernelSeconds = 0.004;
+namespace {
 
 // Grades `work` as a driver would (1 warm-up, 3 samples) and returns the samples.
 template <class Work>
 std::vector<double> samples_of(Work&& work, fake_cuda::Device device = {}) {
-  fake_cuda::reset(device);
-  parlab::testing::ScratchDir dir;
-  OutputWriter out(dir.path());
-  TaskContext ctx(dir.path(), Params{}, out, /*warmup=*/1, /*repeat=*/3);
-  gpu_timed(ctx, "student_call", [] {}, work);
-  return ctx.samples();
+  return fake_cuda::timed_samples([] {}, work, device);
 }
 
 }  // namespace

@@ -5,38 +5,17 @@
 // starts after whatever the untimed preparation left running, as on a GPU.
 #include <catch2/catch.hpp>
 
-#include "parlab/harness/driver.hpp"
-#include "parlab/harness/gpu/gpu_timing.hpp"
-#include "scratch_dir.hpp"
+#include "timed_samples.hpp"
 
 #ifndef PARLAB_SIM_DRIVER
 #error "this test checks the sim drivers' build of gpu_timing.hpp: PARLAB_SIM_DRIVER must be set"
 #endif
 
-using parlab::harness::OutputWriter;
-using parlab::Params;
-using parlab::harness::TaskContext;
-using parlab::harness::gpu::gpu_timed;
-
-namespace {
-
-constexpr double kKernelSeconds = 0.004;
-
-// Grades `work` after `prepare` as a driver would (1 warm-up, 3 samples); the samples.
-template <class Prepare, class Work>
-std::vector<double> samples_of(Prepare&& prepare, Work&& work) {
-  fake_cuda::reset(fake_cuda::Device{});
-  parlab::testing::ScratchDir dir;
-  OutputWriter out(dir.path());
-  TaskContext ctx(dir.path(), Params{}, out, /*warmup=*/1, /*repeat=*/3);
-  gpu_timed(ctx, "student_call", prepare, work);
-  return ctx.samples();
-}
-
-}  // namespace
+using fake_cuda::kKernelSeconds;
+using fake_cuda::timed_samples;
 
 TEST_CASE("in the simulator the flush allocates and writes nothing") {
-  const auto samples = samples_of([] {}, [] { fake_cuda::launch(nullptr, kKernelSeconds); });
+  const auto samples = timed_samples([] {}, [] { fake_cuda::launch(nullptr, kKernelSeconds); });
   CHECK(samples.size() == 3);
   CHECK(fake_cuda::bytes_allocated() == 0);
   CHECK(fake_cuda::largest_memset() == 0);
@@ -48,6 +27,6 @@ TEST_CASE("in the simulator a sample starts after the preparation's work on anot
     if (side == nullptr) cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
     fake_cuda::launch(side, 10 * kKernelSeconds);  // nothing waits for it
   };
-  for (double s : samples_of(leaves_work_running, [] { fake_cuda::launch(nullptr, kKernelSeconds); }))
+  for (double s : timed_samples(leaves_work_running, [] { fake_cuda::launch(nullptr, kKernelSeconds); }))
     CHECK(s == Approx(kKernelSeconds).epsilon(1e-3));  // not the side work's 40 ms
 }

@@ -58,11 +58,10 @@ class EventTimer {
 // there was host memory written twice per sample, about a third of a small test's run.
 class L2Flusher {
  public:
-#if defined(PARLAB_SIM_DRIVER)
-  L2Flusher() = default;
   L2Flusher(const L2Flusher&) = delete;
   L2Flusher& operator=(const L2Flusher&) = delete;
-
+#if defined(PARLAB_SIM_DRIVER)
+  L2Flusher() = default;
   void flush() { PARLAB_CUDA_CHECK(cudaDeviceSynchronize()); }
 #else
   L2Flusher() {
@@ -76,8 +75,6 @@ class L2Flusher {
     PARLAB_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
   }
   ~L2Flusher() { cudaFree(buffer_); }
-  L2Flusher(const L2Flusher&) = delete;
-  L2Flusher& operator=(const L2Flusher&) = delete;
 
   void flush() {
     if (keeps_persisting_lines_) {
