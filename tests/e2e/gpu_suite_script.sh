@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # tests/gpu/run_gpu_suite.sh, the parts that need no GPU: its argument checks and, with
 # --dry-run, the gradings it would run (every GPU lab's reference --runs times and its
-# skeleton once, all with --device gpu --sandbox require), from this build's paths.
+# skeleton once, all with --device gpu --sandbox require), from this build's paths, in
+# the order a short GPU lease needs (each reference once first); and
+# tests/gpu/make_gpu_fakes.sh, which must make every submission of tests/gpu/fakes.tsv
+# (a patch that no longer applies would otherwise be found only on a GPU host).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 suite="$PARLAB_SOURCE_DIR/tests/gpu/run_gpu_suite.sh"
@@ -29,6 +32,18 @@ expect_rc cpu_lab 2
 expect_in "$W/cpu_lab.err" "'lab01' is not a GPU lab" "a CPU lab refused"
 run_suite unknown --build "$build" --frobnicate
 expect_rc unknown 2
+run_suite bad_budget --build "$build" --budget 5m
+expect_rc bad_budget 2
+# text: the suite script's argument error
+expect_in "$W/bad_budget.err" "--budget must be whole seconds" "a budget with a unit refused"
+run_suite bad_sandbox --build "$build" --sandbox none
+expect_rc bad_sandbox 2
+# text: the suite script's argument error
+expect_in "$W/bad_sandbox.err" "--sandbox must be require, auto or off" "an unknown sandbox level refused"
+run_suite bad_fakes --build "$build" --fakes "$W"
+expect_rc bad_fakes 2
+# text: the suite script's argument error
+expect_in "$W/bad_fakes.err" "no list.tsv there" "a fakes folder without its list refused"
 
 run_suite dry --build "$build" --out "$W/suite" --dry-run
 expect_rc dry 0
@@ -45,4 +60,31 @@ expect_in "$W/dry.out" "^\+ $build/grade " "grade taken from the given build"
 run_suite dry_two --build "$build" --out "$W/suite2" --dry-run --runs 2 --labs lab03
 n=$(grep -c -- "--reference" "$W/dry_two.out")
 [ "$n" = 2 ] && pass "--runs 2 --labs lab03: 2 gradings" || fail "--runs 2 --labs lab03 planned $n"
+
+# The GPU fakes, made here as a lease would carry them; every line of fakes.tsv a folder.
+bash "$PARLAB_SOURCE_DIR/tests/gpu/make_gpu_fakes.sh" "$W/fakes" >"$W/fakes.out" 2>&1
+echo $? >"$W/fakes.rc"
+expect_rc fakes 0
+want=$(grep -v '^#' "$PARLAB_SOURCE_DIR/tests/gpu/fakes.tsv" | grep -c .)
+made=$(find "$W/fakes" -mindepth 1 -maxdepth 1 -type d | wc -l)
+[ "$made" = "$want" ] && [ "$want" -gt 0 ] && pass "make_gpu_fakes.sh made all $want fakes" ||
+  fail "make_gpu_fakes.sh made $made of $want fakes ($(cat "$W/fakes.out"))"
+run_suite dry_fakes --build "$build" --out "$W/suite3" --dry-run --runs 2 --fakes "$W/fakes" \
+  --sanitizer /bin/true --sandbox auto
+expect_rc dry_fakes 0
+# order: line numbers of the plan (--dry-run's output)
+line_of() { grep -n -- "$1" "$W/dry_fakes.out" | head -1 | cut -d: -f1; }
+last_of() { grep -n -- "$1" "$W/dry_fakes.out" | tail -1 | cut -d: -f1; }
+first_skeleton=$(line_of "/skeleton ") last_ref1=$(last_of "reference-1.json")
+first_fake=$(line_of "fake-") first_ref2=$(line_of "reference-2.json") last_pair=$(last_of "noperf-sanitizer")
+[ -n "$first_skeleton" ] && [ "$last_ref1" -lt "$first_skeleton" ] && [ "$first_skeleton" -lt "$first_fake" ] &&
+  [ "$first_fake" -lt "$last_pair" ] && [ "$last_pair" -lt "$first_ref2" ] &&
+  pass "plan order: each reference once, skeletons, fakes, sanitizer pairs, more reference runs" ||
+  fail "plan order wrong: ref1 ..$last_ref1, skeleton $first_skeleton, fake $first_fake, pairs ..$last_pair, ref2 $first_ref2"
+n=$(grep -c -- "--device gpu --sandbox auto --json $W/suite3/fake-" "$W/dry_fakes.out")
+[ "$n" = "$want" ] && pass "every fake graded once, with the sandbox asked for" || fail "$n fake gradings planned, expected $want"
+# text: the --dry-run plan
+expect_in "$W/dry_fakes.out" "grade lab05 $W/fakes/lab05__lab05_fp16 --no-perf " "a no-perf line of fakes.tsv graded --no-perf"
+# text: the --dry-run plan
+expect_in "$W/dry_fakes.out" "--no-perf --toolchain $W/suite3/toolchain-sanitizer.json" "the sanitizer run uses its own toolchain"
 [ "$failures" = 0 ] || exit 1

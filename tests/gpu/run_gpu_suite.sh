@@ -4,21 +4,31 @@
 # elsewhere and carried over: docs/gpu.md, "Running on a GPU host"). Nothing is rebuilt.
 #
 #   bash tests/gpu/run_gpu_suite.sh --build DIR [--out DIR] [--runs N] [--labs "lab03 lab04"]
-#                                   [--ctest] [--dry-run]
+#                                   [--fakes DIR] [--sanitizer PATH] [--budget SECONDS]
+#                                   [--sandbox MODE] [--ctest] [--dry-run]
 #
 #   --build DIR   a configured and built parlab build folder (its toolchain.json and grade)
 #   --out DIR     where results go (default: DIR/gpu-suite): per run JSON, markdown and
 #                 console logs, probe.json, and table.md, the summary for docs/performance.md
 #   --runs N      gradings of each reference (default 5; each skeleton is graded once)
 #   --labs LIST   the GPU labs to grade (default: every lab of kind gpu in toolchain.json)
+#   --fakes DIR   also grade the submissions tests/gpu/make_gpu_fakes.sh wrote to DIR
+#                 (GPU timing cheats and honest controls, tests/gpu/fakes.tsv)
+#   --sanitizer PATH  compute-sanitizer for a build whose toolchain.json has none: each
+#                 reference is graded --no-perf without and with it (its findings, its cost)
+#   --budget S    start no grading after S seconds (a lent GPU's lease); what was left
+#                 out is listed in table.md. Order: each reference once, the skeletons,
+#                 the fakes, the sanitizer pairs, then the remaining reference runs
+#   --sandbox M   require (default) | auto | off, passed to every grading
 #   --ctest       also run the build's whole test suite (needs the test binaries built)
 #   --dry-run     print the commands without running them (works without a GPU)
 #
-# Every grading uses --device gpu --sandbox require. Exit: 0 every reference at full
-# marks, 1 otherwise, 2 bad arguments, 3 no GPU here.
+# Every grading uses --device gpu. Exit: 0 every reference at full marks, 1 otherwise,
+# 2 bad arguments, 3 no GPU here.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build="" out="" runs=5 labs="" with_ctest=0 dry=0
+build="" out="" runs=5 labs="" with_ctest=0 dry=0 fakes="" sanitizer="" budget="" sandbox=require
+started=$(date +%s)
 
 usage() { echo "run_gpu_suite.sh: $1" >&2; sed -n '6,8p' "$0" | sed 's/^#//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -27,6 +37,10 @@ while [ $# -gt 0 ]; do
     --out) out=${2:-}; shift 2 || usage "--out needs a folder" ;;
     --runs) runs=${2:-}; shift 2 || usage "--runs needs a number" ;;
     --labs) labs=${2:-}; shift 2 || usage "--labs needs a list" ;;
+    --fakes) fakes=${2:-}; shift 2 || usage "--fakes needs a folder" ;;
+    --sanitizer) sanitizer=${2:-}; shift 2 || usage "--sanitizer needs a path" ;;
+    --budget) budget=${2:-}; shift 2 || usage "--budget needs seconds" ;;
+    --sandbox) sandbox=${2:-}; shift 2 || usage "--sandbox needs a mode" ;;
     --ctest) with_ctest=1; shift ;;
     --dry-run) dry=1; shift ;;
     *) usage "unknown argument '$1'" ;;
@@ -36,7 +50,12 @@ done
 [ -f "$build/toolchain.json" ] || usage "--build $build: no toolchain.json there (configure and build parlab first)"
 [ -x "$build/grade" ] || usage "--build $build: no grade binary there (cmake --build $build)"
 case "$runs" in ''|*[!0-9]*|0) usage "--runs must be a positive integer, got '$runs'" ;; esac
+case "$budget" in ''|*[!0-9]*) [ -z "$budget" ] || usage "--budget must be whole seconds, got '$budget'" ;; esac
+case "$sandbox" in require|auto|off) ;; *) usage "--sandbox must be require, auto or off, got '$sandbox'" ;; esac
+[ -z "$fakes" ] || [ -f "$fakes/list.tsv" ] || usage "--fakes $fakes: no list.tsv there (tests/gpu/make_gpu_fakes.sh writes it)"
+[ -z "$sanitizer" ] || [ -x "$sanitizer" ] || usage "--sanitizer $sanitizer: not an executable"
 build=$(cd "$build" && pwd)
+[ -z "$fakes" ] || fakes=$(cd "$fakes" && pwd)
 out=${out:-$build/gpu-suite}
 
 # Paths come from the build's own record, never from a fixed layout.
@@ -82,45 +101,120 @@ if [ "$with_ctest" = 1 ]; then
 fi
 
 status=0
-grade_one() {  # LAB NAME ARGS...: one grading, its JSON, markdown and console log
+: >"$out/left-out.txt"
+over_budget() { [ -n "$budget" ] && [ $(($(date +%s) - started)) -ge "$budget" ]; }
+grade_one() {  # LAB NAME ARGS...: one grading, its JSON, markdown, console log, exit, wall
   local lab=$1 name=$2; shift 2
-  local cmd=("$build/grade" "$lab" "$@" --device gpu --sandbox require
+  local cmd=("$build/grade" "$lab" "$@" --device gpu --sandbox "$sandbox"
              --json "$out/$name.json" --markdown "$out/$name.md")
   if [ "$dry" = 1 ]; then echo "+ ${cmd[*]}"; return 0; fi
-  local rc=0
+  if over_budget; then echo "$name" >>"$out/left-out.txt"; return 0; fi
+  local rc=0 t0 t1
+  t0=$(date +%s.%N)
   "${cmd[@]}" >"$out/$name.console" 2>&1 || rc=$?
+  t1=$(date +%s.%N)
   echo "$rc" >"$out/$name.exit"
+  python3 -c "print(f'{$t1 - $t0:.1f}')" >"$out/$name.wall"
+  echo "$name: exit $rc, $(cat "$out/$name.wall") s" >&2
   return "$rc"
 }
+# Most important first, so a lease that ends early still answers the main question.
 for lab in $labs; do
-  for i in $(seq 1 "$runs"); do
-    grade_one "$lab" "$lab-reference-$i" --reference || status=1
-  done
+  grade_one "$lab" "$lab-reference-1" --reference || status=1
+done
+for lab in $labs; do
   # The skeleton compiles and fails its tests (exit 1 expected): graded for the table.
   grade_one "$lab" "$lab-skeleton" "$(read_toolchain lab_dir "$lab")/skeleton" || true
 done
+if [ -n "$fakes" ]; then
+  while IFS=$'\t' read -r name lab fake grading expect; do
+    case " $labs " in *" $lab "*) ;; *) continue ;; esac
+    extra=(); [ "$grading" = no-perf ] && extra=(--no-perf)
+    grade_one "$lab" "fake-$name" "$fakes/$name" "${extra[@]}" || true
+  done <"$fakes/list.tsv"
+fi
+if [ -n "$sanitizer" ]; then
+  # The same toolchain with compute-sanitizer named: each passed correctness test runs
+  # again under it (docs/gpu.md). Without it first, so the difference is its cost.
+  python3 - "$build/toolchain.json" "$sanitizer" "$out/toolchain-sanitizer.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1])); t["compute_sanitizer"] = sys.argv[2]
+json.dump(t, open(sys.argv[3], "w"), indent=1)
+PY
+  for lab in $labs; do
+    grade_one "$lab" "$lab-noperf-plain" --reference --no-perf || true
+    grade_one "$lab" "$lab-noperf-sanitizer" --reference --no-perf --toolchain "$out/toolchain-sanitizer.json" || true
+  done
+fi
+for i in $(seq 2 "$runs"); do
+  for lab in $labs; do
+    grade_one "$lab" "$lab-reference-$i" --reference || status=1
+  done
+done
 [ "$dry" = 1 ] && exit 0
 
-python3 - "$out" "$runs" "$ctest_rc" $labs >"$out/table.md" <<'PY'
+python3 - "$out" "$runs" "$ctest_rc" "$fakes" $labs >"$out/table.md" <<'PY'
 import json, sys, pathlib
-out, runs, ctest_rc, labs = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+out, runs, ctest_rc, fakes, labs = (pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3],
+                                    sys.argv[4], sys.argv[5:])
 probe = json.loads((out / "probe.json").read_text())
 print(f"### GPU suite: {probe.get('name')} (compute capability {probe.get('cc')}, "
       f"driver {probe.get('driver')}, runtime {probe.get('runtime')})\n")
 print(f"- device-to-device copy bandwidth: **{probe.get('bandwidth_gbs')} GB/s** (best of 10, 1 GiB)")
 print(f"- cuBLAS SGEMM 4096^3: **{probe.get('sgemm_gflops')} GFLOP/s** (best of 5)")
 print(f"- ctest: {ctest_rc if ctest_rc != '0' else 'all passed'}\n")
-print("| lab | grading | score | exit |")
-print("|---|---|---|---|")
+print("| lab | grading | score | performance points | exit | wall |")
+print("|---|---|---|---|---|---|")
 def load(name):
     f = out / f"{name}.json"
     return json.loads(f.read_text()) if f.exists() else None
+def text(name, ext):
+    f = out / f"{name}.{ext}"
+    return f.read_text().strip() if f.exists() else ""
+def perf_points(r):
+    ts = [t for t in r["tests"] if t["kind"] == "performance"]
+    return f"{sum(t['points'] for t in ts):g} / {sum(t['max_points'] for t in ts):g}" if ts else "-"
+def row(lab, label, name):
+    r = load(name)
+    if r is None and not (out / f"{name}.exit").exists():
+        return  # not run: left out by --budget, listed below
+    score = f"{r['score']:g} / {r['max_score']:g}" if r else f"no result (see {name}.console)"
+    pp = perf_points(r) if r else "-"
+    wall = text(name, "wall")
+    print(f"| {lab} | {label} | {score} | {pp} | {text(name, 'exit')} | {wall + ' s' if wall else ''} |")
 for lab in labs:
     for name in [f"{lab}-reference-{i}" for i in range(1, runs + 1)] + [f"{lab}-skeleton"]:
-        r = load(name)
-        score = f"{r['score']:g} / {r['max_score']:g}" if r else f"no result (see {name}.console)"
-        rc = out / f"{name}.exit"
-        print(f"| {lab} | {name.split('-', 1)[1]} | {score} | {rc.read_text().strip() if rc.exists() else ''} |")
+        row(lab, name.split('-', 1)[1], name)
+if fakes:
+    print("\n| lab | fake | grading | must get | score | performance points | verdicts of the performance tests | exit |")
+    print("|---|---|---|---|---|---|---|---|")
+    for line in (pathlib.Path(fakes) / "list.tsv").read_text().splitlines():
+        name, lab, fake, grading, expect = line.split("\t")
+        if lab not in labs:
+            continue
+        r = load(f"fake-{name}")
+        if r is None and not (out / f"fake-{name}.exit").exists():
+            continue
+        score = f"{r['score']:g} / {r['max_score']:g}" if r else "no result"
+        verdicts = "; ".join(f"{t['name'][:40]} {t['points']:g}/{t['max_points']:g} {t['status']}"
+                             for t in r["tests"] if t["kind"] == "performance") if r else ""
+        print(f"| {lab} | {fake} | {grading} | {expect} | {score} | {perf_points(r) if r else '-'} | "
+              f"{verdicts or '-'} | {text('fake-' + name, 'exit')} |")
+pairs = [(lab, f"{lab}-noperf-plain", f"{lab}-noperf-sanitizer") for lab in labs]
+if any((out / f"{b}.exit").exists() for _, _, b in pairs):
+    print("\n| lab | reference --no-perf | without compute-sanitizer | with it | sanitizer findings |")
+    print("|---|---|---|---|---|")
+    for lab, a, b in pairs:
+        if not (out / f"{b}.exit").exists():
+            continue
+        rb = load(b)
+        found = [t["name"] + ": " + t.get("message", "")[:80] for t in (rb or {}).get("tests", [])
+                 if "sanitizer" in json.dumps(t).lower() and t["status"] != "passed"]
+        print(f"| {lab} | score {load(b)['score'] if rb else '-'} | {text(a, 'wall')} s | {text(b, 'wall')} s | "
+              f"{'; '.join(found) or 'none'} |")
+left = (out / "left-out.txt").read_text().split() if (out / "left-out.txt").exists() else []
+if left:
+    print(f"\nLeft out by --budget: {', '.join(left)}")
 print("\n| lab | test (reference, run 1) | reference median | baseline median | ratio | achieved | of peak | points |")
 print("|---|---|---|---|---|---|---|---|")
 for lab in labs:
