@@ -35,6 +35,7 @@
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
 #include "parlab/harness/gpu/device_memory_budget.hpp"
+#include "parlab/harness/sanitizer_param.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
 
 using parlab::harness::Task;
@@ -205,7 +206,7 @@ void run_predict_gpu(TaskContext& ctx) {
         if (budget_mb <= 0) return lab02::predict_gpu(p, h, out.get(), budget_bytes);
         // Around the call only: the timing buffers are allocated before (this test is
         // about memory, not speed).
-        DeviceMemoryBudget budget(budget_bytes);
+        DeviceMemoryBudget budget(budget_bytes, !ctx.params().has(parlab::harness::kUnderSanitizerParam));
         lab02::predict_gpu(p, h, out.get(), budget_bytes);
         if (cudaPeekAtLastError() == cudaErrorMemoryAllocation) {
           cudaGetLastError();

@@ -1,6 +1,7 @@
 #include "grading/gpu_sanitizer.hpp"
 
 #include "grading/sanitizer_report.hpp"
+#include "parlab/harness/sanitizer_param.hpp"
 
 namespace parlab::grader {
 
@@ -39,6 +40,7 @@ SanitizerVerdict check_under_sanitizer(TestResult& result, const TaskInvocation&
   for (const std::string& tool : sanitizer_tools()) {
     TaskInvocation checked = inv;
     checked.wrapper = sanitizer_command(sanitizer, tool);
+    checked.params.set(parlab::harness::kUnderSanitizerParam, tool);
     checked.limits.wall_seconds *= kSanitizerSlowdown;
     checked.limits.cpu_seconds *= kSanitizerSlowdown;
     const TaskRun run = runner.run(checked, run_name + "-" + tool);

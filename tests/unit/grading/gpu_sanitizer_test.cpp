@@ -12,6 +12,7 @@
 #include "fake_runner.hpp"
 #include "grading/gpu_sanitizer.hpp"
 #include "parlab/harness/arrays.hpp"
+#include "parlab/harness/sanitizer_param.hpp"
 #include "parlab/harness/timer.hpp"
 
 namespace fs = std::filesystem;
@@ -90,6 +91,11 @@ TEST_CASE("every tool runs the program under it, with a longer limit, and a clea
     const auto program = std::find(seen[i].args.begin(), seen[i].args.end(), "/grading/build/lab05_submission");
     REQUIRE(program != seen[i].args.end());
     CHECK(*(program + 1) == "--task");
+    // The driver is told it runs under the tool (lab02 then places no memory ballast).
+    const std::string told = std::string(parlab::harness::kUnderSanitizerParam) + "=" + sanitizer_tools()[i];
+    const auto param = std::find(seen[i].args.begin(), seen[i].args.end(), told);
+    REQUIRE(param != seen[i].args.end());
+    CHECK(*(param - 1) == "--param");
     CHECK(seen[i].limits.wall_seconds == 10 * kSanitizerSlowdown);
     // The tool's folder is visible in the sandbox.
     CHECK(std::find(seen[i].view.read_only.begin(), seen[i].view.read_only.end(),
