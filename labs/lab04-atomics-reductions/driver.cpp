@@ -10,6 +10,8 @@
 //   sum          lab04::sum(floats)                sum        (f32, 1)
 //   histogram    lab04::histogram(keys, bins)      histogram  (i32, bins)
 // Dataset arrays (datasets/src/reduction_data.cpp): ints, floats, keys, shape = [n, bins].
+// Every timed repetition after the first gets new content and its result is checked
+// (reduction_fresh_inputs.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -24,10 +26,12 @@
 #include "parlab/harness/driver.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
+#include "reduction_fresh_inputs.hpp"
 
 using parlab::harness::Task;
 using parlab::harness::TaskContext;
 using parlab::harness::gpu::DeviceBuffer;
+using parlab::harness::gpu::FreshInputs;
 using parlab::harness::gpu::gpu_timed;
 using parlab::harness::gpu::timed_phase;
 
@@ -80,9 +84,17 @@ void run_max(TaskContext& ctx, const char* function, void (*student)(const int*,
   DeviceBuffer<int> values(ints.size());
   upload(ctx, values, ints);
   DeviceBuffer<int> result(1);
+  lab04::ReductionFreshInputs<std::int32_t> fresh(values, ints, lab04::draw_ints,
+                                                  [&](std::span<const std::int32_t> in) -> std::string {
+    const int want = *std::max_element(in.begin(), in.end());
+    const int got = result.download()[0];
+    if (got == want) return "";
+    return "the max is " + std::to_string(got) + " where these values give " + std::to_string(want);
+  });
+  const FreshInputs steps = fresh.steps();
   gpu_timed(
       ctx, function, [&] { result.poison(); },
-      [&] { student(values.get(), shape.n, result.get()); });
+      [&] { student(values.get(), shape.n, result.get()); }, &steps);
   const std::vector<int> got = download(ctx, result);
   check_max(got[0], function);
   // Memory bound: every element read once; one comparison per element.
@@ -96,9 +108,19 @@ void run_sum(TaskContext& ctx) {
   DeviceBuffer<float> values(floats.size());
   upload(ctx, values, floats);
   DeviceBuffer<float> result(1);
+  // A float tree sum stays within the lab's 2e-5 of the exact sum; these sums differ
+  // from one repetition's content to the next by about a fifth.
+  lab04::ReductionFreshInputs<float> fresh(values, floats, lab04::draw_floats,
+                                           [&](std::span<const float> in) -> std::string {
+    const double want = std::accumulate(in.begin(), in.end(), 0.0);
+    const float got = result.download()[0];
+    if (std::fabs(got - want) <= 1e-4 * std::fabs(want)) return "";
+    return "the sum is " + std::to_string(got) + " where these values give " + std::to_string(want);
+  });
+  const FreshInputs steps = fresh.steps();
   gpu_timed(
       ctx, "sum", [&] { result.poison(); },
-      [&] { lab04::sum(values.get(), shape.n, result.get()); });
+      [&] { lab04::sum(values.get(), shape.n, result.get()); }, &steps);
   const std::vector<float> got = download(ctx, result);
   if (std::isnan(got[0])) {
     throw std::runtime_error(
@@ -136,9 +158,23 @@ void run_histogram(TaskContext& ctx) {
   DeviceBuffer<int> d_keys(keys.size());
   upload(ctx, d_keys, keys);
   DeviceBuffer<int> bins(static_cast<std::size_t>(shape.bins));
+  lab04::ReductionFreshInputs<std::int32_t> fresh(
+      d_keys, keys, lab04::key_drawer(shape.bins), [&](std::span<const std::int32_t> in) -> std::string {
+        std::vector<int> want(static_cast<std::size_t>(shape.bins), 0);
+        for (std::int32_t k : in) ++want[static_cast<std::size_t>(k)];
+        const std::vector<int> got = bins.download();
+        for (std::size_t b = 0; b < want.size(); ++b) {
+          if (got[b] != want[b]) {
+            return "bin " + std::to_string(b) + " holds " + std::to_string(got[b]) + " where these keys give " +
+                   std::to_string(want[b]);
+          }
+        }
+        return "";
+      });
+  const FreshInputs steps = fresh.steps();
   gpu_timed(
       ctx, "histogram", [&] { bins.poison(); },
-      [&] { lab04::histogram(d_keys.get(), shape.n, bins.get(), shape.bins); });
+      [&] { lab04::histogram(d_keys.get(), shape.n, bins.get(), shape.bins); }, &steps);
   const std::vector<int> got = download(ctx, bins);
   // Every key lands in exactly one bin, so the counts add up to n. When they do not,
   // name the two usual causes before the grader names the first wrong bin.

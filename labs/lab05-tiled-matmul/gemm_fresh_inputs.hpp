@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,16 @@ class GemmFreshInputs {
   parlab::harness::gpu::FreshInputs steps() {
     return {[this](std::uint64_t seed) { refresh(seed); }, [this] { return check(); },
             [this] {
+              fresh_ = false;
               a_.upload(p_.a);
               b_.upload(p_.b);
             }};
   }
+
+  // The host content of the coming call: the fresh A and B after a refresh, the
+  // dataset's after the restore. A round trip uploads these inside its timed call.
+  std::span<const float> host_a() const { return fresh_ ? fresh_a_ : p_.a; }
+  std::span<const float> host_b() const { return fresh_ ? fresh_b_ : p_.b; }
 
  private:
   // Elements of C recomputed per repetition: a kept or skipped result fails at the first.
@@ -41,6 +48,7 @@ class GemmFreshInputs {
     parlab::harness::gpu::fill_uniform(fresh_b_, rng_());
     a_.upload(fresh_a_);
     b_.upload(fresh_b_);
+    fresh_ = true;
   }
 
   // Each sampled C[i][j] within 1e-3 of the sum of |A[i][l] * B[l][j]|: float rounding of
@@ -72,6 +80,7 @@ class GemmFreshInputs {
   const parlab::harness::gpu::DeviceBuffer<float>& c_;
   std::vector<float> fresh_a_, fresh_b_;
   std::mt19937_64 rng_;
+  bool fresh_ = false;
 };
 
 }  // namespace lab05

@@ -5,7 +5,8 @@
 # lab05 driver runs the same timing loop on the simulator: the reference's executable
 # and a fake that copies back the product of its first call on the same pointers
 # (tests/fakes/lab05/replay_by_pointer.patch) are run by hand with --warmup 1 --repeat 3.
-# Both pass every correctness test (one call each); only the timed run tells them apart.
+# Both pass every correctness test (one call each); only the timed run tells them apart,
+# in the kernel task and in the round trip.
 # lab03's reference (element-wise and stencil tasks) and lab06's (transform) run the same way: each timed
 # repetition's sampled elements must match the host's recomputation (a check that
 # blamed a correct kernel would fail every honest submission on a GPU).
@@ -58,6 +59,16 @@ expect_field "$W/replay_timed.outdir/status.json" message \
   "the replayed product fails the first timed repetition, named"
 expect_field "$W/replay_timed.outdir/status.json" message '.*C at row [0-9]+, col [0-9]+ is .*' \
   "the element that differed is named"
+# The round trip (copies and product timed as one) carries new A and B too: replaying
+# the product earned "GPU with transfers" its points on an H200 before it did.
+timed_run ref_trip "$(built_from "$PARLAB_SOURCE_DIR/reference/lab05-tiled-matmul/matmul.cu")" tiled_roundtrip
+expect_rc ref_trip 0
+expect_field "$W/ref_trip.outdir/status.json" status ok "the reference's round trips fit every timed repetition's new inputs"
+timed_run replay_trip "$(built_from "$REPLAY_SRC")" tiled_roundtrip
+expect_rc replay_trip 1
+expect_field "$W/replay_trip.outdir/status.json" message \
+  'sgemm_tiled returned a result that does not fit its input on timed repetition 1 .*' \
+  "a replayed product fails the round trip's first timed repetition, named"
 
 # lab03's reference: every task that takes fresh inputs, on a dataset of its kind.
 fake_result ref3 lab03 reference -  # the fake table's grading
@@ -81,6 +92,35 @@ for task_arrays in "vector_add a b" "saxpy x y alpha" "matrix_scale matrix alpha
   expect_rc "ref3_$task" 0
   expect_field "$W/ref3_$task.outdir/status.json" status ok "lab03's reference $task passes every fresh repetition's check"
 done
+
+# lab04's reference: every reduction on new content (the whole result checked), and a
+# sum that replays its first result by pointer, which fails the first timed repetition.
+fake_result ref4 lab04 reference --no-perf  # the fake table's grading
+expect_rc ref4 0
+fake_result replay4 lab04 lab04/sum_replay_by_pointer --no-perf  # the fake table's grading
+expect_rc replay4 0
+expect_no_test "$W/replay4.json" failed "a single call of the replaying sum is right: every correctness test passes"
+REPLAY4_SRC="$FAKE_DIR/sum_reduce.cu"
+LAB04=$(built_from "$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions/sum_reduce.cu" lab04 sum_reduce.cu)
+dataset=$(python3 - "$FAKE_RESULTS" <<'PY'
+import glob, json, sys
+for d in sorted(glob.glob(sys.argv[1] + "/work/*/dataset-cache/reduction_data-*")):
+    a = [x["count"] for x in json.load(open(d + "/manifest.json"))["arrays"] if x["name"] == "keys"]
+    if a and 1000 <= a[0] <= 20000: print(d); break
+PY
+)
+if [ -z "$dataset" ]; then fail "no cached lab04 dataset of 1000 to 20000 elements"; else
+  for task in sum max_block max_atomic histogram; do
+    timed_run "ref4_$task" "$LAB04" "$task" "$dataset"
+    expect_rc "ref4_$task" 0
+    expect_field "$W/ref4_$task.outdir/status.json" status ok "lab04's reference $task fits every timed repetition's new content"
+  done
+  timed_run replay4_sum "$(built_from "$REPLAY4_SRC" lab04 sum_reduce.cu)" sum "$dataset"
+  expect_rc replay4_sum 1
+  expect_field "$W/replay4_sum.outdir/status.json" message \
+    'sum returned a result that does not fit its input on timed repetition 1 .*the sum is .* where these values give .*' \
+    "a replayed sum fails the first timed repetition, with both sums"
+fi
 
 # lab06's reference: transform (y = x (1 - 0.9^k) / (1 - 0.9) per element) on new values.
 fake_result ref6 lab06 reference -  # the fake table's grading
