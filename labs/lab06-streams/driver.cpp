@@ -33,6 +33,7 @@
 #include "parlab/harness/gpu/cuda_check.hpp"
 #include "parlab/harness/gpu/device_buffer.hpp"
 #include "parlab/harness/gpu/gpu_timing.hpp"
+#include "parlab/harness/gpu/host_sampled_fresh_inputs.hpp"
 #include "parlab/harness/gpu/sampled_fresh_inputs.hpp"
 
 using parlab::harness::Task;
@@ -90,6 +91,21 @@ void declare_work(TaskContext& ctx, std::size_t n, int iterations) {
 
 void write_y(TaskContext& ctx, std::span<const float> y) { ctx.out().write("y", y); }
 
+// y = x (1 - d^k) / (1 - d): the transform's result for one element.
+double transform_gain(int iterations) {
+  return (1.0 - std::pow(double(lab06::kDecay), iterations)) / (1.0 - lab06::kDecay);
+}
+
+// New host input for every timed round trip or pipeline after the first, its host
+// output sampled against the transform (the copies are inside the sample, so the new
+// content goes into host memory).
+parlab::harness::gpu::HostSampledFreshInputs host_fresh(std::span<float> in, std::span<const float> out,
+                                                        const std::vector<float>& a, int iterations) {
+  const double gain = transform_gain(iterations);
+  return parlab::harness::gpu::HostSampledFreshInputs(
+      in, out, a, "host_out", [gain](std::size_t i, std::span<const float> x) { return x[i] * gain; });
+}
+
 // The outputs as the call leaves them: `call` runs once more, untimed, and host_out is
 // read as soon as it returns, before the driver's own synchronization
 // (check_student_call), since round_trip and pipelined must return only once host_out
@@ -108,7 +124,7 @@ void run_transform(TaskContext& ctx) {
   const int iterations = iterations_param(ctx);
   DeviceBuffer<float> d_in{std::span<const float>(a)}, d_out(a.size());
   // Every timed repetition after the first transforms new values: y = x (1 - d^k) / (1 - d).
-  const double gain = (1.0 - std::pow(double(lab06::kDecay), iterations)) / (1.0 - lab06::kDecay);
+  const double gain = transform_gain(iterations);
   parlab::harness::gpu::SampledFreshInputs fresh(
       {{&d_in, &a}}, d_out, "y",
       [gain](std::size_t i, const parlab::harness::gpu::SampledFreshInputs::Inputs& in) {
@@ -147,13 +163,16 @@ void run_round_trip(TaskContext& ctx, bool pinned) {
     out = pageable_out;
   }
   std::copy(a.begin(), a.end(), in.begin());
+  auto fresh = host_fresh(in, out, a, iterations);
+  const parlab::harness::gpu::FreshInputs steps = fresh.steps();
   gpu_timed(ctx, "round_trip",
             [&] {
               poison(out);
               d_in.poison();
               d_out.poison();
             },
-            [&] { lab06::round_trip(in.data(), out.data(), d_in.get(), d_out.get(), n, iterations); });
+            [&] { lab06::round_trip(in.data(), out.data(), d_in.get(), d_out.get(), n, iterations); },
+            &steps);
   declare_work(ctx, a.size(), iterations);
   ctx.set_sample_label(pinned ? "round_trip_pinned" : "round_trip_pageable");
   write_y(ctx, read_on_return("round_trip", out, [&] {
@@ -186,6 +205,8 @@ void run_pipelined(TaskContext& ctx) {
     lab06::transform(d_in.get(), d_out.get(), n, iterations, 0);
   });
   parlab::harness::gpu::check_student_call("transform");
+  auto fresh = host_fresh(in.span(), out.span(), a, iterations);
+  const parlab::harness::gpu::FreshInputs steps = fresh.steps();
   gpu_timed(ctx, "pipelined",
             [&] {
               poison(out.span());
@@ -195,7 +216,8 @@ void run_pipelined(TaskContext& ctx) {
             [&] {
               lab06::pipelined(in.get(), out.get(), d_in.get(), d_out.get(), n, iterations,
                                streams, chunk);
-            });
+            },
+            &steps);
   declare_work(ctx, a.size(), iterations);
   ctx.set_sample_label("pipeline");
   const auto& phases = ctx.phases();

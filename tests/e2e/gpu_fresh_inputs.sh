@@ -6,7 +6,8 @@
 # and a fake that copies back the product of its first call on the same pointers
 # (tests/fakes/lab05/replay_by_pointer.patch) are run by hand with --warmup 1 --repeat 3.
 # Both pass every correctness test (one call each); only the timed run tells them apart,
-# in the kernel task and in the round trip.
+# in the kernel task and in the round trip; lab04's reductions and lab06's host round trips
+# and pipeline likewise, each with a replaying fake.
 # lab03's reference (element-wise and stencil tasks) and lab06's (transform) run the same way: each timed
 # repetition's sampled elements must match the host's recomputation (a check that
 # blamed a correct kernel would fail every honest submission on a GPU).
@@ -138,5 +139,19 @@ if [ -z "$dataset" ]; then fail "no cached dataset with an array a of 100 to 200
   expect_rc ref6_transform 0
   expect_field "$W/ref6_transform.outdir/status.json" status ok \
     "lab06's reference transform passes every fresh repetition's check"
+  # The round trips and the pipeline take host memory: new host input, host_out sampled.
+  for task in pageable pinned pipelined; do
+    timed_run "ref6_$task" "$LAB06" "$task" "$dataset" --param iterations=50
+    expect_rc "ref6_$task" 0
+    expect_field "$W/ref6_$task.outdir/status.json" status ok "lab06's reference $task fits every timed repetition's new host input"
+  done
+  fake_result replay6 lab06 lab06/pipeline_replay_by_pointer --no-perf  # the fake table's grading
+  expect_rc replay6 0
+  expect_no_test "$W/replay6.json" failed "a single call of the replaying pipeline is right: every correctness test passes"
+  timed_run replay6_pipelined "$(built_from "$FAKE_DIR/streams.cu" lab06 streams.cu)" pipelined "$dataset" --param iterations=50
+  expect_rc replay6_pipelined 1
+  expect_field "$W/replay6_pipelined.outdir/status.json" message \
+    'pipelined returned a result that does not fit its input on timed repetition 1 .*host_out at index [0-9]+ is .*' \
+    "a pipeline that replays its host output fails the first timed repetition, naming the element"
 fi
 finish
