@@ -7,6 +7,8 @@
 // elements recomputed on the host) and says what differed, or returns "" when it fits;
 // `restore` puts the dataset's own content back for a last, untimed call whose output
 // the grader compares (docs/gpu.md, "Timing on the GPU").
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -45,6 +47,28 @@ inline void fill_uniform(std::span<float> values, std::uint64_t seed) {
     std::memcpy(&one_to_two, &bits, sizeof bits);  // [1, 2)
     v = 2.0f * one_to_two - 3.0f;
   }
+}
+
+// The check both element-wise forms make (sampled_fresh_inputs.hpp for device outputs,
+// host_sampled_fresh_inputs.hpp for host ones): 64 elements of `output` chosen after the
+// call, each within 1e-4 (1 + |expected|) of `expected(index)` (computed in double: float
+// rounding of a few operations stays far inside it, a result for other inputs in
+// [-1, 1] is off by far more). Returns "" or what differed.
+template <class Expected>
+std::string check_sampled_elements(std::span<const float> output, std::mt19937_64& rng,
+                                   const std::string& output_name, Expected&& expected) {
+  constexpr int kSampledElements = 64;
+  if (output.empty()) return "";
+  std::uniform_int_distribution<std::size_t> pick(0, output.size() - 1);
+  for (int s = 0; s < kSampledElements; ++s) {
+    const std::size_t i = pick(rng);
+    const double want = expected(i);
+    if (!(std::fabs(output[i] - want) <= 1e-4 * (1 + std::fabs(want)))) {
+      return output_name + " at index " + std::to_string(i) + " is " + std::to_string(output[i]) +
+             " where these inputs give " + std::to_string(want);
+    }
+  }
+  return "";
 }
 
 // What a failed check becomes: the student's call returned an output that does not

@@ -43,20 +43,8 @@ class HostSampledFreshInputs {
   }
 
  private:
-  static constexpr int kSampledElements = 64;
-
   std::string check() {
-    if (output_.empty()) return "";
-    std::uniform_int_distribution<std::size_t> pick(0, output_.size() - 1);
-    for (int s = 0; s < kSampledElements; ++s) {
-      const std::size_t i = pick(rng_);
-      const double want = expected_(i, input_);
-      if (!(std::fabs(output_[i] - want) <= 1e-4 * (1 + std::fabs(want)))) {
-        return output_name_ + " at index " + std::to_string(i) + " is " + std::to_string(output_[i]) +
-               " where these inputs give " + std::to_string(want);
-      }
-    }
-    return "";
+    return check_sampled_elements(output_, rng_, output_name_, [this](std::size_t i) { return expected_(i, input_); });
   }
 
   std::span<float> input_;

@@ -44,8 +44,6 @@ class SampledFreshInputs {
   }
 
  private:
-  static constexpr int kSampledElements = 64;
-
   void refresh(std::uint64_t seed) {
     rng_.seed(seed);
     for (std::size_t k = 0; k < inputs_.size(); ++k) {
@@ -54,21 +52,9 @@ class SampledFreshInputs {
     }
   }
 
-  // Float rounding of a few operations stays far inside 1e-4 (1 + |expected|); a result
-  // for other inputs (values spread over [-1, 1]) is off by far more.
   std::string check() {
     const std::vector<float> got = output_.download();
-    if (got.empty()) return "";
-    std::uniform_int_distribution<std::size_t> pick(0, got.size() - 1);
-    for (int s = 0; s < kSampledElements; ++s) {
-      const std::size_t i = pick(rng_);
-      const double want = expected_(i, fresh_);
-      if (!(std::fabs(got[i] - want) <= 1e-4 * (1 + std::fabs(want)))) {
-        return output_name_ + " at index " + std::to_string(i) + " is " +
-               std::to_string(got[i]) + " where these inputs give " + std::to_string(want);
-      }
-    }
-    return "";
+    return check_sampled_elements(got, rng_, output_name_, [this](std::size_t i) { return expected_(i, fresh_); });
   }
 
   std::vector<Input> inputs_;
