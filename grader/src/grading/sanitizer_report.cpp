@@ -112,6 +112,15 @@ std::string message_of(const SanitizerFinding& f, const Details& d) {
     return "read of uninitialized device memory" + in_kernel(f) + at(f.file, f.line) +
            ": the kernel read global memory that nothing wrote or copied (compute-sanitizer initcheck)";
   }
+  if (f.kind == "uninitialized_copy") {
+    return "a CUDA call (" + d.detail + ") copied " + d.bounds +
+           " of device memory that nothing wrote or copied (compute-sanitizer initcheck): copy only "
+           "what your kernels wrote, or set the memory first";
+  }
+  if (f.kind == "host_api_access") {
+    return "a CUDA call accessed " + d.bounds + " of memory it should not (compute-sanitizer" +
+           (d.detail.empty() ? std::string(")") : ": " + d.detail + ")");
+  }
   if (f.kind == "api_error") return "a CUDA call failed under compute-sanitizer: " + d.detail;
   return "compute-sanitizer: " + d.detail + in_kernel(f) + at(f.file, f.line);
 }
@@ -124,6 +133,9 @@ struct Patterns {
   std::regex hazards{R"(\[(\d+) hazards?\])"};
   std::regex barrier{R"(^Barrier error detected\.? ?(.*)$)"};
   std::regex uninit{R"(^Uninitialized __global__ memory read\b.*)"};
+  // A copy or set by the runtime (initcheck: "... on access by cudaMemcpy source" follows).
+  std::regex host_api{R"(^Host API memory access error at host access to \S+ of size (\d+) bytes?.*)"};
+  std::regex uninit_by{R"(^Uninitialized access at \S+ on access by (\w+)(?: (source|destination))?.*)"};
   std::regex api{R"(^Program hit (\w+) \(error \d+\) due to \"([^\"]*)\" on CUDA API call to (\w+).*)"};
   std::regex summary{R"(^ERROR SUMMARY: (\d+) errors?)"};
   std::regex by_thread{R"(^by thread (\(\d+,\d+,\d+\)) in block (\(\d+,\d+,\d+\)))"};
@@ -189,6 +201,9 @@ class ReportParser {
       details_.back().detail = m[1].str();
     } else if (std::regex_match(line, m, p.uninit)) {
       start("uninitialized_read");
+    } else if (std::regex_match(line, m, p.host_api)) {
+      start("host_api_access");
+      details_.back().bounds = m[1].str() + " bytes";
     } else if (std::regex_match(line, m, p.api)) {
       start("api_error");
       details_.back().detail = m[3].str() + " returned " + m[1].str() + " (" + m[2].str() + ")";
@@ -222,6 +237,9 @@ class ReportParser {
         f->thread = m[1].str();
         f->block = m[2].str();
       }
+    } else if (std::regex_match(line, m, p.uninit_by) && f->kind == "host_api_access") {
+      f->kind = "uninitialized_copy";
+      d->detail = m[1].str() + (m[2].matched ? " " + m[2].str() : "");
     } else if (line.find("is misaligned") != std::string::npos && f->kind == "out_of_bounds") {
       f->kind = "misaligned";
     } else if (std::regex_search(line, m, p.nearest)) {

@@ -137,6 +137,33 @@ TEST_CASE("initcheck: a read of memory nothing wrote") {
   CHECK_THAT(r.findings[0].message, Catch::Contains("at histogram.cu:12: the kernel read global memory"));
 }
 
+// The layout NVIDIA/cccl's own initcheck reports of two CUB tests show (CUDA 12.4): a
+// copy whose source nothing wrote. On an H200 (2026-11-30) lab06's driver made one and
+// the grader's report said only "found errors": this record was not known then.
+TEST_CASE("initcheck: a copy of device memory nothing wrote") {
+  const char* text =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Host API memory access error at host access to 0x7fb33ca00400 of size 32 bytes\n"
+      "=========     Uninitialized access at 0x7fb33ca00400 on access by cudaMemcpy source\n"
+      "=========     Saved host backtrace up to driver entry point at error\n"
+      "=========     Host Frame: [0x2e8fa0]\n"
+      "=========                in /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  const SanitizerReport r = parse_sanitizer_report(text);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].kind == "uninitialized_copy");
+  CHECK(r.findings[0].error);
+  CHECK_THAT(r.findings[0].message,
+             Catch::StartsWith("a CUDA call (cudaMemcpy source) copied 32 bytes of device memory that nothing wrote"));
+  CHECK(r.error_summary == 1);
+  // Without the uninitialized line, the record still says what the tool saw.
+  const SanitizerReport other = parse_sanitizer_report(
+      "========= Host API memory access error at host access to 0x7f00 of size 16 bytes\n");
+  REQUIRE(other.findings.size() == 1);
+  CHECK(other.findings[0].kind == "host_api_access");
+  CHECK_THAT(other.findings[0].message, Catch::StartsWith("a CUDA call accessed 16 bytes of memory it should not"));
+}
+
 TEST_CASE("a failed CUDA call, a clean run, and the program's own lines") {
   const char* api =
       "========= Program hit cudaErrorInvalidConfiguration (error 9) due to \"invalid configuration argument\" "
