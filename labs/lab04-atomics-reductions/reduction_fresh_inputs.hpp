@@ -54,21 +54,6 @@ class ReductionFreshInputs {
   Check check_;
 };
 
-// xorshift64*: a few nanoseconds an element (2^26 of them per repetition).
-class FastBits {
- public:
-  explicit FastBits(std::uint64_t seed) : state_(seed | 1) {}
-  std::uint64_t next() {
-    state_ ^= state_ >> 12;
-    state_ ^= state_ << 25;
-    state_ ^= state_ >> 27;
-    return state_ * 0x2545F4914F6CDD1DULL;
-  }
-
- private:
-  std::uint64_t state_;
-};
-
 inline void draw_floats(std::span<const float>, std::span<float> fresh, std::mt19937_64& rng) {
   const double lo = std::uniform_real_distribution<double>(1.0, 2.0)(rng);
   parlab::harness::gpu::fill_uniform(fresh, rng());  // [-1, 1)
@@ -80,7 +65,7 @@ inline void draw_floats(std::span<const float>, std::span<float> fresh, std::mt1
 inline void draw_ints(std::span<const std::int32_t>, std::span<std::int32_t> fresh, std::mt19937_64& rng) {
   const std::int64_t lo = -2147483647LL, hi = std::uniform_int_distribution<std::int64_t>(1LL << 30, 2147483646LL)(rng);
   const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-  FastBits bits(rng());
+  parlab::harness::gpu::XorShift64Star bits(rng());
   for (std::int32_t& v : fresh) {
     auto x = static_cast<std::int32_t>(lo + static_cast<std::int64_t>((bits.next() >> 32) * span >> 32));
     v = (x == 0 || x == -1) ? 1 : x;
@@ -93,7 +78,7 @@ key_drawer(int bins) {
     std::vector<std::int32_t> relabel(static_cast<std::size_t>(bins));
     std::iota(relabel.begin(), relabel.end(), 0);
     std::shuffle(relabel.begin(), relabel.end(), rng);
-    FastBits bits(rng());
+    parlab::harness::gpu::XorShift64Star bits(rng());
     for (std::size_t i = 0; i < fresh.size(); ++i) {
       const std::uint64_t r = bits.next();
       const std::int32_t k = dataset[i];
