@@ -23,13 +23,20 @@ expect_no_test "$W/replay.json" failed "a single call of the replaying fake is r
 REPLAY_SRC="$FAKE_DIR/matmul.cu"
 
 # built_from SOURCE [LAB FILE]: the sim executable the fixture built from SOURCE (its copy
-# of FILE; lab05's matmul.cu unless given).
+# of FILE; lab05's matmul.cu unless given) and from every other file of SOURCE's folder
+# it copied: a fake that changes lab04's histogram.cu keeps the reference's sum_reduce.cu,
+# so one file alone could name that fake's build as the reference's.
 built_from() {
-  local src lab=${2:-lab05} file=${3:-matmul.cu}
+  local src lab=${2:-lab05} file=${3:-matmul.cu} copied same
   for src in "$FAKE_RESULTS"/work/*/"$lab"/*/build/sim/src/"$file"; do
-    if cmp -s "$src" "$1"; then echo "${src%/src/$file}/bin/${lab}_submission"; return; fi
+    same=1
+    for copied in "${src%/"$file"}"/*; do
+      [ -f "$copied" ] || continue
+      cmp -s "$copied" "$(dirname "$1")/$(basename "$copied")" || { same=0; break; }
+    done
+    if [ "$same" = 1 ]; then echo "${src%/src/$file}/bin/${lab}_submission"; return; fi
   done
-  echo "FAIL: no build of $1 under $FAKE_RESULTS/work" >&2; exit 1
+  echo "FAIL: no build of $1 and its folder under $FAKE_RESULTS/work" >&2; exit 1
 }
 # A small product from the fixture's dataset cache (a few hundred elements: quick in sim).
 DATASET=$(python3 - "$FAKE_RESULTS" <<'PY'
