@@ -8,7 +8,7 @@
 # Both pass every correctness test (one call each); only the timed run tells them apart,
 # in the kernel task and in the round trip; lab04's reductions and lab06's host round trips
 # and pipeline likewise, each with a replaying fake.
-# lab03's reference (element-wise and stencil tasks) and lab06's (transform) run the same way: each timed
+# lab03's reference (element-wise, round-trip and stencil tasks) and lab06's (transform) run the same way: each timed
 # repetition's sampled elements must match the host's recomputation (a check that
 # blamed a correct kernel would fail every honest submission on a GPU).
 # The executables are the ones the fake table's gradings built.
@@ -82,16 +82,21 @@ expect_field "$W/replay_trip.outdir/status.json" message \
 fake_result ref3 lab03 reference -  # the fake table's grading
 expect_rc ref3 0
 LAB03=$(built_from "$PARLAB_SOURCE_DIR/reference/lab03-cuda-kernels/kernels.cu" lab03 kernels.cu)
-# lab03_dataset ARRAY...: a cached kernel_inputs dataset holding every ARRAY.
+# lab03_dataset ARRAY...: the largest cached kernel_inputs dataset of at most 5000
+# elements holding every ARRAY (more than one element: a check of one index would not
+# show which element it read).
 lab03_dataset() {
   python3 - "$FAKE_RESULTS" "$@" <<'PY'
 import glob, json, sys
+fits = []
 for d in sorted(glob.glob(sys.argv[1] + "/work/*/dataset-cache/kernel_inputs-*")):
-    names = {x["name"] for x in json.load(open(d + "/manifest.json"))["arrays"]}
-    if set(sys.argv[2:]) <= names: print(d); break
+    arrays = {x["name"]: x["count"] for x in json.load(open(d + "/manifest.json"))["arrays"]}
+    if set(sys.argv[2:]) <= set(arrays) and arrays[sys.argv[2]] <= 5000:
+        fits.append((arrays[sys.argv[2]], d))
+if fits: print(max(fits)[1])
 PY
 }
-for task_arrays in "vector_add a b" "saxpy x y alpha" "matrix_scale matrix alpha" "heat_step grid r"; do
+for task_arrays in "vector_add a b" "vector_add_roundtrip a b" "saxpy x y alpha" "matrix_scale matrix alpha" "heat_step grid r"; do
   read -r task arrays <<<"$task_arrays"
   # shellcheck disable=SC2086  # the array names are words
   dataset=$(lab03_dataset $arrays)
@@ -99,6 +104,22 @@ for task_arrays in "vector_add a b" "saxpy x y alpha" "matrix_scale matrix alpha
   timed_run "ref3_$task" "$LAB03" "$task" "$dataset"
   expect_rc "ref3_$task" 0
   expect_field "$W/ref3_$task.outdir/status.json" status ok "lab03's reference $task passes every fresh repetition's check"
+done
+
+# A vector_add that copies back the c of its first call on the same pointers: right in
+# one call, stale in the kernel task and in the round trip (which uploads new a and b
+# every timed trip, not the dataset again).
+fake_result replay3 lab03 lab03/vector_add_replay_by_pointer --no-perf  # the fake table's grading
+expect_rc replay3 0
+expect_no_test "$W/replay3.json" failed "a single call of the replaying vector_add is right: every correctness test passes"
+dataset=$(lab03_dataset a b)
+REPLAY3=$(built_from "$FAKE_DIR/kernels.cu" lab03 kernels.cu)
+for task in vector_add vector_add_roundtrip; do
+  timed_run "replay3_$task" "$REPLAY3" "$task" "$dataset"
+  expect_rc "replay3_$task" 1
+  expect_field "$W/replay3_$task.outdir/status.json" message \
+    'vector_add returned a result that does not fit its input on timed repetition 1 .*c at index [0-9]+ is .*' \
+    "a replaying vector_add fails $task's first timed repetition, naming the element"
 done
 
 # lab04's reference: every reduction on new content (the whole result checked), and a
