@@ -16,6 +16,7 @@ import operator
 import sys
 
 from parlab_harness import Task, run_driver
+from parlab_harness.fresh_inputs import SampledFreshInputs
 from parlab_harness.inputs import DatasetError, read_array, read_shape
 from parlab_harness.numba_cuda import explain_out_of_bounds, use_simulator_without_gpu
 from parlab_harness.solution_import import import_solution
@@ -59,8 +60,15 @@ def call_kernels(cuda, function, advice, *args):
         raise explain_out_of_bounds(e, advice) from None
 
 
-def timed_call(ctx, cuda, function, advice, args, prepare):
-    return ctx.timed(lambda: call_kernels(cuda, function, advice, *args), prepare)
+def timed_call(ctx, cuda, function, advice, args, prepare, fresh=None):
+    return ctx.timed(lambda: call_kernels(cuda, function, advice, *args), prepare, fresh,
+                     getattr(function, "__name__", "the call"))
+
+
+def sampled(np, device_inputs, output, name, expected):
+    """Fresh inputs for a call on device arrays (fresh_inputs.py): each (device, host)
+    pair gets new values every timed repetition; `output` is the device array checked."""
+    return SampledFreshInputs(np, device_inputs, output.copy_to_host, name, expected)
 
 
 def vector(ctx, names):
@@ -80,7 +88,8 @@ def run_vector_add(ctx):
     n, (a, b) = vector(ctx, ["a", "b"])
     da, db = cuda.to_device(a), cuda.to_device(b)
     dc, poison = poisoned(np, cuda, (n,))
-    timed_call(ctx, cuda, student().vector_add, GUARD_1D, (da, db, dc, n), poison)
+    fresh = sampled(np, [(da, a), (db, b)], dc, "c", lambda i, v: float(v[0][i]) + float(v[1][i]))
+    timed_call(ctx, cuda, student().vector_add, GUARD_1D, (da, db, dc, n), poison, fresh)
     write_floats(ctx, "c", dc)
 
 
@@ -88,13 +97,18 @@ def run_vector_add_roundtrip(ctx):
     np, cuda = numba()
     n, (a, b) = vector(ctx, ["a", "b"])
     dc, poison = poisoned(np, cuda, (n,))
+    host_a, host_b = a.copy(), b.copy()  # what each trip uploads: new content when timed
+    last = {}
 
     def round_trip():
-        da, db = cuda.to_device(a), cuda.to_device(b)
+        da, db = cuda.to_device(host_a), cuda.to_device(host_b)
         call_kernels(cuda, student().vector_add, GUARD_1D, da, db, dc, n)
-        return dc.copy_to_host()
+        last["c"] = dc.copy_to_host()
+        return last["c"]
 
-    c = ctx.timed(round_trip, poison)
+    fresh = SampledFreshInputs(np, [(host_a, a), (host_b, b)], lambda: last["c"], "c",
+                               lambda i, v: float(v[0][i]) + float(v[1][i]))
+    c = ctx.timed(round_trip, poison, fresh, "vector_add")
     ctx.out.write("c", "f32", c.tolist())
 
 
@@ -104,7 +118,9 @@ def run_saxpy(ctx):
     alpha = np.float32(scalar(ctx, "alpha"))
     dx, dy = cuda.to_device(x), cuda.to_device(y)
     dout, poison = poisoned(np, cuda, (n,))
-    timed_call(ctx, cuda, student().saxpy, GUARD_1D, (alpha, dx, dy, dout, n), poison)
+    fresh = sampled(np, [(dx, x), (dy, y)], dout, "out",
+                    lambda i, v: float(alpha) * float(v[0][i]) + float(v[1][i]))
+    timed_call(ctx, cuda, student().saxpy, GUARD_1D, (alpha, dx, dy, dout, n), poison, fresh)
     write_floats(ctx, "out", dout)
 
 
@@ -117,7 +133,8 @@ def run_matrix_scale(ctx):
     alpha = np.float32(scalar(ctx, "alpha"))
     src = cuda.to_device(matrix.reshape(rows, cols))
     dout, poison = poisoned(np, cuda, (rows, cols))
-    timed_call(ctx, cuda, student().matrix_scale, GUARD_2D, (alpha, src, dout, rows, cols), poison)
+    fresh = sampled(np, [(src, matrix.reshape(rows, cols))], dout, "out", lambda i, v: float(alpha) * float(v[0][i]))
+    timed_call(ctx, cuda, student().matrix_scale, GUARD_2D, (alpha, src, dout, rows, cols), poison, fresh)
     write_floats(ctx, "out", dout)
 
 
@@ -137,7 +154,15 @@ def run_heat_step(ctx):
     nx, ny, grid, r = heat_input(ctx, np)
     src = cuda.to_device(grid)
     dst, poison = poisoned(np, cuda, (ny, nx))
-    timed_call(ctx, cuda, student().heat_step, GUARD_HEAT, (src, dst, nx, ny, r), poison)
+
+    def heat_step_point(i, v):  # one point of one Jacobi step, in double; a boundary keeps its value
+        g, x, y = v[0], i % nx, i // nx
+        if x == 0 or y == 0 or x + 1 == nx or y + 1 == ny:
+            return float(g[i])
+        return float(g[i]) + float(r) * (float(g[i - 1]) + float(g[i + 1]) + float(g[i - nx]) + float(g[i + nx]) - 4 * float(g[i]))
+
+    fresh = sampled(np, [(src, grid)], dst, "grid", heat_step_point)
+    timed_call(ctx, cuda, student().heat_step, GUARD_HEAT, (src, dst, nx, ny, r), poison, fresh)
     write_floats(ctx, "grid", dst)
 
 

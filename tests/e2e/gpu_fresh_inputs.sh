@@ -8,7 +8,8 @@
 # Both pass every correctness test (one call each); only the timed run tells them apart,
 # in the kernel task and in the round trip; lab04's reductions and lab06's host round trips
 # and pipeline likewise, each with a replaying fake.
-# lab03's reference (element-wise, round-trip and stencil tasks) and lab06's (transform) run the same way: each timed
+# lab03's reference (element-wise, round-trip and stencil tasks; the C++ and the Python
+# track) and lab06's (transform) run the same way: each timed
 # repetition's sampled elements must match the host's recomputation (a check that
 # blamed a correct kernel would fail every honest submission on a GPU).
 # The executables are the ones the fake table's gradings built.
@@ -120,6 +121,39 @@ for task in vector_add vector_add_roundtrip; do
   expect_field "$W/replay3_$task.outdir/status.json" message \
     'vector_add returned a result that does not fit its input on timed repetition 1 .*c at index [0-9]+ is .*' \
     "a replaying vector_add fails $task's first timed repetition, naming the element"
+done
+
+# lab03's Python track (parlab_harness/fresh_inputs.py), in Numba's simulator: the Python
+# reference program through every task that takes fresh inputs, and a copy of it whose
+# vector_add copies back the c of its first call, which fails both vector_add tasks.
+PY_REF=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["labs"]["lab03"]["python_reference_exe"])' \
+  "$(dirname "$GRADE")/toolchain.json")
+rm -rf "$W/py_replay" && cp -r "$(dirname "$PY_REF")" "$W/py_replay" && chmod -R u+w "$W/py_replay"
+python3 - "$W/py_replay/solution/kernels.py" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+honest = "def vector_add(a, b, c, n):\n"
+assert honest in text, "the Python reference's vector_add is not where this fake expects it"
+replay = ("_first_c = None\n\n\ndef vector_add(a, b, c, n):\n    global _first_c\n"
+          "    if _first_c is not None and _first_c.shape[0] == n:\n        c.copy_to_device(_first_c)\n        return\n"
+          "    _vector_add(a, b, c, n)\n    _first_c = c.copy_to_host()\n\n\ndef _vector_add(a, b, c, n):\n")
+open(path, "w").write(text.replace(honest, replay))
+PY
+for task_arrays in "vector_add a b" "vector_add_roundtrip a b" "saxpy x y alpha" "matrix_scale matrix alpha" "heat_step grid r"; do
+  read -r task arrays <<<"$task_arrays"
+  # shellcheck disable=SC2086  # the array names are words
+  dataset=$(lab03_dataset $arrays)
+  timed_run "py3_$task" "$PY_REF" "$task" "$dataset"
+  expect_rc "py3_$task" 0
+  expect_field "$W/py3_$task.outdir/status.json" status ok "lab03's Python reference $task passes every fresh repetition's check"
+done
+for task in vector_add vector_add_roundtrip; do
+  timed_run "py3_replay_$task" "$W/py_replay/$(basename "$PY_REF")" "$task" "$(lab03_dataset a b)"
+  expect_rc "py3_replay_$task" 1
+  expect_field "$W/py3_replay_$task.outdir/status.json" message \
+    'StaleResultError: vector_add returned a result that does not fit its input on timed repetition 1 .*c at index [0-9]+ is .*' \
+    "a Python vector_add that replays its first c fails $task's first timed repetition, naming the element"
 done
 
 # lab04's reference: every reduction on new content (the whole result checked), and a

@@ -21,6 +21,7 @@ from typing import Callable
 from parlab_harness.arrays import OutputWriter
 from parlab_harness.atomic_file import write_file_atomically
 from parlab_harness.fork_guard import remember_output_owner, stop_if_forked_child
+from parlab_harness.fresh_inputs import StaleResultError, unpredictable_seed
 from parlab_harness.params import Params
 from parlab_harness.timer import write_timings
 
@@ -47,18 +48,33 @@ class TaskContext:
         self.repeat = repeat
         self.samples = []
 
-    def timed(self, work, prepare=lambda: None):
+    def timed(self, work, prepare=lambda: None, fresh=None, function="the call"):
         """Runs `work` warmup + repeat times, timing each measured call, and returns
-        the last call's result; `prepare` runs untimed before every call."""
+        the last call's result; `prepare` runs untimed before every call. With `fresh`
+        (fresh_inputs.SampledFreshInputs), every timed call after a first call gets new
+        input content and its output is checked, untimed; a last untimed call on the
+        dataset's own content gives the result (as the C++ harness's gpu_timed)."""
         for _ in range(self.warmup):
             prepare()
             work()
+        # One call alone (a correctness run) has no earlier result to replay.
+        refreshed = fresh is not None and self.warmup + self.repeat > 1
         result = None
-        for _ in range(self.repeat):
+        for repetition in range(self.repeat):
+            if refreshed:
+                fresh.refresh(unpredictable_seed())
             prepare()
             start = time.perf_counter()
             result = work()
             self.samples.append(time.perf_counter() - start)
+            if refreshed:
+                differed = fresh.check()
+                if differed:
+                    raise StaleResultError(function, repetition, differed)
+        if refreshed:
+            fresh.restore()
+            prepare()
+            result = work()
         return result
 
 
