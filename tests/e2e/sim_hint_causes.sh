@@ -129,12 +129,20 @@ expect_test_not_says "$W/tileload.json" "$T" "make the update atomic" "lab05 til
 # The sum zeroed inside the kernel by block 0: a tree sum whose result changes with the
 # order blocks run in. Whichever run fails first (the test's own, or a re-run in another
 # order), the message names that order, and the serial-chain advice is no instruction.
+# The fake is right in every order that starts block 0 first: with the fake table's one
+# re-run, a test of few blocks can draw two such orders and pass (it did in one suite
+# run), so each test's message is checked where it failed, and one must have failed.
 grade_patch zeroed lab04 lab04/zeroed_in_kernel
+zeroed_failed=0
 for T in "sum: prime size, mixed signs" "sum: spikes (order of summation)"; do
+  [ "$(result_field "$W/zeroed.json" tests "$T" status)" = failed ] || continue
+  zeroed_failed=$((zeroed_failed + 1))
   expect_test_says "$W/zeroed.json" "$T" "order blocks run in" "lab04 sum zeroed by block 0 ($T): the block order named"
   expect_test_not_says "$W/zeroed.json" "$T" "rounds this badly: sum each block in a tree" \
     "lab04 sum zeroed by block 0 ($T): not told to sum each block in a tree"
 done
+[ "$zeroed_failed" -ge 1 ] && pass "lab04 sum zeroed by block 0: $zeroed_failed of its two sum tests failed" ||
+  fail "lab04 sum zeroed by block 0: neither sum test failed"
 
 # Undefined behaviour: the finding names it and the test's status agrees.
 grade_patch shuffle lab04 lab04/shuffle_outside_mask
