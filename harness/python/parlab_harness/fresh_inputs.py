@@ -41,8 +41,8 @@ class SampledFreshInputs:
         self._output = output
         self._output_name = output_name
         self._expected = expected
-        self._given = [original.reshape(-1) for _, original in inputs]
-        self._rng = np.random.default_rng(0)
+        self._given = []  # the flat inputs of the last refresh: what check() recomputes from
+        self._rng = None  # seeded by refresh(); check() draws the sampled indices from it
 
     def refresh(self, seed):
         np = self._np
@@ -68,7 +68,6 @@ class SampledFreshInputs:
     def restore(self):
         for target, original in self._inputs:
             self._put(target, original)
-        self._given = [original.reshape(-1) for _, original in self._inputs]
 
     @staticmethod
     def _put(target, values):
