@@ -31,11 +31,6 @@ constexpr std::size_t kStoredAccesses = std::size_t{1} << 21;
 constexpr unsigned kAlwaysStored = 64;
 constexpr std::uintptr_t kSector = 32;
 
-std::mutex g_mutex;
-std::map<const void*, InstructionTotals> g_launch_totals;
-std::uint64_t g_launch_threads = 0;
-std::uint64_t g_launch_global_loads = 0;
-std::uint64_t g_launch_global_stores = 0;
 constexpr unsigned kMaxSummaryLines = 256;  // per process: a solver's thousand launches
 unsigned g_summary_lines = 0;
 
@@ -178,14 +173,14 @@ void BlockCounters::fold_into(std::map<const void*, InstructionTotals>& totals) 
   }
 }
 
-void fold_block_counters(BlockCounters& block) {
+void fold_block_counters(BlockCounters& block, LaunchAccessTotals& launch) {
   if (!block.sampled()) return;
   block.flush();
-  std::lock_guard lock(g_mutex);
-  block.fold_into(g_launch_totals);
-  g_launch_threads += block.threads();
-  g_launch_global_loads += block.global_loads();
-  g_launch_global_stores += block.global_stores();
+  std::lock_guard lock(launch.mutex);
+  block.fold_into(launch.instructions);
+  launch.threads += block.threads();
+  launch.global_loads += block.global_loads();
+  launch.global_stores += block.global_stores();
 }
 
 LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
@@ -264,20 +259,20 @@ void write_summary(const char* kernel_name, const LaunchSummary& summary) {
 }  // namespace
 
 
-void report_launch_counters(const char* kernel_name) {
+void report_launch_counters(const char* kernel_name, LaunchCounters& launch) {
   std::map<const void*, InstructionTotals> totals;
   std::uint64_t threads = 0;
   std::uint64_t global_loads = 0;
   std::uint64_t global_stores = 0;
   {
-    std::lock_guard lock(g_mutex);
-    totals.swap(g_launch_totals);
-    std::swap(threads, g_launch_threads);
-    std::swap(global_loads, g_launch_global_loads);
-    std::swap(global_stores, g_launch_global_stores);
+    std::lock_guard lock(launch.access.mutex);
+    totals.swap(launch.access.instructions);
+    std::swap(threads, launch.access.threads);
+    std::swap(global_loads, launch.access.global_loads);
+    std::swap(global_stores, launch.access.global_stores);
   }
   LaunchSummary summary = summarize(totals, threads, global_loads, global_stores);
-  summary.divergence = report_launch_divergence(kernel_name, print_all());
+  summary.divergence = report_launch_divergence(kernel_name, print_all(), launch.divergence);
   write_summary(kernel_name, summary);
   // A hint only for instructions that carry a tenth or more of the launch's requests of
   // their kind: a one-time load before the main loop is not the lesson.

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -117,10 +118,28 @@ parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s);
 // field of the shared record, by its shared name.
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s);
 
+// One launch's access totals: each counted block's figures folded in when it ends (from
+// the workers, under the mutex), read once when the launch ends.
+struct LaunchAccessTotals {
+  std::mutex mutex;
+  std::map<const void*, InstructionTotals> instructions;
+  std::uint64_t threads = 0;
+  std::uint64_t global_loads = 0;
+  std::uint64_t global_stores = 0;
+};
+
+// What the counters gather over one launch: the launch owns it (runtime/launch.cpp), the
+// block runners reach it through their GridJob, so no launch's figures can mix with
+// another's.
+struct LaunchCounters {
+  LaunchAccessTotals access;
+  LaunchDivergenceTotals divergence;
+};
+
 // A launch ends: report its instructions (stderr lines; a finding with a hint where an
 // instruction is far from ideal) and its branch divergence.
-void report_launch_counters(const char* kernel_name);
-// Called by a block runner when its block ends.
-void fold_block_counters(BlockCounters& block);
+void report_launch_counters(const char* kernel_name, LaunchCounters& launch);
+// Called by a block runner when its counted block of `launch` ends.
+void fold_block_counters(BlockCounters& block, LaunchAccessTotals& launch);
 
 }  // namespace parlab_sim::detail

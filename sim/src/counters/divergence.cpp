@@ -24,10 +24,6 @@ constexpr std::size_t kMaxSlots = std::size_t{1} << 16;  // 9 MiB: far more code
 constexpr double kFindingShare = 0.10;
 constexpr std::size_t kWorstLines = 3;
 
-std::mutex g_mutex;
-std::unordered_map<const void*, CodeBlockTotals> g_launch_blocks;
-std::uint64_t g_launch_warps = 0;
-
 std::size_t slot_of(const void* pc, unsigned warp, std::size_t mask) {
   const std::uint64_t key = reinterpret_cast<std::uintptr_t>(pc) * 0x9E3779B97F4A7C15ull + warp;
   return static_cast<std::size_t>(key ^ (key >> 29)) & mask;
@@ -193,15 +189,15 @@ void divergence_record(BlockDivergence& block, const void* pc) {
   if (const Lane* lane = t_lane) block.record(pc, lane->linear);
 }
 
-void fold_block_divergence(const BlockDivergence& block) {
+void fold_block_divergence(const BlockDivergence& block, LaunchDivergenceTotals& launch) {
   if (!block.sampled()) return;
   // Which code blocks are the simulator's (one addr2line run per new address; cached).
   const std::vector<const void*> addresses = block.code_addresses();
   const std::vector<CodeLocation> locations = code_locations_of(addresses);
   std::unordered_map<const void*, bool> library;
   for (std::size_t i = 0; i < addresses.size(); ++i) library[addresses[i]] = locations[i].library;
-  std::lock_guard lock(g_mutex);
-  block.fold_into(g_launch_blocks, g_launch_warps, library);
+  std::lock_guard lock(launch.mutex);
+  block.fold_into(launch.code_blocks, launch.sampled_warps, library);
 }
 
 DivergenceSummary summarize_divergence(const std::unordered_map<const void*, CodeBlockTotals>& per_block,
@@ -228,14 +224,20 @@ DivergenceSummary summarize_divergence(const std::unordered_map<const void*, Cod
   return s;
 }
 
-DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all) {
-  std::unordered_map<const void*, CodeBlockTotals> per_block;
-  std::uint64_t sampled_warps = 0;
-  {
-    std::lock_guard lock(g_mutex);
-    per_block.swap(g_launch_blocks);
-    std::swap(sampled_warps, g_launch_warps);
-  }
+namespace {
+
+// What the launch's blocks folded in, taken once they have all ended.
+std::pair<std::unordered_map<const void*, CodeBlockTotals>, std::uint64_t> take_totals(
+    LaunchDivergenceTotals& launch) {
+  std::lock_guard lock(launch.mutex);
+  return {std::move(launch.code_blocks), launch.sampled_warps};
+}
+
+}  // namespace
+
+DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all,
+                                           LaunchDivergenceTotals& launch) {
+  const auto [per_block, sampled_warps] = take_totals(launch);
   if (per_block.empty()) return {};  // a build without the coverage hook, or no sampled block
   // Which code blocks are the student's: one addr2line run for the new addresses.
   std::vector<const void*> addresses;

@@ -18,6 +18,7 @@
 // lanes, is not. Cost: one thread-local load and a branch per code block outside
 // the sampled warps; a flat hash-table probe inside them.
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -118,8 +119,17 @@ class BlockDivergence {
   std::vector<Entry> table_;  // open addressing, power-of-two size
 };
 
-// Called by a block runner when a sampled block ends.
-void fold_block_divergence(const BlockDivergence& block);
+// One launch's divergence totals: each sampled block's counts folded in when it ends
+// (from the workers, under the mutex), read once when the launch ends. The launch owns
+// them (runtime/launch.cpp); the block runners reach them through their GridJob.
+struct LaunchDivergenceTotals {
+  std::mutex mutex;
+  std::unordered_map<const void*, CodeBlockTotals> code_blocks;
+  std::uint64_t sampled_warps = 0;
+};
+
+// Called by a block runner when a sampled block of `launch` ends.
+void fold_block_divergence(const BlockDivergence& block, LaunchDivergenceTotals& launch);
 
 // The totals over the code blocks `counted` (the student's), and the sampled warps;
 // `length_of` gives a code block's length in bytes (absent: kUnknownCodeBlockBytes).
@@ -132,7 +142,8 @@ DivergenceSummary summarize_divergence(const std::unordered_map<const void*, Cod
 // simulator's or the standard library's headers are left out: a GPU has no such
 // branches, like the first thread of a block registering its __shared__ arrays); a
 // finding when a good share of the work ran divergent, naming the worst lines; with `print_all`, one
-// stderr line with the figures. Resets the launch's counts.
-DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all);
+// stderr line with the figures.
+DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all,
+                                           LaunchDivergenceTotals& launch);
 
 }  // namespace parlab_sim::detail

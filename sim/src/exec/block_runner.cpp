@@ -122,12 +122,13 @@ void BlockRunner::start_block(GridJob& job, std::uint64_t block_linear) {
 
 void BlockRunner::finish_block() {
   if (g_locked.race_check_enabled) race_check_finish_block();
-  if (g_locked.counters_enabled && counters_.sampled()) {
-    fold_block_counters(counters_);
+  LaunchCounters* launch_counters = job_ != nullptr ? job_->counters : nullptr;
+  if (launch_counters != nullptr && counters_.sampled()) {
+    fold_block_counters(counters_, launch_counters->access);
     counters_.reset(false, 0);
   }
-  if (g_locked.counters_enabled && divergence_.sampled()) {
-    fold_block_divergence(divergence_);
+  if (launch_counters != nullptr && divergence_.sampled()) {
+    fold_block_divergence(divergence_, launch_counters->divergence);
     divergence_.reset(false, 0);
   }
   t_divergence = nullptr;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "counters/access_counters.hpp"
 #include "exec/shuffled_order.hpp"
 #include "parlab_sim/launch.hpp"
 
@@ -33,6 +34,9 @@ struct GridJob {
   int sample_slot(std::uint64_t block) const {
     return block == sampled_blocks[0] ? 0 : block == sampled_blocks[1] ? 1 : -1;
   }
+  // The launch's counter totals, where each block's figures go when it ends: set by the
+  // launch when the counters are on (null otherwise).
+  LaunchCounters* counters = nullptr;
   std::atomic<std::uint64_t> next_block{0};
   std::atomic<bool> aborted{false};
   std::atomic<int> abort_error{cudaSuccess};

@@ -71,6 +71,8 @@ void run_launch(const LaunchRequest& request) {
   const RuntimeSettings& settings = runtime_settings();
   job.exited_threads_release_barriers = settings.allow_exited_at_barrier;
   if (settings.seeded) choose_orders(job, settings);
+  LaunchCounters counters;  // this launch's figures only
+  if (g_locked.counters_enabled) job.counters = &counters;
   complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
   land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
   if (g_locked.access_hooks_enabled) race_check_begin_launch();
@@ -79,7 +81,7 @@ void run_launch(const LaunchRequest& request) {
   close_kernel_openings();           // (memory/device_pages.hpp)
   open_device_sources(false);
   defer_managed_writes_of_launch(request);  // the host sees them at a synchronization
-  if (g_locked.counters_enabled) report_launch_counters(request.kernel_name);
+  if (job.counters != nullptr) report_launch_counters(request.kernel_name, counters);
   if (job.is_aborted()) record_error(static_cast<cudaError_t>(job.abort_error.load()));
 }
 
