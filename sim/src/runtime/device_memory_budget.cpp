@@ -1,5 +1,7 @@
 #include "runtime/device_memory_budget.hpp"
 
+#include "runtime/device_context.hpp"
+
 #include "parlab_sim/device_memory_limit.hpp"
 
 #include <unistd.h>
@@ -9,9 +11,6 @@
 
 namespace parlab_sim::detail {
 namespace {
-std::atomic<std::size_t> g_in_use{0};
-std::atomic<std::size_t> g_capacity_override{0};  // 0: the default below
-
 std::size_t default_capacity() {
   static const std::size_t capacity = [] {
     const std::size_t eight_gib = std::size_t{8} << 30;
@@ -25,22 +24,23 @@ std::size_t default_capacity() {
 }  // namespace
 
 std::size_t device_memory_capacity() {
-  const std::size_t set = g_capacity_override.load();
+  const std::size_t set = device_context().memory.capacity_override.load();
   return set ? set : default_capacity();
 }
 
 bool reserve_device_memory(std::size_t bytes) {
-  std::size_t used = g_in_use.load();
+  std::atomic<std::size_t>& in_use = device_context().memory.in_use;
+  std::size_t used = in_use.load();
   do {
     const std::size_t capacity = device_memory_capacity();
     if (used > capacity || bytes > capacity - used) return false;
-  } while (!g_in_use.compare_exchange_weak(used, used + bytes));
+  } while (!in_use.compare_exchange_weak(used, used + bytes));
   return true;
 }
 
-void release_device_memory(std::size_t bytes) { g_in_use.fetch_sub(bytes); }
+void release_device_memory(std::size_t bytes) { device_context().memory.in_use.fetch_sub(bytes); }
 
-std::size_t device_memory_in_use() { return g_in_use.load(); }
+std::size_t device_memory_in_use() { return device_context().memory.in_use.load(); }
 
 }  // namespace parlab_sim::detail
 
@@ -48,7 +48,7 @@ namespace parlab_sim {
 
 bool set_device_memory_capacity(std::size_t bytes) {
   if (bytes != 0 && detail::device_memory_in_use() > bytes) return false;
-  detail::g_capacity_override.store(bytes);
+  detail::device_context().memory.capacity_override.store(bytes);
   return true;
 }
 

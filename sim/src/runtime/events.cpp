@@ -5,7 +5,7 @@
 
 #include "parlab_sim/streams_events.hpp"
 #include "copies/deferred_copies.hpp"
-#include "runtime/handle_registry.hpp"
+#include "runtime/device_context.hpp"
 
 struct CUevent_st {
   unsigned int flags = 0;
@@ -18,10 +18,7 @@ struct CUevent_st {
 
 namespace parlab_sim::detail {
 namespace {
-HandleRegistry<CUevent_st>& events() {
-  static auto* registry = new HandleRegistry<CUevent_st>;  // used until exit
-  return *registry;
-}
+HandleRegistry<CUevent_st>& events() { return device_context().events; }
 }  // namespace
 }  // namespace parlab_sim::detail
 

@@ -18,6 +18,7 @@
 #include "exec/race_check.hpp"
 #include "copies/deferred_copies.hpp"
 #include "memory/device_pages.hpp"
+#include "runtime/device_context.hpp"
 #include "runtime/managed_kernel_writes.hpp"
 #include "memory/memory_registry.hpp"
 
@@ -40,8 +41,7 @@ namespace {
 // Each launch of a seeded run gets its own block order, thread orders and sampled blocks
 // (from the sample seed, when there is one: the same blocks in every run of a grading).
 void choose_orders(GridJob& job, const RuntimeSettings& settings) {
-  static std::atomic<std::uint64_t> launches{0};
-  const std::uint64_t launch = mix_seed(launches.fetch_add(1, std::memory_order_relaxed));
+  const std::uint64_t launch = mix_seed(device_context().launches.fetch_add(1, std::memory_order_relaxed));
   job.seeded = true;
   job.seed = mix_seed(settings.seed ^ launch);
   job.block_order = ShuffledOrder(job.seed, job.block_count);

@@ -7,25 +7,12 @@
 
 #include "parlab_sim/source_names.hpp"
 #include "report/diagnostics.hpp"
+#include "runtime/device_context.hpp"
 
 namespace parlab_sim::detail {
 namespace {
 
-struct Site {
-  std::size_t bytes;
-  std::source_location where;
-};
-
-struct LiveAllocations {
-  std::mutex mutex;
-  std::map<std::uintptr_t, Site> sites;  // by start address: the first made is first
-  std::uint64_t serial = 0;
-};
-
-LiveAllocations& live() {
-  static auto* all = new LiveAllocations;  // never destroyed: used by the exit handler
-  return *all;
-}
+LiveAllocations& live() { return device_context().allocations; }
 
 void check_at_exit() { report_leaked_allocations(); }
 
@@ -36,7 +23,7 @@ void remember_allocation_site(std::uintptr_t begin, std::size_t bytes, std::sour
   (void)registered;
   LiveAllocations& all = live();
   std::lock_guard lock(all.mutex);
-  all.sites[begin] = Site{bytes, site};
+  all.sites[begin] = LiveAllocations::Site{bytes, site};
 }
 
 void forget_allocation_site(std::uintptr_t begin) {

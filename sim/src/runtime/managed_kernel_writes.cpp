@@ -11,6 +11,7 @@
 #include "exec/race_check.hpp"
 #include "copies/deferred_copies.hpp"
 #include "memory/memory_registry.hpp"
+#include "runtime/device_context.hpp"
 
 namespace parlab_sim::detail {
 namespace {
@@ -27,10 +28,9 @@ struct ManagedWrites {
 
 // The kernel's name for as long as the program runs (the finding may come at exit).
 const char* lasting_name(const char* name) {
-  static std::mutex mutex;
-  static std::set<std::string> names;
-  std::lock_guard lock(mutex);
-  return names.insert(name == nullptr ? "?" : name).first->c_str();
+  KernelNames& kept = device_context().kernel_names;
+  std::lock_guard lock(kept.mutex);
+  return kept.names.insert(name == nullptr ? "?" : name).first->c_str();
 }
 
 std::vector<ManagedWrites> managed_ranges() {

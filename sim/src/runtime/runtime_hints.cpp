@@ -9,14 +9,10 @@
 #include "device/launch_limits.hpp"
 #include "runtime/allocations.hpp"
 #include "memory/memory_registry.hpp"
+#include "runtime/device_context.hpp"
 
 namespace parlab_sim::detail {
 namespace {
-
-std::atomic<unsigned int> g_device_flags{cudaDeviceScheduleAuto};
-
-// CUDA's defaults where a program reads a limit it did not set.
-std::atomic<std::size_t> g_limits[] = {1024, 1u << 20, 8u << 20, 2, 2048, 64, 0};
 
 // [pointer, pointer + bytes) inside one cudaMallocManaged allocation.
 bool is_managed_range(const void* pointer, std::size_t bytes) {
@@ -43,7 +39,7 @@ bool known_location(cudaMemLocation location) {
 
 bool known_limit(cudaLimit limit) {
   return static_cast<int>(limit) >= 0 &&
-         static_cast<std::size_t>(limit) < sizeof g_limits / sizeof g_limits[0];
+         static_cast<std::size_t>(limit) < kDeviceLimitCount;
 }
 
 }  // namespace
@@ -112,19 +108,19 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
       (flags & cudaDeviceScheduleMask) > cudaDeviceScheduleBlockingSync) {
     return record_error(cudaErrorInvalidValue);
   }
-  parlab_sim::detail::g_device_flags = flags;
+  parlab_sim::detail::device_context().device_flags = flags;
   return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
   if (flags == nullptr) return record_error(cudaErrorInvalidValue);
-  *flags = parlab_sim::detail::g_device_flags | cudaDeviceMapHost;  // mapped memory is always on
+  *flags = parlab_sim::detail::device_context().device_flags | cudaDeviceMapHost;  // mapped memory is always on
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
   if (!parlab_sim::detail::known_limit(limit)) return record_error(cudaErrorInvalidValue);
-  parlab_sim::detail::g_limits[limit] = value;
+  parlab_sim::detail::device_context().limits[limit] = value;
   return cudaSuccess;
 }
 
@@ -132,7 +128,7 @@ cudaError_t cudaDeviceGetLimit(std::size_t* value, cudaLimit limit) {
   if (value == nullptr || !parlab_sim::detail::known_limit(limit)) {
     return record_error(cudaErrorInvalidValue);
   }
-  *value = parlab_sim::detail::g_limits[limit];
+  *value = parlab_sim::detail::device_context().limits[limit];
   return cudaSuccess;
 }
 

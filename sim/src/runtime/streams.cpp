@@ -6,7 +6,7 @@
 
 #include "parlab_sim/streams_events.hpp"
 #include "copies/deferred_copies.hpp"
-#include "runtime/handle_registry.hpp"
+#include "runtime/device_context.hpp"
 
 struct CUstream_st {
   unsigned int flags = 0;
@@ -15,11 +15,7 @@ struct CUstream_st {
 
 namespace parlab_sim::detail {
 namespace {
-HandleRegistry<CUstream_st>& streams() {
-  static auto* registry = new HandleRegistry<CUstream_st>;  // used until exit
-  return *registry;
-}
-std::atomic<unsigned int> g_streams_created{0};
+HandleRegistry<CUstream_st>& streams() { return device_context().streams; }
 }  // namespace
 
 bool is_valid_stream(cudaStream_t stream) {
@@ -57,7 +53,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
   }
   *stream = parlab_sim::detail::streams().create();
   (*stream)->flags = flags;
-  (*stream)->number = ++parlab_sim::detail::g_streams_created;
+  (*stream)->number = ++parlab_sim::detail::device_context().streams_created;
   return cudaSuccess;
 }
 
