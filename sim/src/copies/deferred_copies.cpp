@@ -67,7 +67,8 @@ struct OrderedBound {
 };
 
 // The copies not yet complete and the event waits between streams: this area's whole
-// state, in one object, never destroyed (the exit handler lands what is left).
+// state, in one object. Constant-initialized: the SIGSEGV handler reads it on any
+// access fault, perhaps before the first copy, so reaching it must never allocate.
 struct CopyQueue {
   std::mutex mutex;
   std::vector<PendingCopy> pending;
@@ -78,10 +79,9 @@ struct CopyQueue {
   bool sources_open = false;
 };
 
-CopyQueue& copy_queue() {
-  static auto* queue = new CopyQueue;
-  return *queue;
-}
+constinit CopyQueue queue_state;
+
+CopyQueue& copy_queue() { return queue_state; }
 
 bool is_legacy_default(cudaStream_t stream) {
   return stream == nullptr || stream == cudaStreamLegacy;
