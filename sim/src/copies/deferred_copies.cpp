@@ -79,9 +79,7 @@ struct CopyQueue {
   bool sources_open = false;
 };
 
-constinit CopyQueue queue_state;
-
-CopyQueue& copy_queue() { return queue_state; }
+constinit CopyQueue queue;
 
 bool is_legacy_default(cudaStream_t stream) {
   return stream == nullptr || stream == cudaStreamLegacy;
@@ -91,11 +89,11 @@ cudaStream_t normalized(cudaStream_t stream) { return is_legacy_default(stream) 
 
 // What synchronizing `stream` up to `issued` orders: its own copies and, through the
 // event waits it made before that point, those of the streams it waited for (and theirs).
-// the queue's mutex held.
+// The queue's mutex held.
 std::vector<OrderedBound> ordered_before_locked(cudaStream_t stream, std::uint64_t issued) {
   std::vector<OrderedBound> bounds{{normalized(stream), issued}};
   for (std::size_t i = 0; i < bounds.size(); ++i) {
-    for (const StreamWait& wait : copy_queue().waits) {
+    for (const StreamWait& wait : queue.waits) {
       if (wait.waiter != bounds[i].stream || wait.at > bounds[i].issued) continue;
       auto known = std::find_if(bounds.begin(), bounds.end(), [&](const OrderedBound& b) {
         return b.stream == wait.source;
@@ -171,11 +169,11 @@ std::vector<Pages> merged(std::vector<Pages> ranges) {
 
 // Makes [begin, end) (pages of the simulator's pinned memory) accessible, except the
 // pages of the copies still watched: read-only for a copy to the device's source,
-// inaccessible for the others (that wins on a page both watch). the queue's mutex held.
+// inaccessible for the others (that wins on a page both watch). The queue's mutex held.
 void reprotect_locked(std::uintptr_t begin, std::uintptr_t end) {
   std::vector<Pages> read_only, closed;
-  for (const PendingCopy& copy : copy_queue().pending) {
-    if (!copy.watched || (to_device(copy) && copy_queue().sources_open)) continue;
+  for (const PendingCopy& copy : queue.pending) {
+    if (!copy.watched || (to_device(copy) && queue.sources_open)) continue;
     const Pages pages = pages_of(copy);
     const Pages inside{std::max(begin, pages.begin), std::min(end, pages.end)};
     (to_device(copy) ? read_only : closed).push_back(inside);
@@ -186,10 +184,10 @@ void reprotect_locked(std::uintptr_t begin, std::uintptr_t end) {
 }
 
 // A copy to the device reads its source now. Only a page another copy made
-// inaccessible needs opening (a read-only page reads). the queue's mutex held.
+// inaccessible needs opening (a read-only page reads). The queue's mutex held.
 void land_locked(PendingCopy& copy) {
   const Pages pages = pages_of(copy);
-  const bool closed = std::any_of(copy_queue().pending.begin(), copy_queue().pending.end(), [&](const PendingCopy& other) {
+  const bool closed = std::any_of(queue.pending.begin(), queue.pending.end(), [&](const PendingCopy& other) {
     return other.watched && !to_device(other) && overlaps(pages_of(other), pages);
   });
   if (closed) set_access(pages.begin, pages.end, PROT_READ | PROT_WRITE);
@@ -211,14 +209,14 @@ enum class Step { keep, land, complete };
 template <class Decide>
 void advance(Decide decide) {
   {
-    std::lock_guard lock(copy_queue().mutex);
+    std::lock_guard lock(queue.mutex);
     // Steps first, moves after: landing looks at every pending copy's pages.
     std::vector<Step> steps;
-    steps.reserve(copy_queue().pending.size());
-    for (const PendingCopy& copy : copy_queue().pending) steps.push_back(decide(copy));
+    steps.reserve(queue.pending.size());
+    for (const PendingCopy& copy : queue.pending) steps.push_back(decide(copy));
     std::vector<Pages> opened;
-    for (std::size_t i = 0; i < copy_queue().pending.size(); ++i) {
-      PendingCopy& copy = copy_queue().pending[i];
+    for (std::size_t i = 0; i < queue.pending.size(); ++i) {
+      PendingCopy& copy = queue.pending[i];
       if (to_device(copy)) {
         if (steps[i] != Step::keep && !copy.landed) land_locked(copy);
         if (steps[i] == Step::complete && copy.watched) opened.push_back(pages_of(copy));
@@ -231,11 +229,11 @@ void advance(Decide decide) {
       }
     }
     std::vector<PendingCopy> kept;
-    for (std::size_t i = 0; i < copy_queue().pending.size(); ++i) {
-      if (steps[i] != Step::complete) kept.push_back(std::move(copy_queue().pending[i]));
+    for (std::size_t i = 0; i < queue.pending.size(); ++i) {
+      if (steps[i] != Step::complete) kept.push_back(std::move(queue.pending[i]));
     }
-    copy_queue().pending.swap(kept);
-    if (copy_queue().pending.empty()) copy_queue().waits.clear();  // later copies are numbered after every wait
+    queue.pending.swap(kept);
+    if (queue.pending.empty()) queue.waits.clear();  // later copies are numbered after every wait
     for (const Pages& pages : merged(std::move(opened))) reprotect_locked(pages.begin, pages.end);
   }
   report_early_accesses();
@@ -278,12 +276,12 @@ void defer(PendingCopy copy) {
   copy.watched = copy.watchable = watched;
   copy.buffer_begin = range.begin;
   copy.buffer_bytes = range.end - range.begin;
-  std::lock_guard lock(copy_queue().mutex);
-  copy.number = ++copy_queue().issued;
-  copy_queue().pending.push_back(std::move(copy));
+  std::lock_guard lock(queue.mutex);
+  copy.number = ++queue.issued;
+  queue.pending.push_back(std::move(copy));
   if (!watched) return;
-  const Pages pages = pages_of(copy_queue().pending.back());
-  if (to_device(copy_queue().pending.back())) {
+  const Pages pages = pages_of(queue.pending.back());
+  if (to_device(queue.pending.back())) {
     reprotect_locked(pages.begin, pages.end);  // read-only, unless another copy closed them
   } else {
     set_access(pages.begin, pages.end, PROT_NONE);
@@ -348,11 +346,11 @@ void land_copies_to_device() {
 }
 
 void open_device_sources(bool open) {
-  std::lock_guard lock(copy_queue().mutex);
-  if (copy_queue().sources_open == open) return;
-  copy_queue().sources_open = open;
+  std::lock_guard lock(queue.mutex);
+  if (queue.sources_open == open) return;
+  queue.sources_open = open;
   std::vector<Pages> sources;
-  for (const PendingCopy& copy : copy_queue().pending) {
+  for (const PendingCopy& copy : queue.pending) {
     if (to_device(copy) && copy.watched) sources.push_back(pages_of(copy));
   }
   for (const Pages& pages : merged(std::move(sources))) reprotect_locked(pages.begin, pages.end);
@@ -371,14 +369,14 @@ void complete_all_copies() {
 }
 
 std::uint64_t copies_issued() {
-  std::lock_guard lock(copy_queue().mutex);
-  return copy_queue().issued;
+  std::lock_guard lock(queue.mutex);
+  return queue.issued;
 }
 
 void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued) {
   std::vector<OrderedBound> bounds;
   {
-    std::lock_guard lock(copy_queue().mutex);
+    std::lock_guard lock(queue.mutex);
     bounds = ordered_before_locked(stream, issued);
   }
   complete_if([&](const PendingCopy& copy) {
@@ -388,11 +386,11 @@ void complete_stream_copies_before(cudaStream_t stream, std::uint64_t issued) {
 }
 
 void wait_for_stream(cudaStream_t waiter, cudaStream_t source, std::uint64_t issued) {
-  std::lock_guard lock(copy_queue().mutex);
-  const bool pending = std::any_of(copy_queue().pending.begin(), copy_queue().pending.end(), [&](const PendingCopy& copy) {
+  std::lock_guard lock(queue.mutex);
+  const bool pending = std::any_of(queue.pending.begin(), queue.pending.end(), [&](const PendingCopy& copy) {
     return copy.number <= issued && covers({normalized(source), issued}, copy);
   });
-  if (pending) copy_queue().waits.push_back({normalized(waiter), normalized(source), issued, copy_queue().issued});
+  if (pending) queue.waits.push_back({normalized(waiter), normalized(source), issued, queue.issued});
 }
 
 void complete_copies_touching(const void* pointer, std::size_t bytes) {
@@ -410,9 +408,9 @@ void complete_copies_touching(const void* pointer, std::size_t bytes) {
 
 PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const void* pc,
                                        CaptureFrames capture_frames, std::uintptr_t& page) {
-  std::lock_guard lock(copy_queue().mutex);
+  std::lock_guard lock(queue.mutex);
   bool on_watched_page = false;
-  for (PendingCopy& copy : copy_queue().pending) {
+  for (PendingCopy& copy : queue.pending) {
     if (!copy.watched) continue;
     const Pages pages = pages_of(copy);
     if (address < pages.begin || address >= pages.end) continue;
@@ -447,7 +445,7 @@ PendingPageFault on_pending_page_fault(std::uintptr_t address, bool write, const
 }
 
 void reprotect_pending_page(std::uintptr_t page) {
-  std::lock_guard lock(copy_queue().mutex);
+  std::lock_guard lock(queue.mutex);
   reprotect_locked(page, page + page_size());
 }
 
