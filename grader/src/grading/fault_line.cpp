@@ -13,13 +13,7 @@ namespace fs = std::filesystem;
 namespace parlab::grader {
 namespace {
 
-constexpr std::string_view kReportStart = "parlab-sim: ";
-constexpr std::string_view kOffsetStart = "at code offset 0x";
-constexpr std::string_view kOffsetEnd = " of the program";
-constexpr std::size_t kMaxHexDigits = 16;
 constexpr std::size_t kAddr2lineOutputCap = 64 * 1024;
-
-bool is_lower_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
 
 bool all_digits(std::string_view s) {
   if (s.empty() || s.size() > 9) return false;
@@ -47,25 +41,6 @@ std::string hex(std::uint64_t value) {
 }
 
 }  // namespace
-
-std::optional<std::uint64_t> reported_code_offset(const std::string& stderr_text,
-                                                  std::uint64_t program_bytes) {
-  const std::size_t report = stderr_text.rfind(kReportStart);
-  if (report == std::string::npos) return std::nullopt;
-  const std::size_t at = stderr_text.find(kOffsetStart, report);
-  if (at == std::string::npos) return std::nullopt;
-  const std::size_t first = at + kOffsetStart.size();
-  std::size_t end = first;
-  while (end < stderr_text.size() && end - first <= kMaxHexDigits && is_lower_hex(stderr_text[end])) ++end;
-  const std::size_t digits = end - first;
-  if (digits == 0 || digits > kMaxHexDigits ||
-      stderr_text.compare(end, kOffsetEnd.size(), kOffsetEnd) != 0) {
-    return std::nullopt;
-  }
-  const std::uint64_t offset = std::strtoull(stderr_text.substr(first, digits).c_str(), nullptr, 16);
-  if (offset == 0 || offset >= program_bytes) return std::nullopt;
-  return offset;
-}
 
 std::string student_place(const std::string& addr2line_output, const fs::path& stage) {
   const std::string root = stage.lexically_normal().string() + "/";
@@ -125,17 +100,15 @@ std::string with_fault_place(const std::string& message, const std::string& plac
 }
 
 std::string fault_place_of(GradingContext& ctx, const fs::path& program,
-                           const std::string& stderr_text, const std::string& run_name) {
+                           std::uint64_t code_offset, const std::string& run_name) {
   std::error_code ec;
   const std::uint64_t bytes = fs::file_size(program, ec);
-  if (ec) return {};
-  const std::optional<std::uint64_t> offset = reported_code_offset(stderr_text, bytes);
-  if (!offset) return {};
+  if (ec || code_offset == 0 || code_offset >= bytes) return {};
   const std::optional<fs::path> tool = program_on_path("addr2line");  // binutils, beside g++
   if (!tool) return {};
   RunRequest req;
   req.executable = *tool;
-  req.args = {"-i", "-e", program.string(), hex(*offset)};
+  req.args = {"-i", "-e", program.string(), hex(code_offset)};
   req.work_dir = ctx.runs_root() / (run_name + "-fault-line");
   req.env = {{"PATH", "/usr/bin:/bin"}, {"LANG", "C"}, {"LC_ALL", "C"}};
   req.limits.wall_seconds = 30;
@@ -151,8 +124,8 @@ std::string fault_place_of(GradingContext& ctx, const fs::path& program,
 }
 
 void add_fault_place(GradingContext& ctx, const TaskRun& run, TestResult& r) {
-  if (run.ok() || ctx.executable.empty()) return;
-  const std::string place = fault_place_of(ctx, ctx.executable, run.run.stderr_text, run.run_name);
+  if (run.ok() || ctx.executable.empty() || !run.stop) return;
+  const std::string place = fault_place_of(ctx, ctx.executable, run.stop->code_offset, run.run_name);
   r.message = with_fault_place(r.message, place);
 }
 

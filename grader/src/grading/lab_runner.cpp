@@ -6,6 +6,7 @@
 
 #include "grading/child_run_files.hpp"
 #include "grading/sealed_report.hpp"
+#include "grading/simulator_stop.hpp"
 #include "grading/schedule_check.hpp"
 
 namespace fs = std::filesystem;
@@ -190,9 +191,13 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
 
   out.run = runner_.run(req);
   child_seconds_ += out.run.wall_seconds;
-  if (!report_key.empty())
+  if (!report_key.empty()) {
     remember_sealed_run(dir, {report_key, out.run.outcome == RunOutcome::ok, out.run.simulator_report,
                               out.run.simulator_report_truncated});
+    // What the simulator stopped at, from its sealed record only (grading/simulator_stop).
+    if (out.run.signal == 0) out.stop = sealed_stop_of(runs_root_, name, out.run.exit_code);
+    name_simulator_stop(out.run, out.stop);
+  }
   const ChildRunFiles files(runs_root_, name);
   if (out.run.outcome != RunOutcome::ok) {
     std::string child = status_message(files);

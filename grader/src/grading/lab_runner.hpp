@@ -4,11 +4,13 @@
 // status, output arrays and timings.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "parlab/harness/arrays.hpp"
 #include "parlab/harness/params.hpp"
+#include "parlab_sim/stop_record.hpp"
 #include "process/process_runner.hpp"
 
 namespace parlab::grader {
@@ -40,6 +42,7 @@ struct TaskRun {
   std::string sample_label;          // what a sample measures; empty: the kernels
   std::string message;               // why it failed, for the report
   std::string sim_seed;              // sim mode: the run's PARLAB_SIM_SEED (its thread order)
+  std::optional<parlab_sim::StopRecord> stop;  // sim mode: the simulator's verified stop, if it stopped
   bool ok() const { return run.outcome == RunOutcome::ok; }
 };
 

@@ -12,6 +12,7 @@
 
 #include "core/errors.hpp"
 #include "grading/child_run_files.hpp"
+#include "parlab_sim/stop_record.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -155,7 +156,7 @@ std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir) {
 }
 
 std::optional<std::string> channel_lines_of(const std::string& report, const std::string& channel) {
-  const char tag = channel == "findings" ? 'F' : 'C';
+  const char tag = channel == "findings" ? 'F' : channel == "counters" ? 'C' : parlab_sim::kStopChannelTag;
   std::optional<std::string> lines;
   std::istringstream in(report);
   std::string line;
@@ -164,7 +165,8 @@ std::optional<std::string> channel_lines_of(const std::string& report, const std
     if (line.size() >= 2 && line[0] == tag && line[1] == ' ') {
       if (!lines) lines.emplace();
       *lines += line.substr(2) + "\n";
-    } else if (!(line.size() >= 2 && (line[0] == 'F' || line[0] == 'C') && line[1] == ' ')) {
+    } else if (!(line.size() >= 2 && line[1] == ' ' &&
+                 (line[0] == 'F' || line[0] == 'C' || line[0] == parlab_sim::kStopChannelTag))) {
       other_tag = true;
     }
   }

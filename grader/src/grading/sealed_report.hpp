@@ -40,7 +40,8 @@ void remember_sealed_run(const std::filesystem::path& run_dir, SealedRun run);
 std::optional<SealedRun> sealed_run_of(const std::filesystem::path& run_dir);
 
 // The lines of one channel in what came through the report channel, their channel tag
-// taken off ("F " findings, "C " counters: sim/src/report/sealed_channel.hpp); nullopt
+// taken off ("F " findings, "C " counters, "S " stops: sim/src/report/sealed_channel.hpp,
+// parlab_sim/stop_record.hpp); nullopt
 // when none came. The runtime tags every line it sends, so a line of no channel was sent
 // by the submission: both channels then get a line that no seal check passes.
 std::optional<std::string> channel_lines_of(const std::string& report, const std::string& channel);

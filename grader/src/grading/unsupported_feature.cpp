@@ -2,7 +2,7 @@
 
 #include "grading/sealed_report.hpp"
 #include "grading/sim_mode.hpp"
-#include "process/exit_classifier.hpp"
+#include "parlab_sim/exit_codes.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -13,7 +13,7 @@ constexpr std::size_t kMaxFeatureChars = 160;  // one line in a report
 }  // namespace
 
 std::string unsupported_feature_of(const TaskRun& run) {
-  if (run.run.signal != 0 || run.run.exit_code != process::kSimUnsupportedFeatureExitCode) return "";
+  if (run.run.signal != 0 || run.run.exit_code != parlab_sim::kExitUnsupportedFeature) return "";
   const SimReport report =
       read_sim_report(run.runs_root, run.run_name, kSimFindingsFile, "findings", kFindingsCap);
   if (!report.problem.empty() || !report.text) return "";  // altered or absent: not trusted

@@ -1,7 +1,7 @@
 #pragma once
 // Correct code the simulator does not run (inline PTX, a launch from device code, a
 // cuda::barrier of another scope; docs/simulation.md, "Not supported, said so"): the
-// run stops with the simulator's kSimUnsupportedFeatureExitCode and a sealed finding
+// run stops with the simulator's kExitUnsupportedFeature and a sealed finding
 // "FEATURE at FILE:LINE". Such a test is "not graded here: needs a GPU (FEATURE at
 // FILE:LINE)": no points, none lost. The exit status alone is not enough (any program
 // can exit 92): without a verified finding the run stays a failed one.

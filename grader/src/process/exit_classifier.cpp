@@ -75,55 +75,6 @@ Verdict by_signal(int signal, const TerminationContext& context, const ResourceL
   return {RunOutcome::crashed, text};
 }
 
-// The CUDA simulator's own stops (sim/include/parlab_sim/exit_codes.hpp), when stderr
-// says "parlab-sim: " first (so other programs exiting 87-91 are not misread); else an
-// outcome of not_run: no such stop.
-Verdict simulator_stop(int exit_code, const std::string& stderr_text) {
-  if (stderr_text.find("parlab-sim: ") == std::string::npos) return {RunOutcome::not_run, ""};
-  const std::string see = " (the simulator's report, with kernel, block and thread, is in "
-                          "stderr below)";
-  switch (exit_code) {
-    case kSimMemoryFaultExitCode:
-      return {RunOutcome::crashed,
-              "invalid device memory access in a kernel: out of bounds, freed memory or a "
-              "host pointer" + see};
-    case kSimDeadlockExitCode:
-      return {RunOutcome::crashed,
-              "deadlock in a kernel: a __syncthreads() or warp collective that not every "
-              "thread of the block reaches" + see};
-    case kSimUndefinedBehaviourExitCode:
-      return {RunOutcome::crashed,
-              "undefined behaviour in a kernel: threads of one block wait at different "
-              "__syncthreads(), or the lanes of a warp collective disagree on its operation or "
-              "mask; a GPU may hang, let them pass or corrupt data, so no answer of this run "
-              "can be trusted: every thread of a block must reach the same barrier" + see};
-    case kSimKernelFaultExitCode:
-      return {RunOutcome::crashed,
-              "fault in a kernel (assert, __trap, division by zero, an exception)" + see};
-    case kSimHostDeviceAccessExitCode: {
-      // Read or write: the report's own words (only the message of a failed run).
-      const bool wrote = stderr_text.find("parlab-sim: host code wrote device memory") !=
-                         std::string::npos;
-      return {RunOutcome::crashed,
-              std::string("host code ") + (wrote ? "wrote" : "read") +
-                  " device memory: a device pointer is only valid inside kernels and "
-                  "cudaMemcpy/cudaMemset; copy the data back first (on a GPU this is a "
-                  "segmentation fault) (the simulator's report is in stderr below)"};
-    }
-    case kSimNotLockedExitCode:
-      return {RunOutcome::crashed,
-              "the simulator could not lock its checks before the program ran, so nothing "
-              "it would report could be trusted: not graded as passing" + see};
-    case kSimUnsupportedFeatureExitCode:
-      // Failed unless its sealed finding confirms the feature (then not graded).
-      return {RunOutcome::crashed,
-              "the simulator stopped at a feature it does not run (inline PTX, a launch from "
-              "device code, a cuda::barrier of another scope)" + see};
-    default:
-      return {RunOutcome::not_run, ""};
-  }
-}
-
 }  // namespace
 
 Termination termination_from_wait_status(int wait_status, bool through_bubblewrap) {
@@ -192,8 +143,8 @@ Verdict classify_termination(const Termination& termination, const TerminationCo
   if (termination.exit_code == 0) return {RunOutcome::ok, ""};
   if (termination.exit_code == kHarnessOutOfMemoryExitCode)
     return out_of_memory("the program ran out of memory", limits);
-  const Verdict stop = simulator_stop(termination.exit_code, stderr_text);
-  if (stop.outcome != RunOutcome::not_run) return stop;
+  // A simulator's stop status (87 to 93) is a plain exit here: grading/simulator_stop
+  // names the stop only when the run's sealed stop record confirms it.
   return {RunOutcome::nonzero_exit, "exited with status " + std::to_string(termination.exit_code)};
 }
 

@@ -14,19 +14,8 @@ namespace parlab::grader::process {
 // std::bad_alloc), so an out-of-memory run is told apart from other failures; the
 // simulator's own out-of-memory stop uses the same one.
 inline constexpr int kHarnessOutOfMemoryExitCode = parlab_sim::kExitOutOfMemory;
-// The CUDA simulator's stops (docs/simulation.md), named from the simulator's own header
-// (sim/include/parlab_sim/exit_codes.hpp, the one definition both sides read).
-inline constexpr int kSimMemoryFaultExitCode = parlab_sim::kExitMemoryFault;
-inline constexpr int kSimDeadlockExitCode = parlab_sim::kExitDeadlock;
-inline constexpr int kSimKernelFaultExitCode = parlab_sim::kExitKernelFault;
-inline constexpr int kSimHostDeviceAccessExitCode = parlab_sim::kExitHostDeviceAccess;
-inline constexpr int kSimNotLockedExitCode = parlab_sim::kExitNotLocked;
-// Correct code using a feature the simulator does not run; the grader leaves the test
-// out when the run's sealed findings name the feature (grading/unsupported_feature).
-inline constexpr int kSimUnsupportedFeatureExitCode = parlab_sim::kExitUnsupportedFeature;
-// Undefined behaviour the simulator stops at: barriers at different sites, a warp
-// collective whose lanes disagree.
-inline constexpr int kSimUndefinedBehaviourExitCode = parlab_sim::kExitUndefinedBehaviour;
+// The CUDA simulator's stop statuses (87 to 93, parlab_sim/exit_codes.hpp) are plain exits
+// here: grading/simulator_stop names such a stop only from the run's sealed stop record.
 
 struct Termination {
   bool signaled = false;

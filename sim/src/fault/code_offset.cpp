@@ -91,8 +91,9 @@ void add_code_offset_of(ReportText& text, std::uintptr_t pc) {
   if (pc == 0 || pc < g_code_begin.load(std::memory_order_relaxed) || pc >= end) return;
   // addr2line takes the address the ELF file gives the instruction: minus the load bias
   // (a position-independent executable's load address; 0 otherwise).
-  text.add("\n  at code offset ").add_hex(pc - g_load_bias.load(std::memory_order_relaxed));
-  text.add(" of the program");
+  const std::uintptr_t offset = pc - g_load_bias.load(std::memory_order_relaxed);
+  text.add("\n  at code offset ").add_hex(offset).add(" of the program");
+  text.note_code_offset(offset);
 }
 
 void add_code_offset(ReportText& text, const void* context) {

@@ -49,7 +49,11 @@ void report_if_host_device_access(const siginfo_t* info, const void* context) {
     return;  // a guard page, freed memory or not device memory: signal_handlers.cpp
   }
   ReportText text;
-  text.add("parlab-sim: host code ").add(access_verb(context)).add(" device memory:\n  ");
+  const char* verb = access_verb(context);
+  text.add("parlab-sim: host code ").add(verb).add(" device memory:\n  ");
+  text.note_host_access(verb[0] == 'w'   ? HostAccess::write
+                        : verb[0] == 'r' ? HostAccess::read
+                                         : HostAccess::none);
   if (address >= range.begin && address < range.end) {
     text.add("byte ").add_decimal(address - range.begin);
   } else if (address == range.end) {

@@ -16,6 +16,7 @@
 
 #include "config/runtime_settings.hpp"
 #include "parlab_sim/settings_descriptor.hpp"
+#include "parlab_sim/stop_record.hpp"
 
 namespace parlab_sim::sealed {
 namespace {
@@ -97,18 +98,48 @@ std::string mac_hex(Channel channel, char kind, pid_t pid, std::uint64_t seq, st
   return out;
 }
 
-// One record per line, sent whole or not at all. A submission that made the socket
-// non-blocking only waits here; one that shut it down loses the rest of the series,
-// which the grader reads as a report cut short.
-void send_to_channel(const std::string& line) {
-  std::lock_guard lock(channel_mutex());
+// Signal-safe text building for the stop record: a bounded buffer, no allocation.
+struct FixedText {
+  char text[512];
+  std::size_t size = 0;
+  FixedText& add(const char* s, std::size_t n) {
+    for (std::size_t i = 0; i < n && size < sizeof text; ++i) text[size++] = s[i];
+    return *this;
+  }
+  FixedText& add(const char* s) {
+    std::size_t n = 0;
+    while (s[n] != '\0') ++n;
+    return add(s, n);
+  }
+  FixedText& add_decimal(std::uint64_t value) {
+    char digits[24];
+    std::size_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    while (n > 0) add(&digits[--n], 1);
+    return *this;
+  }
+  bool full() const { return size == sizeof text; }
+};
+
+void send_record_unlocked(const char* line, std::size_t size) {
   for (;;) {
-    if (::send(kReportDescriptor, line.data(), line.size(), MSG_NOSIGNAL) >= 0) return;
+    if (::send(kReportDescriptor, line, size, MSG_NOSIGNAL) >= 0) return;
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) return;
     pollfd ready{kReportDescriptor, POLLOUT, 0};
     ::poll(&ready, 1, -1);
   }
+}
+
+// One record per line, sent whole or not at all. A submission that made the socket
+// non-blocking only waits here; one that shut it down loses the rest of the series,
+// which the grader reads as a report cut short.
+void send_to_channel(const std::string& line) {
+  std::lock_guard lock(channel_mutex());
+  send_record_unlocked(line.data(), line.size());
 }
 
 // One write per line, appended: lines made before a crash stay, and a forked child's
@@ -178,6 +209,32 @@ void take_key(std::string_view hex) {
 bool keyed() { return g_keyed; }
 
 void append(Channel channel, std::string_view payload) { append_record(channel, 'L', payload); }
+
+void append_stop(const char* payload, std::size_t length) {
+  if (!g_keyed || !g_channel_given) return;
+  const auto pid = static_cast<std::uint64_t>(::getpid());
+  FixedText header;
+  header.add("parlab-sim-report/1\n").add(kStopChannelName).add("\nL ").add_decimal(pid).add(" 0\n");
+  hmac_sha256_ctx ctx;
+  hmac_sha256_set_key(&ctx, kKeyBytes, g_key);
+  hmac_sha256_update(&ctx, header.size, reinterpret_cast<const std::uint8_t*>(header.text));
+  hmac_sha256_update(&ctx, length, reinterpret_cast<const std::uint8_t*>(payload));
+  std::uint8_t digest[SHA256_DIGEST_SIZE];
+  hmac_sha256_digest(&ctx, sizeof digest, digest);
+  volatile std::uint8_t* wipe = reinterpret_cast<volatile std::uint8_t*>(&ctx);
+  for (std::size_t i = 0; i < sizeof ctx; ++i) wipe[i] = 0;
+  static constexpr char kHex[] = "0123456789abcdef";
+  FixedText line;
+  const char tag[2] = {kStopChannelTag, ' '};
+  line.add(tag, 2).add("L ").add_decimal(pid).add(" 0 ");
+  for (const std::uint8_t byte : digest) {
+    const char pair[2] = {kHex[byte >> 4], kHex[byte & 15]};
+    line.add(pair, 2);
+  }
+  line.add(" ").add(payload, length).add("\n");
+  if (line.full()) return;  // a payload no stop record has: send nothing rather than a cut line
+  send_record_unlocked(line.text, line.size);
+}
 
 void close_all() {
   if (!g_keyed) return;

@@ -22,6 +22,7 @@
 // Everything here lives in namespace parlab_sim::sealed, which the grader's copy of the
 // runtime makes local (sim/CMakeLists.txt, parlab_sim_sealed): a submission cannot
 // name these functions or the key; it links against the public API only.
+#include <cstddef>
 #include <string_view>
 
 namespace parlab_sim::sealed {
@@ -38,6 +39,12 @@ bool keyed();
 
 // Appends one payload line (no newline in it) to the channel's file, sealed when keyed.
 void append(Channel channel, std::string_view payload);
+
+// Sends the process's stop record (parlab_sim/stop_record.hpp), sealed, on the grader's
+// channel ("S " lines, channel "stops", sequence 0: a process stops once). Signal-safe:
+// fixed buffers, no lock (the faulting thread may hold the channel's), one send. Without
+// a key or the grader's socket it sends nothing: the report on stderr is for a person.
+void append_stop(const char* payload, std::size_t length);
 
 // The closing records (what the exit handler writes; exposed for the unit tests).
 void close_all();

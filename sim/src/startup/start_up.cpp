@@ -7,6 +7,7 @@
 #include "config/runtime_lock.hpp"
 #include "config/runtime_settings.hpp"
 #include "parlab_sim/exit_codes.hpp"
+#include "parlab_sim/stop_record.hpp"
 #include "report/sealed_channel.hpp"
 
 namespace parlab_sim::detail {
@@ -34,6 +35,9 @@ void load_runtime_settings_once() {
   if (!lost_settings && lock_runtime(problem)) return;
   std::fprintf(stderr, "parlab-sim: the simulator could not lock its checks before the program ran (%s)\n",
                problem.c_str());
+  char record[kStopRecordCapacity];
+  const std::size_t length = format_stop_record({kExitNotLocked, 0, HostAccess::none}, record);
+  parlab_sim::sealed::append_stop(record, length);  // keyed: the grader names this stop
   std::_Exit(parlab_sim::kExitNotLocked);
 }
 

@@ -139,6 +139,17 @@ TEST_CASE("the report channel's lines go to their channel by tag; a line of no c
   CHECK_FALSE(unseal_report(*channel_lines_of(spliced, "counters"), kKey, "counters", false).problem.empty());
 }
 
+TEST_CASE("a stop record is a channel of its own: the findings and counters stay whole") {
+  const std::string stop = sealed("stops", 'L', 7, 0, R"({"exit_code":87,"code_offset":16,"host_access":"none"})");
+  const std::string finding = sealed("findings", 'L', 7, 0, "{\"kind\":\"leak\"}");
+  const std::string report = "F " + finding + "S " + stop;
+  CHECK(*channel_lines_of(report, "findings") == finding);
+  CHECK(*channel_lines_of(report, "stops") == stop);
+  CHECK(unseal_report(*channel_lines_of(report, "stops"), kKey, "stops", false).problem.empty());
+  // A stop record sealed as a finding, or under the findings' channel name, is no stop.
+  CHECK_FALSE(unseal_report(sealed("findings", 'L', 7, 0, "{}"), kKey, "stops", false).problem.empty());
+}
+
 TEST_CASE("with a report channel the run's files are not read, even sealed with the run's own key") {
   // A submission that found the key in its memory can seal any file it likes; what the
   // runtime sent through the channel while the run went on is what counts.
