@@ -75,12 +75,18 @@ bool is_simulator_stop_status(int exit_code) {
 
 std::optional<parlab_sim::StopRecord> parse_stop_record(const std::string& payload) {
   const nlohmann::json json = nlohmann::json::parse(payload, nullptr, false);
-  if (!json.is_object() || json.size() != 3) return std::nullopt;
+  if (!json.is_object() || json.size() != 4) return std::nullopt;
   const auto code = json.find(parlab_sim::kStopExitCodeKey);
   const auto offset = json.find(parlab_sim::kStopCodeOffsetKey);
   const auto access = json.find(parlab_sim::kStopHostAccessKey);
-  if (code == json.end() || offset == json.end() || access == json.end()) return std::nullopt;
-  if (!code->is_number_integer() || !offset->is_number_unsigned() || !access->is_string())
+  const auto process = json.find(parlab_sim::kStopProcessKey);
+  if (code == json.end() || offset == json.end() || access == json.end() || process == json.end())
+    return std::nullopt;
+  if (!code->is_number_integer() || !offset->is_number_unsigned() || !access->is_string() ||
+      !process->is_string())
+    return std::nullopt;
+  const std::string process_name = process->get<std::string>();
+  if (process_name != parlab_sim::kStopMainProcess && process_name != parlab_sim::kStopForkedProcess)
     return std::nullopt;
   parlab_sim::StopRecord record;
   record.exit_code = code->get<int>();
@@ -88,6 +94,7 @@ std::optional<parlab_sim::StopRecord> parse_stop_record(const std::string& paylo
   const std::optional<parlab_sim::HostAccess> host_access = host_access_named(access->get<std::string>());
   if (!host_access || !is_simulator_stop_status(record.exit_code)) return std::nullopt;
   record.host_access = *host_access;
+  record.main_process = process_name == parlab_sim::kStopMainProcess;
   return record;
 }
 
@@ -108,7 +115,8 @@ std::optional<parlab_sim::StopRecord> sealed_stop_of(const std::filesystem::path
     const std::size_t end = opened.payload.find('\n', start);
     const std::optional<parlab_sim::StopRecord> record =
         parse_stop_record(opened.payload.substr(start, end - start));
-    if (record && record->exit_code == exit_code) found = record;
+    // A forked child's stop is not the run's (parlab_sim/stop_record.hpp).
+    if (record && record->main_process && record->exit_code == exit_code) found = record;
     if (end == std::string::npos) break;
     start = end + 1;
   }
@@ -117,7 +125,7 @@ std::optional<parlab_sim::StopRecord> sealed_stop_of(const std::filesystem::path
 
 void name_simulator_stop(RunResult& run, const std::optional<parlab_sim::StopRecord>& stop) {
   if (run.signal != 0 || !is_simulator_stop_status(run.exit_code)) return;
-  if (stop && stop->exit_code == run.exit_code) {
+  if (stop && stop->main_process && stop->exit_code == run.exit_code) {
     run.outcome = RunOutcome::crashed;
     run.reason = stop_reason(*stop);
     return;

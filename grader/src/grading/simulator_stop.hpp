@@ -16,15 +16,15 @@
 
 namespace parlab::grader {
 
-// One record's payload (a JSON object of the three keys, nothing else); nullopt when it
+// One record's payload (a JSON object of the four keys, nothing else); nullopt when it
 // is not exactly that: a status outside the simulator's stops, a negative offset, an
-// unknown access.
+// unknown access or process.
 std::optional<parlab_sim::StopRecord> parse_stop_record(const std::string& payload);
 
 // The verified stop record of the run `run_name` under `runs_root` whose status is
 // `exit_code`: from what came through its sealed report channel only (its files are the
 // submission's to write). nullopt when the run was not sealed, none came, one does not
-// carry its seal, or none names that status.
+// carry its seal, or none of the started process (not a forked child) names that status.
 std::optional<parlab_sim::StopRecord> sealed_stop_of(const std::filesystem::path& runs_root,
                                                      const std::string& run_name, int exit_code);
 

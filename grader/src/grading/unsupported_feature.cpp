@@ -14,6 +14,8 @@ constexpr std::size_t kMaxFeatureChars = 160;  // one line in a report
 
 std::string unsupported_feature_of(const TaskRun& run) {
   if (run.run.signal != 0 || run.run.exit_code != parlab_sim::kExitUnsupportedFeature) return "";
+  // The started process stopped there (its sealed stop record), not a child it forked.
+  if (!run.stop || !run.stop->main_process || run.stop->exit_code != run.run.exit_code) return "";
   const SimReport report =
       read_sim_report(run.runs_root, run.run_name, kSimFindingsFile, "findings", kFindingsCap);
   if (!report.problem.empty() || !report.text) return "";  // altered or absent: not trusted

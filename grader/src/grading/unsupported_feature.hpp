@@ -4,7 +4,8 @@
 // run stops with the simulator's kExitUnsupportedFeature and a sealed finding
 // "FEATURE at FILE:LINE". Such a test is "not graded here: needs a GPU (FEATURE at
 // FILE:LINE)": no points, none lost. The exit status alone is not enough (any program
-// can exit 92): without a verified finding the run stays a failed one.
+// can exit 92): without the started process's verified stop record
+// (grading/simulator_stop) and a verified finding the run stays a failed one.
 #include "grading/lab_runner.hpp"
 #include "result/result.hpp"
 

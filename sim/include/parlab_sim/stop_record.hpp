@@ -25,12 +25,21 @@ struct StopRecord {
   int exit_code = 0;
   std::uint64_t code_offset = 0;  // 0: no instruction of the program to name
   HostAccess host_access = HostAccess::none;
+  // Whether the process that stopped is the one the grader started (the one that took
+  // the key), not a child it forked: a child's stop is not the run's, so a program that
+  // forks a child to stop at a feature the simulator does not run, then exits with that
+  // status itself, is not that stop.
+  bool main_process = false;
 };
 
-// The payload's keys (one JSON object): {"exit_code":87,"code_offset":107187,"host_access":"read"}.
+// The payload's keys (one JSON object):
+// {"exit_code":87,"code_offset":107187,"host_access":"read","process":"main"}.
 inline constexpr char kStopExitCodeKey[] = "exit_code";
 inline constexpr char kStopCodeOffsetKey[] = "code_offset";
 inline constexpr char kStopHostAccessKey[] = "host_access";
+inline constexpr char kStopProcessKey[] = "process";
+inline constexpr char kStopMainProcess[] = "main";
+inline constexpr char kStopForkedProcess[] = "fork";
 
 inline const char* host_access_name(HostAccess access) {
   switch (access) {
@@ -44,6 +53,19 @@ inline const char* host_access_name(HostAccess access) {
 // Room for the longest payload (a 20-digit offset, a negative status) and its NUL.
 inline constexpr std::size_t kStopRecordCapacity = 128;
 
+// The decimal digits of `value`, most significant first, in `digits`; returns how many.
+// Signal-safe (the runtime's sealed stop line uses it too).
+inline std::size_t decimal_digits(std::uint64_t value, char (&digits)[20]) {
+  char reversed[20];
+  std::size_t n = 0;
+  do {
+    reversed[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  for (std::size_t i = 0; i < n; ++i) digits[i] = reversed[n - 1 - i];
+  return n;
+}
+
 namespace stop_record_detail {
 
 inline std::size_t put(char* out, std::size_t at, const char* text) {
@@ -52,13 +74,9 @@ inline std::size_t put(char* out, std::size_t at, const char* text) {
 }
 
 inline std::size_t put_decimal(char* out, std::size_t at, std::uint64_t value) {
-  char digits[24];
-  std::size_t n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value != 0);
-  while (n > 0 && at + 1 < kStopRecordCapacity) out[at++] = digits[--n];
+  char digits[20];
+  const std::size_t n = decimal_digits(value, digits);
+  for (std::size_t i = 0; i < n && at + 1 < kStopRecordCapacity; ++i) out[at++] = digits[i];
   return at;
 }
 
@@ -81,6 +99,10 @@ inline std::size_t format_stop_record(const StopRecord& record, char (&out)[kSto
   at = put(out, at, kStopHostAccessKey);
   at = put(out, at, "\":\"");
   at = put(out, at, host_access_name(record.host_access));
+  at = put(out, at, "\",\"");
+  at = put(out, at, kStopProcessKey);
+  at = put(out, at, "\":\"");
+  at = put(out, at, record.main_process ? kStopMainProcess : kStopForkedProcess);
   at = put(out, at, "\"}");
   out[at] = '\0';
   return at;

@@ -43,9 +43,7 @@ void finish_report(ReportText& text, int exit_code, bool in_signal_handler) {
     for (;;) pause();  // another thread is reporting; it will end the process
   }
   // The grader reads the sealed record, never the text (parlab_sim/stop_record.hpp).
-  char record[kStopRecordCapacity];
-  const std::size_t record_length = format_stop_record(text.stop_record(exit_code), record);
-  sealed::append_stop(record, record_length);
+  sealed::append_stop(text.stop_record(exit_code));
   if (text.size() == 0 || text.c_str()[text.size() - 1] != '\n') text.add('\n');
   if (!in_signal_handler) fflush(stdout);
   else flush_stdout_if_free();

@@ -24,7 +24,7 @@ class ReportText {
   // The facts of the stop record (parlab_sim/stop_record.hpp) the report's text states.
   void note_code_offset(std::uint64_t offset) { code_offset_ = offset; }
   void note_host_access(HostAccess access) { host_access_ = access; }
-  StopRecord stop_record(int exit_code) const { return {exit_code, code_offset_, host_access_}; }
+  StopRecord stop_record(int exit_code) const { return {exit_code, code_offset_, host_access_, false}; }
 
  private:
   static constexpr std::size_t kCapacity = 4096;

@@ -112,14 +112,8 @@ struct FixedText {
     return add(s, n);
   }
   FixedText& add_decimal(std::uint64_t value) {
-    char digits[24];
-    std::size_t n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    while (n > 0) add(&digits[--n], 1);
-    return *this;
+    char digits[20];
+    return add(digits, decimal_digits(value, digits));
   }
   bool full() const { return size == sizeof text; }
 };
@@ -210,9 +204,13 @@ bool keyed() { return g_keyed; }
 
 void append(Channel channel, std::string_view payload) { append_record(channel, 'L', payload); }
 
-void append_stop(const char* payload, std::size_t length) {
+void append_stop(StopRecord record) {
   if (!g_keyed || !g_channel_given) return;
-  const auto pid = static_cast<std::uint64_t>(::getpid());
+  const pid_t self = ::getpid();
+  record.main_process = self == g_loader_pid;
+  char payload[kStopRecordCapacity];
+  const std::size_t length = format_stop_record(record, payload);
+  const auto pid = static_cast<std::uint64_t>(self);
   FixedText header;
   header.add("parlab-sim-report/1\n").add(kStopChannelName).add("\nL ").add_decimal(pid).add(" 0\n");
   hmac_sha256_ctx ctx;

@@ -25,6 +25,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "parlab_sim/stop_record.hpp"
+
 namespace parlab_sim::sealed {
 
 enum class Channel { findings, counters };
@@ -41,10 +43,11 @@ bool keyed();
 void append(Channel channel, std::string_view payload);
 
 // Sends the process's stop record (parlab_sim/stop_record.hpp), sealed, on the grader's
-// channel ("S " lines, channel "stops", sequence 0: a process stops once). Signal-safe:
-// fixed buffers, no lock (the faulting thread may hold the channel's), one send. Without
-// a key or the grader's socket it sends nothing: the report on stderr is for a person.
-void append_stop(const char* payload, std::size_t length);
+// channel ("S " lines, channel "stops", sequence 0: a process stops once), marked as the
+// main process's when this is the process that took the key. Signal-safe: fixed buffers,
+// no lock (the faulting thread may hold the channel's), one send. Without a key or the
+// grader's socket it sends nothing: the report on stderr is for a person.
+void append_stop(StopRecord record);
 
 // The closing records (what the exit handler writes; exposed for the unit tests).
 void close_all();

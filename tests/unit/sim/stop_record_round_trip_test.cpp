@@ -2,8 +2,8 @@
 // (fault/fatal_report, report/sealed_channel) is what the grader verifies and names
 // (grading/simulator_stop), through the one definition both use
 // (parlab_sim/stop_record.hpp). The program runs keyed, with a socket at the report
-// descriptor, as a graded run does. A record under another key, or a stop status the
-// program gave itself after printing a forged report, names no stop.
+// descriptor, as a graded run does. A record under another key, a forked child's stop,
+// or a stop status the program gave itself after printing a forged report, names no stop.
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -102,6 +102,7 @@ TEST_CASE("a kernel's fault: its record carries the store's code offset", "[sim]
   const std::optional<parlab_sim::StopRecord> stop = graded_stop(run, kKey, "kernel", run.exit_code);
   REQUIRE(stop);
   CHECK(stop->host_access == parlab_sim::HostAccess::none);
+  CHECK(stop->main_process);
   // The offset is the store's: addr2line names the kernel's line in the fixture.
   REQUIRE(stop->code_offset != 0);
   CHECK(stop->code_offset < fs::file_size(run.program));
@@ -139,4 +140,18 @@ TEST_CASE("a program that prints a forged report and exits with a stop status is
   name_simulator_stop(result, stop);
   CHECK(result.outcome == RunOutcome::nonzero_exit);
   CHECK(result.reason.rfind("exited with status 87, a status the simulator stops with", 0) == 0);
+}
+
+TEST_CASE("a forked child's stop is not the run's, though the parent exits with its status",
+          "[sim][stop_record]") {
+  const StoppedProgram run = run_keyed("child_stops");
+  INFO(run.channel);
+  REQUIRE(run.exit_code == parlab_sim::kExitHostDeviceAccess);
+  // The child's record came, sealed, and says so; the grader does not take it.
+  CHECK(run.channel.find("\"process\":\"fork\"") != std::string::npos);
+  const std::optional<parlab_sim::StopRecord> stop = graded_stop(run, kKey, "forked", run.exit_code);
+  CHECK_FALSE(stop);
+  RunResult result = exited(run.exit_code);
+  name_simulator_stop(result, stop);
+  CHECK(result.outcome == RunOutcome::nonzero_exit);
 }
