@@ -13,7 +13,8 @@
 #   - a call to the runtime's sealing function, a memcpy of its own: not linkable, refused;
 #   - the runtime's state found through the symbol table and cleared (a plain write,
 #     /proc/self/mem, mprotect first), a re-exec without settings, the key looked for
-#     in the environment, /proc/self/environ and /proc/self/fd: none scores more than
+#     in the environment, /proc/self/environ and /proc/self/fd, a forked child that stops
+#     at inline PTX for its parent to exit 92 ("needs a GPU"): none scores more than
 #     the honest racy control;
 #   - the lab03 reference keeps full marks.
 source "$(dirname "$0")/lib.bash"
@@ -115,7 +116,7 @@ bash "$MAKE" honest_race "$W/honest"
 run_grade honest lab04 "$W/honest" --device sim --no-perf --work-dir "$W/work" --json "$W/honest.json"
 expect_test_says "$W/honest.json" "$HIST" "data race on .local." "the control's race is found"
 for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect reexec_without_settings stolen_key \
-            key_from_memory; do
+            key_from_memory forked_unsupported_stop; do
   bash "$MAKE" "$kind" "$W/$kind"
   run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
   expect_rc "$kind" 1
@@ -130,6 +131,11 @@ expect_test_says "$W/locked_state_mprotect.json" "$HIST" "SIGSEGV" "the write af
 expect_test_says "$W/locked_state_proc_mem.json" "$HIST" "data race on .local." "the race survives /proc/self/mem"
 expect_test_says "$W/reexec_without_settings.json" "$HIST" "exited with status 127" "the re-exec is refused"
 expect_test_says "$W/stolen_key.json" "$HIST" "data race on .local." "no key was found: the race stays found"
+# A child's stop at a feature the simulator does not run is the child's: the parent's
+# exit with its status is a plain exit, and no test is left out as "needs a GPU".
+expect_test_says "$W/forked_unsupported_stop.json" "$HIST" "exited with status 92, a status the simulator stops with" \
+  "a child's stop at inline PTX is not the run's"
+expect_status "$W/forked_unsupported_stop.json" "$SUM" failed "no test is left out by a child's stop (the sum fails)"
 # The key read out of the runtime's memory: its forged closing record carries a good seal
 # (the grader reads it as out of sequence, not as unsealed), yet the race the runtime had
 # already sent through the report channel cannot be taken back.

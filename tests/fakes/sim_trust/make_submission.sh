@@ -207,6 +207,33 @@ __attribute__((constructor)) static void parlab_fake_reexec(int, char** argv, ch
   std::exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }'
     ;;
+  forked_unsupported_stop)
+    # The racy histogram, and a constructor that forks a child which stops at a feature
+    # the simulator does not run (inline PTX), then exits with the child's status (92)
+    # itself: the child's sealed finding and stop record are genuine, but they are the
+    # child's, so no test may be left out as "needs a GPU".
+    racy_histogram '
+#include <sys/wait.h>
+#include <unistd.h>
+__global__ void parlab_fake_lane_id(unsigned* out) {
+  unsigned lane = 0;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  *out = lane;
+}
+__attribute__((constructor)) static void parlab_fake_stop_in_a_child() {
+  const pid_t child = fork();
+  if (child == 0) {
+    unsigned* out = nullptr;
+    cudaMalloc(&out, sizeof(unsigned));
+    parlab_fake_lane_id<<<1, 1>>>(out);
+    cudaDeviceSynchronize();
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0) _exit(WEXITSTATUS(status));
+}'
+    ;;
   stolen_key)
     # The racy histogram, and a constructor that looks for the report key in the
     # environment, /proc/self/environ and every descriptor under /proc/self/fd; with it,
