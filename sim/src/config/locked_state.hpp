@@ -1,17 +1,43 @@
 #pragma once
-// Everything a verdict depends on that the runtime decides at start-up: its settings
-// and the checks' switches, in one page of their own. Once the settings are in, a
+// Everything a verdict or a report depends on that the runtime decides at start-up: its
+// settings, the checks' switches, the report's key and the process that took it, and
+// where the program's machine code lies, in one page of their own. Once the settings are in, a
 // graded run makes the page read-only and seals it (config/runtime_lock), so code of
 // the submission that finds it (through the executable's symbol table, say) can read
 // it but neither write it nor change its protection (docs/sandbox.md, "The runtime
 // locks itself before the submission runs").
+#include <sys/types.h>
+
 #include <cstddef>
+#include <cstdint>
 
 #include "config/runtime_settings.hpp"
 
 namespace parlab_sim::detail {
 
 constexpr std::size_t kLockedPageBytes = 4096;
+constexpr std::size_t kReportKeyBytes = 32;
+
+// The report channel's identity (report/sealed_channel), set once when the key is taken.
+// Locked with the settings, so code of the submission that finds it can read the key
+// (the design does not rest on its secrecy: docs/sandbox.md, "The report channel") but
+// cannot mark another process as the one the grader started, nor turn the seal off.
+struct ReportIdentity {
+  unsigned char key[kReportKeyBytes] = {};
+  bool key_taken = false;      // a key was offered (well-formed or not): never again
+  bool keyed = false;          // the key was well-formed: lines are sealed
+  bool channel_given = false;  // the grader's socket is at the report descriptor
+  pid_t loader_pid = 0;        // the process that took the key: the one the grader started
+};
+
+// Where the executable's machine code lies (fault/code_offset): a fault's place is
+// reported as an offset into it. Looked up once, at start-up for a graded run.
+struct ProgramCodeRange {
+  bool looked = false;
+  std::uintptr_t load_bias = 0;
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;  // 0: not found (no offsets are reported)
+};
 
 // One whole page (aligned and sized to it), so sealing it seals nothing else and
 // nothing else shares its protection.
@@ -24,6 +50,8 @@ struct alignas(kLockedPageBytes) LockedState {
   // the system call filter lets execve through only with this very address as its
   // path, whose bytes no one can change after the lock.
   char helper_path[256] = {};
+  ReportIdentity report;
+  ProgramCodeRange program_code;
 };
 static_assert(sizeof(LockedState) == kLockedPageBytes, "the locked state fills one page");
 

@@ -1,37 +1,13 @@
 #include "fault/code_offset.hpp"
 
-#include <link.h>
 #include <ucontext.h>
 
-#include <atomic>
 #include <cstdint>
+
+#include "config/locked_state.hpp"
 
 namespace parlab_sim::detail {
 namespace {
-
-// Written once before any handler can run, read in handlers: plain atomics, no locks.
-std::atomic<std::uintptr_t> g_load_bias{0};
-std::atomic<std::uintptr_t> g_code_begin{0};
-std::atomic<std::uintptr_t> g_code_end{0};
-
-// The first object dl_iterate_phdr visits is the executable itself.
-int note_executable(dl_phdr_info* info, std::size_t, void*) {
-  std::uintptr_t begin = UINTPTR_MAX;
-  std::uintptr_t end = 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& segment = info->dlpi_phdr[i];
-    if (segment.p_type != PT_LOAD || (segment.p_flags & PF_X) == 0) continue;
-    const std::uintptr_t start = info->dlpi_addr + segment.p_vaddr;
-    if (start < begin) begin = start;
-    if (start + segment.p_memsz > end) end = start + segment.p_memsz;
-  }
-  if (begin < end) {
-    g_load_bias.store(info->dlpi_addr, std::memory_order_relaxed);
-    g_code_begin.store(begin, std::memory_order_relaxed);
-    g_code_end.store(end, std::memory_order_release);
-  }
-  return 1;  // the executable only
-}
 
 // How far up the stack a caller is looked for: a libc or libstdc++ frame chain
 // (printf's is the deepest the labs meet) stays well within it, and every thread's stack
@@ -50,8 +26,8 @@ bool follows_call(std::uintptr_t after) {
 }  // namespace
 
 bool in_program_code(std::uintptr_t instruction) {
-  return instruction != 0 && instruction >= g_code_begin.load(std::memory_order_relaxed) &&
-         instruction < g_code_end.load(std::memory_order_acquire);
+  const ProgramCodeRange& code = g_locked.program_code;
+  return instruction != 0 && instruction >= code.begin && instruction < code.end;
 }
 
 std::uintptr_t program_call_site(const void* context) {
@@ -59,7 +35,7 @@ std::uintptr_t program_call_site(const void* context) {
   if (context == nullptr) return 0;
   const auto* uc = static_cast<const ucontext_t*>(context);
   const auto* stack = reinterpret_cast<const std::uintptr_t*>(uc->uc_mcontext.gregs[REG_RSP]);
-  const std::uintptr_t lowest = g_code_begin.load(std::memory_order_relaxed) + 6;
+  const std::uintptr_t lowest = g_locked.program_code.begin + 6;
   for (std::size_t i = 0; stack != nullptr && i < kCallerScanWords; ++i) {
     const std::uintptr_t word = stack[i];
     if (in_program_code(word) && word >= lowest && follows_call(word)) return word - 1;
@@ -68,11 +44,6 @@ std::uintptr_t program_call_site(const void* context) {
   (void)context;
 #endif
   return 0;
-}
-
-void remember_program_code_range() {
-  if (g_code_end.load(std::memory_order_acquire) != 0) return;
-  dl_iterate_phdr(&note_executable, nullptr);
 }
 
 std::uintptr_t instruction_of(const void* context) {
@@ -87,11 +58,11 @@ std::uintptr_t instruction_of(const void* context) {
 }
 
 void add_code_offset_of(ReportText& text, std::uintptr_t pc) {
-  const std::uintptr_t end = g_code_end.load(std::memory_order_acquire);
-  if (pc == 0 || pc < g_code_begin.load(std::memory_order_relaxed) || pc >= end) return;
+  const ProgramCodeRange& code = g_locked.program_code;
+  if (pc == 0 || pc < code.begin || pc >= code.end) return;
   // addr2line takes the address the ELF file gives the instruction: minus the load bias
   // (a position-independent executable's load address; 0 otherwise).
-  const std::uintptr_t offset = pc - g_load_bias.load(std::memory_order_relaxed);
+  const std::uintptr_t offset = pc - code.load_bias;
   text.add("\n  at code offset ").add_hex(offset).add(" of the program");
   text.note_code_offset(offset);
 }

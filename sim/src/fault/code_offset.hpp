@@ -5,14 +5,11 @@
 // say which line it was anyway. So the report carries only the instruction's offset in
 // the executable ("at code offset 0x1a2b3 of the program"), formatted without
 // allocating, and the grader, after the process ended, runs addr2line on the program it
-// built (grader/src/grading/fault_line; docs/simulation.md, "Faults").
+// built (grader/src/grading/fault_line; docs/simulation.md, "Faults"). The executable's
+// code range comes from the locked page (config/program_code), looked up at start-up.
 #include "fault/report_text.hpp"
 
 namespace parlab_sim::detail {
-
-// Notes the executable's code range and load address. Not signal-safe
-// (dl_iterate_phdr): called when the fault handlers are installed.
-void remember_program_code_range();
 
 // Appends "\n  at code offset 0x... of the program" when the instruction the signal
 // `context` (a ucontext_t) stopped at is in the executable's code (x86-64 only;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "config/program_code.hpp"
 #include "lane/lane.hpp"
 #include "fault/code_offset.hpp"
 #include "fault/fatal_report.hpp"
@@ -103,7 +104,7 @@ void on_fault(int signal, siginfo_t* info, void* context) {
 }  // namespace
 
 void ensure_fault_handlers_installed() {
-  remember_program_code_range();  // before a handler can need it
+  look_up_program_code_once();  // done at start-up; here for a runtime started without it
   for (int i = 0; i < kSignalCount; ++i) {
     struct sigaction current {};
     sigaction(kSignals[i], nullptr, &current);

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "config/locked_state.hpp"
 #include "config/runtime_settings.hpp"
 #include "parlab_sim/settings_descriptor.hpp"
 #include "parlab_sim/stop_record.hpp"
@@ -21,13 +22,15 @@
 namespace parlab_sim::sealed {
 namespace {
 
-constexpr std::size_t kKeyBytes = 32;
+using parlab_sim::detail::ReportIdentity;
+constexpr std::size_t kKeyBytes = parlab_sim::detail::kReportKeyBytes;
 
-// Plain arrays and loops only: a template instantiated here could be replaced by a
-// submission's copy of the same name, and the key must not pass through it.
-unsigned char g_key[kKeyBytes];
-bool g_keyed = false;
-bool g_key_taken = false;
+// The key, whether it was taken and by which process, and whether the grader gave the
+// channel: set once when the key is taken, before the lock, in the locked page
+// (config/locked_state). Plain arrays and loops only: a template instantiated here could
+// be replaced by a submission's copy of the same name, and the key must not pass
+// through it.
+ReportIdentity& identity() { return parlab_sim::detail::g_locked.report; }
 
 struct ChannelState {
   std::mutex mutex;
@@ -40,11 +43,9 @@ ChannelState& state_of(Channel channel) {
   return states[channel == Channel::findings ? 0 : 1];
 }
 
-pid_t g_loader_pid = 0;
-// Whether the grader gave the report channel (seen at start-up, before any submission
-// code): then every sealed line goes there, tagged with its channel, and no file is
-// written.
-bool g_channel_given = false;
+// Whether the grader gave the report channel (identity().channel_given, seen at start-up,
+// before any submission code): then every sealed line goes there, tagged with its
+// channel, and no file is written.
 
 std::mutex& channel_mutex() {
   static std::mutex* mutex = new std::mutex;  // never destroyed: used at exit
@@ -82,7 +83,7 @@ std::string mac_hex(Channel channel, char kind, pid_t pid, std::uint64_t seq, st
   header += kind;
   header += ' ' + std::to_string(pid) + ' ' + std::to_string(seq) + '\n';
   hmac_sha256_ctx ctx;
-  hmac_sha256_set_key(&ctx, kKeyBytes, g_key);
+  hmac_sha256_set_key(&ctx, kKeyBytes, identity().key);
   hmac_sha256_update(&ctx, header.size(), reinterpret_cast<const std::uint8_t*>(header.data()));
   hmac_sha256_update(&ctx, payload.size(), reinterpret_cast<const std::uint8_t*>(payload.data()));
   std::uint8_t digest[SHA256_DIGEST_SIZE];
@@ -152,8 +153,8 @@ void write_line(const std::string& path, const std::string& line) {
 
 void append_record(Channel channel, char kind, std::string_view payload) {
   const std::string& path = path_of(channel);
-  if (path.empty() && !g_channel_given) return;
-  if (!g_keyed) {
+  if (path.empty() && !identity().channel_given) return;
+  if (!identity().keyed) {
     if (kind == 'L') write_line(path, std::string(payload) + "\n");
     return;
   }
@@ -170,7 +171,7 @@ void append_record(Channel channel, char kind, std::string_view payload) {
           mac_hex(channel, kind, pid, seq, payload) + ' ';
   line += payload;
   line += '\n';
-  if (g_channel_given) send_to_channel((channel == Channel::findings ? "F " : "C ") + line);
+  if (identity().channel_given) send_to_channel((channel == Channel::findings ? "F " : "C ") + line);
   else write_line(path, line);
 }
 
@@ -183,8 +184,9 @@ std::string_view channel_name(Channel channel) {
 }
 
 void take_key(std::string_view hex) {
-  if (g_key_taken) return;
-  g_key_taken = true;
+  ReportIdentity& id = identity();
+  if (id.key_taken) return;
+  id.key_taken = true;
   if (hex.size() != 2 * kKeyBytes) return;
   unsigned char key[kKeyBytes];
   for (std::size_t i = 0; i < kKeyBytes; ++i) {
@@ -193,28 +195,28 @@ void take_key(std::string_view hex) {
     if (high < 0 || low < 0) return;
     key[i] = static_cast<unsigned char>(high * 16 + low);
   }
-  for (std::size_t i = 0; i < kKeyBytes; ++i) g_key[i] = key[i];
-  g_keyed = true;
-  g_channel_given = report_channel_given();
-  g_loader_pid = ::getpid();
+  for (std::size_t i = 0; i < kKeyBytes; ++i) id.key[i] = key[i];
+  id.keyed = true;
+  id.channel_given = report_channel_given();
+  id.loader_pid = ::getpid();
   std::atexit(close_at_exit);
 }
 
-bool keyed() { return g_keyed; }
+bool keyed() { return identity().keyed; }
 
 void append(Channel channel, std::string_view payload) { append_record(channel, 'L', payload); }
 
 void append_stop(StopRecord record) {
-  if (!g_keyed || !g_channel_given) return;
+  if (!identity().keyed || !identity().channel_given) return;
   const pid_t self = ::getpid();
-  record.main_process = self == g_loader_pid;
+  record.main_process = self == identity().loader_pid;
   char payload[kStopRecordCapacity];
   const std::size_t length = format_stop_record(record, payload);
   const auto pid = static_cast<std::uint64_t>(self);
   FixedText header;
   header.add("parlab-sim-report/1\n").add(kStopChannelName).add("\nL ").add_decimal(pid).add(" 0\n");
   hmac_sha256_ctx ctx;
-  hmac_sha256_set_key(&ctx, kKeyBytes, g_key);
+  hmac_sha256_set_key(&ctx, kKeyBytes, identity().key);
   hmac_sha256_update(&ctx, header.size, reinterpret_cast<const std::uint8_t*>(header.text));
   hmac_sha256_update(&ctx, length, reinterpret_cast<const std::uint8_t*>(payload));
   std::uint8_t digest[SHA256_DIGEST_SIZE];
@@ -235,8 +237,8 @@ void append_stop(StopRecord record) {
 }
 
 void close_all() {
-  if (!g_keyed) return;
-  const char* who = ::getpid() == g_loader_pid ? "main" : "fork";
+  if (!identity().keyed) return;
+  const char* who = ::getpid() == identity().loader_pid ? "main" : "fork";
   append_record(Channel::findings, 'E', who);
   append_record(Channel::counters, 'E', who);
 }

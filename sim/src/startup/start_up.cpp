@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "config/program_code.hpp"
 #include "config/runtime_lock.hpp"
 #include "config/runtime_settings.hpp"
 #include "parlab_sim/exit_codes.hpp"
@@ -27,6 +28,8 @@ void load_runtime_settings_once() {
   if (loaded) return;
   loaded = true;
   load_runtime_settings_from_environment();
+  // Into the locked page with the settings: after the lock it could not be written.
+  look_up_program_code_once();
   // A graded run (the grader hands a key) locks before any code of the submission runs,
   // or does not run at all; so does one whose settings descriptor was there but unread.
   std::string problem = "its settings descriptor could not be read";

@@ -1,12 +1,17 @@
 // The runtime's lock (config/runtime_lock), tried in a forked child the way a submission
 // would: once locked, the settings page cannot be written, re-protected, remapped or
 // unmapped, /proc/self/mem cannot be opened for writing, and nothing can be exec'd but
-// the helper at the sealed page's own address; other files stay writable.
+// the helper at the sealed page's own address; other files stay writable. What the
+// start-up decides besides the settings lives on that page too: the report's key and the
+// process that took it (report/sealed_channel), the program's code range (fault reports).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
 
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -14,7 +19,9 @@
 #include <string>
 
 #include "config/locked_state.hpp"
+#include "config/program_code.hpp"
 #include "config/runtime_lock.hpp"
+#include "fault/code_offset.hpp"
 #include "parlab_sim/settings_descriptor.hpp"
 
 using parlab_sim::detail::g_locked;
@@ -66,7 +73,65 @@ int attempt_to_move_the_report_channel() {
   return open_ways;
 }
 
+// Locks, then writes one field of the locked page the way a submission that found it
+// would: the write must kill the process (SIGSEGV), never return.
+template <typename Write>
+int write_after_lock(Write write) {
+  std::signal(SIGSEGV, SIG_DFL);  // the test framework's handler would report it as a failure
+  std::string problem;
+  if (!parlab_sim::detail::lock_runtime(problem)) return 128;
+  write();
+  return 0;  // written: the page was not locked
+}
+
+// How a child that wrote after the lock ended: the signal that stopped it, or -exit code.
+template <typename Write>
+int end_of_write_after_lock(Write write) {
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(write_after_lock(write));
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  return WIFSIGNALED(status) ? WTERMSIG(status) : -WEXITSTATUS(status);
+}
+
+int function_of_this_program() { return 7; }
+
 }  // namespace
+
+TEST_CASE("the start-up looks up the program's code range into the locked page", "[sim][lock]") {
+  // The runtime's start-up ran before main: the range is there, and it is this program's.
+  const auto& code = g_locked.program_code;
+  REQUIRE(code.looked);
+  REQUIRE(code.begin < code.end);
+  CHECK(parlab_sim::detail::in_program_code(reinterpret_cast<std::uintptr_t>(&function_of_this_program)));
+  CHECK_FALSE(parlab_sim::detail::in_program_code(reinterpret_cast<std::uintptr_t>(&::getpid)));  // libc's
+  CHECK_FALSE(parlab_sim::detail::in_program_code(0));
+  // Looked up once: a later call changes nothing (and after a lock could not).
+  const auto before = code.end;
+  parlab_sim::detail::look_up_program_code_once();
+  CHECK(code.end == before);
+}
+
+TEST_CASE("a locked runtime's report identity and code range cannot be written", "[sim][lock]") {
+  auto& locked = g_locked;
+  // Marking a forked child as the process the grader started (its stop record would then
+  // count as the run's), turning the seal off, or moving the code range: each write faults.
+  CHECK(end_of_write_after_lock([&] { locked.report.loader_pid = ::getpid() + 1; }) == SIGSEGV);
+  CHECK(end_of_write_after_lock([&] { locked.report.keyed = !locked.report.keyed; }) == SIGSEGV);
+  CHECK(end_of_write_after_lock([&] { locked.report.key[0] ^= 1; }) == SIGSEGV);
+  CHECK(end_of_write_after_lock([&] { locked.program_code.end = 0; }) == SIGSEGV);
+  // The control: without the lock the same write goes through (the child exits 0).
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    locked.program_code.end = 0;
+    ::_exit(locked.program_code.end == 0 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+}
 
 TEST_CASE("a locked runtime's report channel cannot be closed or replaced", "[sim][lock]") {
   const pid_t child = ::fork();
