@@ -1,5 +1,7 @@
 #include "grading/simulator_stop.hpp"
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "grading/sealed_report.hpp"
@@ -88,8 +90,11 @@ std::optional<parlab_sim::StopRecord> parse_stop_record(const std::string& paylo
   const std::string process_name = process->get<std::string>();
   if (process_name != parlab_sim::kStopMainProcess && process_name != parlab_sim::kStopForkedProcess)
     return std::nullopt;
+  // A status is 0 to 255; read wider first, so that 87 + 2^32 is refused, not wrapped to 87.
+  const std::int64_t status = code->get<std::int64_t>();
+  if (status < 0 || status > 255) return std::nullopt;
   parlab_sim::StopRecord record;
-  record.exit_code = code->get<int>();
+  record.exit_code = static_cast<int>(status);
   record.code_offset = offset->get<std::uint64_t>();
   const std::optional<parlab_sim::HostAccess> host_access = host_access_named(access->get<std::string>());
   if (!host_access || !is_simulator_stop_status(record.exit_code)) return std::nullopt;

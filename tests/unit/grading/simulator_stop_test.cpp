@@ -66,6 +66,9 @@ TEST_CASE("simulator stop: anything but a well-formed stop record is refused", "
   CHECK(parse_stop_record(with("87", "16", "\"none\"", "\"main\"")));  // the control
   CHECK_FALSE(parse_stop_record(with("1", "0", "\"none\"", "\"main\"")));  // not a stop
   CHECK_FALSE(parse_stop_record(with("0", "0", "\"none\"", "\"main\"")));
+  CHECK_FALSE(parse_stop_record(with("4294967383", "16", "\"none\"", "\"main\"")));  // 87 + 2^32
+  CHECK_FALSE(parse_stop_record(with("-169", "16", "\"none\"", "\"main\"")));        // 87 - 256
+  CHECK_FALSE(parse_stop_record(with("87.0", "16", "\"none\"", "\"main\"")));
   CHECK_FALSE(parse_stop_record(with("87", "-4", "\"none\"", "\"main\"")));
   CHECK_FALSE(parse_stop_record(with("87", "\"0x10\"", "\"none\"", "\"main\"")));
   CHECK_FALSE(parse_stop_record(with("87", "16", "\"both\"", "\"main\"")));
