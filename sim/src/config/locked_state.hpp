@@ -1,7 +1,7 @@
 #pragma once
 // Everything a verdict or a report depends on that the runtime decides at start-up: its
 // settings, the checks' switches, the report's key and the process that took it, and
-// where the program's machine code lies, in one page of their own. Once the settings are in, a
+// where the program's machine code lies, in one page of their own. Once they are in, a
 // graded run makes the page read-only and seals it (config/runtime_lock), so code of
 // the submission that finds it (through the executable's symbol table, say) can read
 // it but neither write it nor change its protection (docs/sandbox.md, "The runtime
