@@ -242,8 +242,9 @@ __attribute__((constructor)) static void parlab_fake_stop_in_a_child() {
     ;;
   key_from_memory)
     # The racy histogram, and an exit handler that finds the report key in the runtime's
-    # memory (by the layout of its variables) and seals a race-free report of its own.
-    racy_histogram "$(cat "$here/hmac_sha256.inc" "$here/key_from_memory.inc")"
+    # locked page (by name or content, then by the layout of its report identity) and
+    # seals a race-free report of its own.
+    racy_histogram "$(cat "$here/hmac_sha256.inc" "$here/find_runtime_state.inc" "$here/key_from_memory.inc")"
     ;;
   *)
     echo "make_submission.sh: unknown kind '$kind'" >&2
