@@ -26,7 +26,8 @@ using parlab_sim::detail::ReportIdentity;
 constexpr std::size_t kKeyBytes = parlab_sim::detail::kReportKeyBytes;
 
 // The key, whether it was taken and by which process, and whether the grader gave the
-// channel: set once when the key is taken, before the lock, in the locked page
+// channel (then every sealed line goes there, tagged with its channel, and no file is
+// written): set once when the key is taken, before the lock, in the locked page
 // (config/locked_state). Plain arrays and loops only: a template instantiated here could
 // be replaced by a submission's copy of the same name, and the key must not pass
 // through it.
@@ -42,10 +43,6 @@ ChannelState& state_of(Channel channel) {
   static ChannelState* states = new ChannelState[2];  // never destroyed: used at exit
   return states[channel == Channel::findings ? 0 : 1];
 }
-
-// Whether the grader gave the report channel (identity().channel_given, seen at start-up,
-// before any submission code): then every sealed line goes there, tagged with its
-// channel, and no file is written.
 
 std::mutex& channel_mutex() {
   static std::mutex* mutex = new std::mutex;  // never destroyed: used at exit
