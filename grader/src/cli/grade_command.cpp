@@ -22,6 +22,7 @@
 #include "cli/work_root.hpp"
 #include "grading/grade_session.hpp"
 #include "grading/sandbox_reach.hpp"
+#include "grading/test_selection.hpp"
 #include "process/run_area.hpp"
 #include "process/sandboxed_runner.hpp"
 #include "report/console_layout.hpp"
@@ -77,6 +78,7 @@ GradeOptions grade_options_for(const GradeCommandLine& c, const Toolchain& toolc
   if (c.submission) options.submission_dir = fs::absolute(*c.submission);
   options.reference_mode = c.reference_mode;
   options.performance = c.performance;
+  options.only = c.only;
   options.device = c.device;
   options.seed = c.seed;
   options.work_root = c.work_dir ? fs::absolute(*c.work_dir) : default_work_root(toolchain.build_dir);
@@ -199,6 +201,7 @@ int run_grade_command(const std::string& lab_id, const std::vector<std::string>&
       load_toolchain(c.toolchain ? fs::path(*c.toolchain) : default_toolchain_path());
   GradeOptions options = grade_options_for(c, toolchain);
   const LabSpec lab = lab_for_submission(c, load_lab(c, toolchain), options);
+  if (!c.only.empty()) select_tests(lab, c.only, c.performance);  // a wrong name: exit 2 at once
   const fs::path submission = check_before_grading(c, options, toolchain.lab(lab_id));
   const ReportOptions report_options = report_options_for(c, lab, options, submission);
   // On a terminal the line fits it, as the report and the progress line do (a long

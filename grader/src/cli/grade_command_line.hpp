@@ -24,6 +24,7 @@ struct GradeCommandLine {
   std::optional<std::string> submission;  // as given (made absolute when run)
   bool reference_mode = false;
   bool performance = true;  // false: --no-perf
+  std::vector<std::string> only;  // --only, as given (checked against the lab when run)
   DeviceRequest device = DeviceRequest::automatic;
   std::optional<Track> language;  // --language: the track, else found in the folder
   std::optional<std::uint64_t> seed;

@@ -18,6 +18,7 @@
 #include "grading/mode_extras.hpp"
 #include "grading/performance_step.hpp"
 #include "grading/reference_step.hpp"
+#include "grading/test_selection.hpp"
 #include "grading/unsupported_feature.hpp"
 #include "result/result_json.hpp"
 #include "util/atomic_write.hpp"
@@ -33,7 +34,9 @@ using TestResults = std::map<std::string, TestResult>;  // by test name
 class Session {
  public:
   Session(const GradeOptions& o, const LabSpec& lab, const Toolchain& tc, ProcessRunner& runner)
-      : ctx_(o, lab, tc, runner), extras_(make_mode_extras(DeviceMode::host)) {}
+      : ctx_(o, lab, tc, runner), extras_(make_mode_extras(DeviceMode::host)) {
+    if (!o.only.empty()) selection_ = select_tests(lab, o.only, o.performance);
+  }
 
   GradeResult run();
 
@@ -41,6 +44,7 @@ class Session {
   GradeResult start_result();
   void choose_device(GradeResult& result);
   bool has_cpu_tests() const;
+  bool selected(const TestSpec& t) const { return !selection_ || selection_->selects(t.name); }
   bool build(GradeResult& result);
   void run_correctness_tests(GradeResult& result, TestResults& done);
   bool measures_any(const TestResults& done) const;
@@ -51,6 +55,7 @@ class Session {
 
   GradingContext ctx_;
   std::unique_ptr<ModeExtras> extras_;  // what the device mode adds to the steps
+  std::optional<TestSelection> selection_;  // --only; none: every test
 };
 
 GradeResult Session::run() {
@@ -123,6 +128,7 @@ GradeResult Session::start_result() {
                                       ctx_.options.sandbox_fallback))
     result.notes.push_back(*note);
   if (!ctx_.options.performance) result.notes.push_back("performance tests disabled (--no-perf)");
+  if (selection_) result.notes.push_back(selection_note(*selection_));
   return result;
 }
 
@@ -168,6 +174,10 @@ bool Session::build(GradeResult& result) {
 void Session::run_correctness_tests(GradeResult& result, TestResults& done) {
   for (const TestSpec& t : ctx_.lab.tests) {
     if (t.kind != TestKind::correctness) continue;
+    if (!selected(t)) {
+      done[t.name] = not_selected_result(ctx_.base_result(t));
+      continue;
+    }
     ctx_.log("test: " + t.name);
     if (!ctx_.runs_here(t)) {
       done[t.name] = ctx_.skipped_without_gpu(t);
@@ -183,7 +193,7 @@ void Session::run_correctness_tests(GradeResult& result, TestResults& done) {
 // Gradings that measure nothing never take the exclusive lock.
 bool Session::measures_any(const TestResults& done) const {
   for (const TestSpec& t : ctx_.lab.tests) {
-    if (t.kind == TestKind::performance && ctx_.runs_here(t) && !extras_->grades_performance(t) &&
+    if (t.kind == TestKind::performance && selected(t) && ctx_.runs_here(t) && !extras_->grades_performance(t) &&
         !ctx_.not_measured_reason(t, done))
       return true;
   }
@@ -193,6 +203,10 @@ bool Session::measures_any(const TestResults& done) const {
 void Session::run_performance_tests(GradeResult& result, TestResults& done) {
   for (const TestSpec& t : ctx_.lab.tests) {
     if (t.kind != TestKind::performance) continue;
+    if (!selected(t)) {
+      done[t.name] = not_selected_result(ctx_.base_result(t));
+      continue;
+    }
     const bool own_way = extras_->grades_performance(t);  // sim mode: by a counter
     if (ctx_.runs_here(t) && !ctx_.not_measured_reason(t, done))
       ctx_.log((own_way ? "counting: " : "measuring: ") + t.name);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compile/toolchain.hpp"
 #include "grading/device_choice.hpp"
@@ -25,6 +26,9 @@ struct GradeOptions {
   std::string skeleton_folder = "skeleton";
   std::string reference_folder;
   bool performance = true;               // false: correctness only (--no-perf)
+  // --only: grade these tests (with the correctness tests they need); empty: all
+  // (grading/test_selection).
+  std::vector<std::string> only;
   std::optional<std::uint64_t> seed;     // fresh-data seed; random when empty
   std::filesystem::path work_root;       // builds, runs, caches live under here
   DeviceRequest device = DeviceRequest::automatic;  // GPU labs: where the tests run

@@ -4,6 +4,24 @@
 
 namespace parlab::grader {
 
+std::vector<std::string> performance_gates(const TestSpec& t, const LabSpec& lab) {
+  if (!t.requires_tests.empty()) return t.requires_tests;
+  // Default: the correctness tests of the code measured, its own task on the same
+  // device (a heat_step bug says nothing about matrix_scale's speed); every
+  // correctness test on that device when none runs the task.
+  std::vector<std::string> gates;
+  for (const TestSpec& other : lab.tests) {
+    if (other.kind == TestKind::correctness && other.device == t.device && other.task == t.task)
+      gates.push_back(other.name);
+  }
+  if (gates.empty()) {
+    for (const TestSpec& other : lab.tests) {
+      if (other.kind == TestKind::correctness && other.device == t.device) gates.push_back(other.name);
+    }
+  }
+  return gates;
+}
+
 std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& lab,
                                             const GradingConditions& c,
                                             const std::map<std::string, TestResult>& done) {
@@ -27,22 +45,7 @@ std::optional<NotMeasured> performance_gate(const TestSpec& t, const LabSpec& la
                            " cores, this machine grants " + std::to_string(c.cores) +
                            " (affinity and CPU quota)"};
   }
-  std::vector<std::string> gates = t.requires_tests;
-  if (gates.empty()) {
-    // Default: the correctness tests of the code measured, its own task on the same
-    // device (a heat_step bug says nothing about matrix_scale's speed); every
-    // correctness test on that device when none runs the task.
-    for (const TestSpec& other : lab.tests) {
-      if (other.kind == TestKind::correctness && other.device == t.device && other.task == t.task)
-        gates.push_back(other.name);
-    }
-    if (gates.empty()) {
-      for (const TestSpec& other : lab.tests) {
-        if (other.kind == TestKind::correctness && other.device == t.device) gates.push_back(other.name);
-      }
-    }
-  }
-  for (const std::string& g : gates) {
+  for (const std::string& g : performance_gates(t, lab)) {
     auto it = done.find(g);
     if (it != done.end() && it->second.status != TestStatus::passed) {
       return NotMeasured{TestStatus::skipped,

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "grading/device_choice.hpp"
 #include "result/result.hpp"
@@ -27,6 +28,10 @@ struct NotMeasured {
   TestStatus status = TestStatus::not_graded;  // not_graded or skipped
   std::string reason;
 };
+
+// The correctness tests whose passing a performance test needs: its `requires`, else
+// the correctness tests of its task on its device, else every correctness test there.
+std::vector<std::string> performance_gates(const TestSpec& test, const LabSpec& lab);
 
 // `done`: the results so far (the correctness tests run first).
 std::optional<NotMeasured> performance_gate(const TestSpec& test, const LabSpec& lab,

@@ -344,6 +344,7 @@ bool is_left_out(const TestResult& t) { return !counts_in_graded_total(t.status)
 
 std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
   if (!r.performance_enabled && t.kind == TestKind::performance) return "not measured (--no-perf)";
+  if (t.message == kNotSelectedMessage) return "not selected (--only)";
   if (t.measurement && t.measurement->required_cores > r.host.cores && r.host.cores > 0) {
     return "need " + format_number(t.measurement->required_cores, 3) + " cores (" +
            std::to_string(r.host.cores) + " here)";
@@ -542,6 +543,10 @@ std::string next_step(const GradeResult& r) {
   }
   for (const TestResult& t : r.tests) {
     if (t.status == TestStatus::inconclusive) return "re-run on a quieter machine: " + rerun_command(r);
+  }
+  for (const TestResult& t : r.tests) {
+    if (t.message == kNotSelectedMessage)
+      return "nothing to fix in the tests graded; for the whole lab: grade " + r.lab_id + " without --only";
   }
   for (const TestResult& t : r.tests) {
     if (t.status == TestStatus::not_graded) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace parlab::grader {
@@ -34,9 +35,13 @@ enum class TestStatus {
   inconclusive,  // measured but not judged (machine busy, reference baseline failed): costs
                  // the student nothing, left out of the graded total; re-run to judge it
   not_graded,    // cannot be graded on this machine or in this mode (GPU test in sim mode or
-                 // without a GPU, fewer cores than min_cores, --no-perf); left out of the
-                 // graded total
+                 // without a GPU, fewer cores than min_cores, --no-perf, not chosen by
+                 // --only); left out of the graded total
 };
+
+// The message of a test `grade --only` left out (grading/test_selection); the reports
+// read it to say why, and what to run for the whole lab.
+inline constexpr std::string_view kNotSelectedMessage = "not graded here: not selected (--only)";
 
 // Statuses whose points count in the graded total (GradeResult::graded_max_score).
 bool counts_in_graded_total(TestStatus s);

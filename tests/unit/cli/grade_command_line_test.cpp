@@ -100,6 +100,14 @@ TEST_CASE("a Gradescope report asks for bubblewrap unless the sandbox is named",
   CHECK(parse({"--markdown", "r.md"}).sandbox_level == "auto");
 }
 
+TEST_CASE("the --only flag is repeatable, and never written as a Gradescope score", "[cli][grade_command_line]") {
+  CHECK(parse({"--only", "parallel speedup", "--only", "single file"}).only ==
+        std::vector<std::string>{"parallel speedup", "single file"});
+  CHECK(parse({}).only.empty());
+  CHECK_THAT(usage_error({"--only", "single file", "--gradescope", "r.json"}),
+             Contains("--only grades part of the lab"));
+}
+
 TEST_CASE("bad flags are usage errors naming the flag", "[cli][grade_command_line]") {
   CHECK_THAT(usage_error({"--seed", "-5"}), Contains("--seed must be a whole number"));
   CHECK_THAT(usage_error({"--seed", "12345678901234567890"}), Contains("--seed"));

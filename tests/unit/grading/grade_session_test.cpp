@@ -219,6 +219,24 @@ TEST_CASE("session: the grading's time is itemized by phase, within its total", 
   CHECK(p.sum() <= r.seconds);
 }
 
+TEST_CASE("session: --only runs the tests named and those they need; the rest are not graded",
+          "[session]") {
+  Fixture f("only");
+  f.options.only = {"faster than the reference"};
+  const GradeResult r = f.grade();
+  CHECK(test_named(r, "correct").status == TestStatus::passed);  // its gate: run
+  CHECK(test_named(r, "faster than the reference").status == TestStatus::passed);
+  const TestResult& left_out = test_named(r, "faster than your own serial code");
+  CHECK(left_out.status == TestStatus::not_graded);
+  CHECK_THAT(left_out.message, Catch::Matchers::Contains("not selected (--only)"));
+  CHECK(r.score == 30);
+  CHECK(r.graded_max_score == 30);
+  CHECK(exit_code_for(r) == 0);
+  bool noted = false;
+  for (const std::string& n : r.notes) noted |= n.find("only some tests graded (--only)") != std::string::npos;
+  CHECK(noted);
+}
+
 TEST_CASE("session: a constructor doing the work earns no performance points", "[session]") {
   Fixture f("constructor");
   // Reports a microsecond per call, but its process runs as long as the slow reference.

@@ -76,6 +76,24 @@ TEST_CASE("hidden tests only tell how the run ended", "[report][text]") {
   CHECK(d.stderr_tail.empty());
 }
 
+TEST_CASE("tests --only left out are said as such, and the next step names the whole lab's grading",
+          "[report][text]") {
+  GradeResult r;
+  r.lab_id = "lab03";
+  r.build.ok = true;
+  r.device.mode = DeviceMode::sim;  // else sim mode's "need a GPU" would be said
+  TestResult graded;
+  graded.name = "vector_add";
+  graded.status = TestStatus::passed;
+  TestResult left_out;
+  left_out.name = "saxpy";
+  left_out.status = TestStatus::not_graded;
+  left_out.message = std::string(kNotSelectedMessage);
+  r.tests = {graded, left_out};
+  CHECK(not_graded_reason(r, left_out) == "not selected (--only)");
+  CHECK(next_step(r) == "nothing to fix in the tests graded; for the whole lab: grade lab03 without --only");
+}
+
 TEST_CASE("a link error's next step names the symbol, not the file that called it", "[report][text]") {
   GradeResult r;
   r.lab_id = "lab01";
