@@ -1,5 +1,7 @@
 #include "grading/performance_step.hpp"
 
+#include <chrono>
+
 #include "core/errors.hpp"
 #include "grading/gpu_figures.hpp"
 #include "grading/host_info.hpp"
@@ -89,6 +91,7 @@ TestResult run_performance(GradingContext& ctx, const TestSpec& t,
     r.message = why->reason;
     return r;
   }
+  const auto t0 = std::chrono::steady_clock::now();
   const PerformanceTestSetup setup = performance_setup(ctx, t);
   const ExpectedOutputs& reference = ctx.reference_run(t, t.task, ctx.resolve_params(t.params));
   run_performance_test(setup, ctx.submission_runs, reference.outputs, r,
@@ -98,6 +101,8 @@ TestResult run_performance(GradingContext& ctx, const TestSpec& t,
                                                         m.candidate_median_s);
                        });
   judge_physical_floor(ctx, t, reference.run, r);
+  // All of the test's time: the pairs, and the 1-worker rounds and serial runs after them.
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 
