@@ -13,18 +13,14 @@ cp -r "$REFERENCE" "$W/class/ref_b"
 
 "$GRADE" batch lab01 "$W/class" --out "$W/out" --work-dir "$W/work" --jobs 2 >"$W/batch.out" 2>"$W/batch.err" &
 pid=$!
-# One line per sample: the work folders (one per grading) of this batch's running lab executables,
-# tagged "perf" for runs of a performance test.
-while kill -0 "$pid" 2>/dev/null; do
-  # This batch's runs only: other gradings on the machine use other locks.
-  ps -eo args | grep -E 'lab01_(submission|reference) --task' | grep -v grep | grep -F -- "--out $W/" |
-    sed -nE 's#.* --out ([^ ]*)/(runs|reference-runs)/([^ /]*)/out.*#\1 \3#p' |
-    awk '{ kind = ($2 ~ /speedup|dynamic-beats-static/) ? "perf" : "test"; print $1 ":" kind }' |
-    sort -u | paste -sd' ' >>"$W/samples.txt"
-  sleep 0.05
-done
+# One line per sample: the work folders (one per grading) of this batch's running lab
+# executables, tagged "perf" for runs of a performance test. This batch's runs only:
+# other gradings on the machine use other locks.
+python3 "$(dirname "$0")/lab_run_sampler.py" "$pid" "$W/" "$W/samples.txt" &
+sampler=$!
 wait "$pid"
 echo $? >"$W/batch.rc"
+wait "$sampler" || fail "the sampler failed"
 expect_rc batch 0
 grep -q ':perf' "$W/samples.txt" && pass "performance runs were observed ($(grep -c ':perf' "$W/samples.txt") samples)" ||
   fail "no performance run observed (the test saw nothing)"
