@@ -1,95 +1,45 @@
 #!/usr/bin/env bash
-# The HTML reports in a real browser: headless Chromium renders a grading's report.html
-# (a real lab01 grading with --html, and the lab03 GPU and sim fixtures through
-# `grade report --format html`) and a batch's summary.html; each screenshot must not be
-# blank and each rendered DOM must hold the expected numbers. Pages are opened from
-# files with the network off: they must need nothing else.
-# Skips (77) without chromium, unless PARLAB_REQUIRE_CHROMIUM=1 (CI installs it).
-# PARLAB_UPDATE_SCREENSHOTS=1 copies the screenshots to docs/images/ (docs/reports.md).
+# The HTML reports of real, measured gradings: `grade lab01 --reference --html` writes a
+# page whose total is the result's score and whose measured ratios are drawn against
+# their bands; a batch with performance on writes a summary.html that counts its
+# students, those that did not build, and lists the fastest submissions with their
+# ratio. The pages hold no script: what the file says is what a browser shows, and
+# html_render.sh renders the same pages in Chromium (beside other tests; this script
+# measures speed, so it runs alone).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 chmod 755 "$W"  # children run as nobody when the tests run as root (docs/sandbox.md)
 export PARLAB_LOCK_DIR="$W/locks"
-FIXTURES="$PARLAB_SOURCE_DIR/tests/golden/results"
-
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$CHROMIUM" ]; then
-  if [ "${PARLAB_REQUIRE_CHROMIUM:-0}" = 1 ]; then
-    fail "chromium is required (PARLAB_REQUIRE_CHROMIUM=1) but not installed: bash containers/install-deps.sh"
-    finish
-  fi
-  echo "SKIP: chromium is not installed (the Debian package 'chromium'; containers/install-deps.sh installs it)"
-  exit 77
-fi
-
-# browse PAGE NAME: screenshot NAME.png and the DOM as Chromium built it, NAME.dom.html.
-browse() {
-  local page=$1 name=$2
-  local flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run
-               --user-data-dir="$W/chromium-profile" --proxy-server=127.0.0.1:9
-               --window-size=1100,1500)
-  timeout 120 "$CHROMIUM" "${flags[@]}" --screenshot="$W/$name.png" "file://$page" >"$W/$name.chromium.log" 2>&1
-  timeout 120 "$CHROMIUM" "${flags[@]}" --dump-dom "file://$page" >"$W/$name.dom.html" 2>>"$W/$name.chromium.log"
-  if python3 "$PARLAB_SOURCE_DIR/tests/e2e/png_check.py" "$W/$name.png" >"$W/$name.png.txt" 2>&1; then
-    pass "$name: screenshot is not blank ($(cat "$W/$name.png.txt"))"
-  else
-    fail "$name: screenshot blank or missing"; sed 's/^/  | /' "$W/$name.png.txt" "$W/$name.chromium.log" | tail -20 >&2
-  fi
-}
 
 # --- a real grading, written with --html --------------------------------------------
 run_grade ref lab01 --reference --html "$W/ref.html" --json "$W/ref.json" --work-dir "$W/work"
 # The page is under test, not the score: a busy machine may cost the reference speed points.
 case "$(rc_of ref)" in 0|1|5) pass "reference grading finished (exit $(rc_of ref))" ;; *) expect_rc ref 0 ;; esac
-browse "$W/ref.html" lab01_reference
+expect_not_in "$W/ref.html" '<script' "the page needs no script"
 score=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["score"])' "$W/ref.json")
 score=$(python3 -c 'import sys; v=float(sys.argv[1]); print(int(v) if v == int(v) else v)' "$score")
-expect_in "$W/lab01_reference.dom.html" "data-score=\"$score\"" "the page's total is the result's score ($score)"
-expect_in "$W/lab01_reference.dom.html" '<svg class="ratio-band"' "each measured ratio is drawn against its band"
-expect_in "$W/lab01_reference.dom.html" 'data-test="parallel speedup"' "the performance test has its card"
-
-# --- GPU and sim fixtures through grade report ---------------------------------------
-run_grade gpu_html report "$FIXTURES/lab03_gpu_reference.json" --format html -o "$W/gpu.html"
-expect_rc gpu_html 0
-browse "$W/gpu.html" lab03_gpu
-expect_in "$W/lab03_gpu.dom.html" 'data-score="90.2"' "GPU page: total 90.2"
-expect_in "$W/lab03_gpu.dom.html" 'data-ratio="0.97" data-zero="0.8" data-full="1"' "GPU page: vector_add ratio against its band"
-expect_in "$W/lab03_gpu.dom.html" 'class="roofline".*data-fraction="0.81"' "GPU page: roofline point at 81% of the roof"
-expect_in "$W/lab03_gpu.dom.html" 'host to device: 2.1 ms' "GPU page: transfer/kernel split"
-
-run_grade sim_html report "$FIXTURES/lab03_sim_reference.json" --format html -o "$W/sim.html"
-expect_rc sim_html 0
-browse "$W/sim.html" lab03_sim
-expect_in "$W/lab03_sim.dom.html" '60 / 60 graded here' "sim page: what was graded here"
-expect_in "$W/lab03_sim.dom.html" '40 points of GPU tests need a GPU' "sim page: what needs a GPU"
-expect_not_in "$W/lab03_sim.dom.html" 'data-status="failed"' "sim page: no test shown as failed"
+expect_in "$W/ref.html" "data-score=\"$score\"" "the page's total is the result's score ($score)"
+expect_in "$W/ref.html" '<svg class="ratio-band"' "each measured ratio is drawn against its band"
+expect_in "$W/ref.html" 'data-test="parallel speedup"' "the performance test has its card"
 
 # --- a batch's summary.html ----------------------------------------------------------
 mkdir -p "$W/class"
-for s in fast_a fast_b; do cp -r "$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing" "$W/class/$s"; done
+cp -r "$PARLAB_SOURCE_DIR/reference/lab01-multiprocessing" "$W/class/fast_a"
 cp -r "$PARLAB_SOURCE_DIR/labs/lab01-multiprocessing/skeleton" "$W/class/skeleton"
 cp -r "$FAKES/compile_error" "$W/class/broken"
 run_grade batch batch lab01 "$W/class" --out "$W/out" --work-dir "$W/work" --jobs 1 --wall-limit 20
 case "$(rc_of batch)" in 0|1) pass "batch finished (exit $(rc_of batch))" ;; *) expect_rc batch 0 ;; esac
 [ -s "$W/out/summary.html" ] && pass "summary.html written" || fail "no summary.html"
-browse "$W/out/summary.html" summary
-expect_in "$W/summary.dom.html" 'data-students="4"' "summary: 4 students"
-expect_in "$W/summary.dom.html" '<span data-count="build_failed">1</span>' "summary: 1 did not build"
-expect_in "$W/summary.dom.html" '<svg class="histogram"' "summary: score histogram"
-expect_in "$W/summary.dom.html" 'data-test="serial statistics".*2 / 4.*data-rate="0.5"' "summary: pass rate of a correctness test (2 of 4)"
+expect_not_in "$W/out/summary.html" '<script' "the summary needs no script"
+expect_in "$W/out/summary.html" 'data-students="3"' "summary: 3 students"
+expect_in "$W/out/summary.html" '<span data-count="build_failed">1</span>' "summary: 1 did not build"
+expect_in "$W/out/summary.html" 'data-test="serial statistics".*1 / 3' "summary: pass rate of a correctness test (1 of 3)"
 # Slowest/fastest list only judged measurements: a busy machine may leave none.
 judged=$(python3 -c 'import json,sys; print(sum(len(t.get("fastest", [])) for t in json.load(open(sys.argv[1]))["tests"]))' "$W/out/summary.json")
 if [ "$judged" -gt 0 ]; then
-  expect_in "$W/summary.dom.html" 'fast_[ab] [0-9.]+x' "summary: slowest/fastest submissions with their ratio"
+  expect_in "$W/out/summary.html" 'fast_a [0-9.]+x' "summary: slowest/fastest submissions with their ratio"
 else
   echo "note: no performance measurement was judged (machine busy): no slowest/fastest to check"
-  expect_in "$W/summary.dom.html" 'data-test="parallel speedup"' "summary: the performance test has its row"
-fi
-
-if [ "${PARLAB_UPDATE_SCREENSHOTS:-0}" = 1 ]; then
-  mkdir -p "$PARLAB_SOURCE_DIR/docs/images"
-  cp "$W/lab03_gpu.png" "$PARLAB_SOURCE_DIR/docs/images/report-html.png"
-  cp "$W/summary.png" "$PARLAB_SOURCE_DIR/docs/images/summary-html.png"
-  echo "screenshots copied to docs/images/"
+  expect_in "$W/out/summary.html" 'data-test="parallel speedup"' "summary: the performance test has its row"
 fi
 finish
