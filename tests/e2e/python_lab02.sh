@@ -3,8 +3,7 @@
 # too slow for this lab's GPU datasets; see docs/performance.md). The reference gets full
 # marks on every CPU correctness test and passes its CPU speed tests (or inconclusive);
 # the skeleton 0 with the first wrong prediction named; a lambda sent to a pool fails
-# naming pickling; a serial predict_parallel and grid_search stay correct but earn no
-# parallel points.
+# naming pickling; a serial predict_parallel stays correct but earns no parallel points.
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 REF="$PARLAB_SOURCE_DIR/reference/lab02-kernel-regression/python"
@@ -44,14 +43,17 @@ expect_scored "$W/lambda.json" "predict_serial: d = 17" "passed 3 3" "the serial
 expect_test "$W/lambda.json" "predict_parallel: more workers than queries" status failed "a pool given a lambda fails"
 expect_test_says "$W/lambda.json" "predict_parallel: more workers than queries" "[Pp]ickl" "the failure names pickling"
 
-# 4. Serial "parallel" functions, graded with the speed tests: correct, measured against
-# the Python reference, and no parallel points (one process, one thread).
+# 4. A serial predict_parallel, graded --only with its speed test: correct, measured
+# against the Python reference, and no parallel points (one process, one thread). The
+# grid search's speed test (60 s here) is left out: the same observation of one process
+# and one thread fails a single-threaded grid search in observed_parallelism.sh (lab02,
+# C++), and the reference's grading above passes it.
 mkdir -p "$W/serial" && cp "$REF/regression.py" "$W/serial/"
-printf '\n\ndef predict_parallel(p, h, workers):\n    return predict_serial(p, h)\n\n\ndef grid_search(p, query_y, bandwidths, workers):\n    _init_worker(p.train_x, p.train_y)\n    return [_r2((p.query_x, query_y, h)) for h in bandwidths]\n' >>"$W/serial/regression.py"
-run_grade serial lab02 "$W/serial" --device none --work-dir "$W/work" --json "$W/serial.json"
+printf '\n\ndef predict_parallel(p, h, workers):\n    return predict_serial(p, h)\n' >>"$W/serial/regression.py"
+run_grade serial lab02 "$W/serial" --device none --work-dir "$W/work" --json "$W/serial.json" \
+  --only "predict_parallel: 2000 x 500, all cores" --only "parallel speedup"
 expect_scored "$W/serial.json" "predict_parallel: 2000 x 500, all cores" "passed 5 5" "a serial predict_parallel is correct"
-for t in "parallel speedup" "grid search speedup"; do
-  expect_test "$W/serial.json" "$t" points "0" "$t: no parallel points for serial work"
-  expect_test_says "$W/serial.json" "$t" "1 process, 1 thread" "$t: the message counts one process, one thread"
-done
+expect_test "$W/serial.json" "parallel speedup" points "0" "no parallel points for serial work"
+expect_test_says "$W/serial.json" "parallel speedup" "1 process, 1 thread" "the message counts one process, one thread"
+expect_test "$W/serial.json" "grid search speedup" status not_graded "the test left out by --only is not graded"
 finish
