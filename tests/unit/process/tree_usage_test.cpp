@@ -1,11 +1,13 @@
 // The tree sampler on real processes: how the CPU time of a run was spread. Each
 // worker spins for a fixed amount of its own CPU time, so the expected spread holds
 // however loaded the machine is (time-slicing stretches the wall time, not the split).
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <thread>
@@ -30,27 +32,60 @@ void spin_for_cpu(double seconds) {
   while (thread_cpu_seconds() - start < seconds) sink = sink + 1;
 }
 
+// A process of the run that has done its work waits in `wait_until_sampled` until the
+// sampler has looked once more, so what it did is seen whole however late a loaded
+// machine wakes the sampler: a sample that takes long puts the next one nine times as
+// far off, and a 0.05 s helper once started and ended between two looks (a fresh-clone
+// CI run, two tests on two cores). The claims below are about what a look counts, not
+// about how often a starved sampler gets to look.
+int g_done_pipe[2] = {-1, -1};  // a process that finished its work writes one byte
+int g_go_pipe[2] = {-1, -1};    // the sampler hands back one byte per waiting process
+
+void wait_until_sampled() {
+  char byte = 1;
+  if (::write(g_done_pipe[1], &byte, 1) != 1) return;
+  while (::read(g_go_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+  }
+}
+
 // Starts a root process running `body`, samples its tree every 20 ms until it exits.
 template <typename Body>
 TreeUsage sample_run(Body body, int helper_depth = 0) {
+  REQUIRE(::pipe2(g_done_pipe, O_NONBLOCK) == 0);
+  REQUIRE(::pipe(g_go_pipe) == 0);
   const pid_t root = ::fork();
   if (root == 0) {
     body();
     ::_exit(0);
   }
   TreeSampler sampler(root, {}, helper_depth);
+  int waiting = 0;
+  int looks_when_told = 0;
   int status = 0;
   while (::waitpid(root, &status, WNOHANG) == 0) {
+    char bytes[16];
+    for (ssize_t n; (n = ::read(g_done_pipe[0], bytes, sizeof bytes)) > 0;) {
+      waiting += static_cast<int>(n);
+      looks_when_told = sampler.usage().samples;
+    }
     sampler.sample();
+    // A look begun after the bytes were read began after those processes' work ended.
+    if (waiting > 0 && sampler.usage().samples > looks_when_told) {
+      for (; waiting > 0; --waiting) REQUIRE(::write(g_go_pipe[1], bytes, 1) == 1);
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  for (int fd : {g_done_pipe[0], g_done_pipe[1], g_go_pipe[0], g_go_pipe[1]}) ::close(fd);
   return sampler.usage();
 }
 
 }  // namespace
 
 TEST_CASE("work done by one process has a spread of 1", "[tree]") {
-  TreeUsage u = sample_run([] { spin_for_cpu(0.3); });
+  TreeUsage u = sample_run([] {
+    spin_for_cpu(0.3);
+    wait_until_sampled();
+  });
   REQUIRE(u.observed);
   CHECK(u.processes == 1);
   CHECK(u.process_spread() == Approx(1.0).margin(0.05));
@@ -64,6 +99,7 @@ TEST_CASE("two worker processes sharing the work have a spread near 2", "[tree]"
       const pid_t w = ::fork();
       if (w == 0) {
         spin_for_cpu(0.3);
+        wait_until_sampled();
         ::_exit(0);
       }
       workers.push_back(w);
@@ -77,17 +113,17 @@ TEST_CASE("two worker processes sharing the work have a spread near 2", "[tree]"
 }
 
 // A thread's CPU time counts as of the last sample that saw it; a sampler starved by a
-// loaded machine (measured under ASan) could miss a thread's whole run. Idle for a while
-// after the work, the thread is sampled with its total before it exits.
-void spin_then_linger(double seconds) {
+// loaded machine (measured under ASan) could miss a thread's whole run. The thread waits
+// for a look after its work, so it is sampled with its total before it exits.
+void spin_then_wait_for_a_look(double seconds) {
   spin_for_cpu(seconds);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  wait_until_sampled();
 }
 
 TEST_CASE("two threads of one process spread over threads, not processes", "[tree]") {
   TreeUsage u = sample_run([] {
-    std::thread a([] { spin_then_linger(0.3); });
-    std::thread b([] { spin_then_linger(0.3); });
+    std::thread a([] { spin_then_wait_for_a_look(0.3); });
+    std::thread b([] { spin_then_wait_for_a_look(0.3); });
     a.join();
     b.join();
   });
@@ -102,12 +138,15 @@ TEST_CASE("two threads of one process spread over threads, not processes", "[tre
 // program. Each helper spends CPU time of its own setting up, as bwrap's mounts do.
 void helpers_then_program(double helper_cpu_s, double program_cpu_s) {
   spin_for_cpu(helper_cpu_s);
+  wait_until_sampled();
   const pid_t init = ::fork();
   if (init == 0) {
     spin_for_cpu(helper_cpu_s);
+    wait_until_sampled();
     const pid_t program = ::fork();
     if (program == 0) {
       spin_for_cpu(program_cpu_s);
+      wait_until_sampled();
       ::_exit(0);
     }
     ::waitpid(program, nullptr, 0);
