@@ -15,8 +15,10 @@
 #     /proc/self/mem, mprotect first), a re-exec without settings, the key looked for
 #     in the environment, /proc/self/environ and /proc/self/fd, a forked child that stops
 #     at inline PTX for its parent to exit 92 ("needs a GPU"): none scores more than
-#     the honest racy control;
-#   - the lab03 reference keeps full marks.
+#     the honest racy control.
+# That the lab03 reference keeps the coalescing check's points is lab03_sim.sh's claim:
+# this script reads nothing of the fake table, so it runs beside the table's gradings,
+# not after them (it was the suite's last parallel test, alone on one core for 380 s).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 MAKE="$PARLAB_SOURCE_DIR/tests/fakes/sim_trust/make_submission.sh"
@@ -142,8 +144,4 @@ expect_status "$W/forked_unsupported_stop.json" "$SUM" failed "no test is left o
 expect_test_says "$W/key_from_memory.json" "$HIST" "altered: line [0-9]+ of its findings file is out of sequence" \
   "the key taken from memory seals a forged record, which cannot hide the race sent before it"
 
-# 6. The reference keeps every point it can earn here.
-fake_result ref lab03 reference -  # the fake table's grading (sim_counters and lab03_sim read it too)
-expect_rc_or_busy ref 0
-expect_scored "$W/ref.json" "$SCALE" "passed 8.0 8.0" "the reference keeps the coalescing check"
 finish
