@@ -309,6 +309,9 @@ void run_performance_test(const PerformanceTestSetup& setup, LabRunner& runs,
   extras.allowed_other_load = allowed_other_load(
       p.max_other_load, cores_used_by_test(workers, setup.cores), setup.machine_cpus);
   extras.earns_nothing_at = effective_thresholds(p, setup.cores, workers).zero_at;
+  // The spread rule as the verdict reads it (required_cores below, ParallelRule): only
+  // where the grader observes the run and there are cores to spread over.
+  if (observed && p.parallel != ParallelKind::none && setup.cores >= 2) extras.spread_required = p.min_spread;
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [t0] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -46,6 +46,11 @@ std::string interference_text(const std::vector<Pair>& disturbed, std::size_t qu
   return buf;
 }
 
+// How the candidate's run spread its work, in the unit the test's rule counts.
+double work_spread_of(const TimedSample& c, const PerformanceSpec& policy) {
+  return policy.parallel == ParallelKind::processes ? c.process_spread : c.thread_spread;
+}
+
 // Medians of what the grader saw of the candidate's process tree.
 void observe_parallelism(const std::vector<Pair>& pairs, const PerformanceSpec& policy,
                          Measurement& m) {
@@ -53,7 +58,7 @@ void observe_parallelism(const std::vector<Pair>& pairs, const PerformanceSpec& 
   for (const Pair& p : pairs) {
     const TimedSample& c = p.candidate;
     if (c.processes <= 0) continue;
-    spread.push_back(policy.parallel == ParallelKind::processes ? c.process_spread : c.thread_spread);
+    spread.push_back(work_spread_of(c, policy));
     processes.push_back(c.processes);
     threads.push_back(c.threads);
   }
@@ -131,10 +136,23 @@ class PairRunner {
   int index_ = 0;
 };
 
+// Whether the work spread the test asks is out of reach of the median: the quiet pairs
+// whose candidate run was observed (the only ones observe_parallelism counts, and with
+// enough quiet pairs the only ones used) number at most max_pairs in the end; once more
+// than half of that many fell short, the median of any final set does too.
+bool spread_out_of_reach(const std::vector<Pair>& quiet, const PerformanceSpec& policy,
+                         double spread_required) {
+  if (!(spread_required > 0)) return false;
+  int short_of_it = 0;
+  for (const Pair& p : quiet)
+    short_of_it += p.candidate.processes > 0 && work_spread_of(p.candidate, policy) < spread_required;
+  return short_of_it >= policy.max_pairs / 2 + 1;
+}
+
 // Warm-up pairs, then pairs until the quiet ones' spread settles or the pairs or the
 // budget run out; pairs another program disturbed are set aside. False when a run failed.
 bool measure_pairs(PairRunner& one_pair, const PerformanceSpec& policy, double allowed_load,
-                   double earns_nothing_at, const std::function<double()>& elapsed,
+                   const SideBySideExtras& extras, const std::function<double()>& elapsed,
                    Measurement& m, std::vector<Pair>& quiet, std::vector<Pair>& disturbed) {
   for (int i = 0; i < policy.warmup_pairs; ++i) {
     Pair warmup;
@@ -162,9 +180,11 @@ bool measure_pairs(PairRunner& one_pair, const PerformanceSpec& policy, double a
     if (static_cast<int>(quiet.size()) < policy.min_pairs && !out_of_pairs) continue;
     m.spread = relative_spread(ratios_of(quiet));
     if (m.spread <= policy.max_spread) return true;
-    // Clearly nothing earned, even at the interval's most favourable end: a class's
-    // failing submissions need not wait out every pair.
-    if (out_of_pairs || median_interval(ratios_of(quiet)).high <= earns_nothing_at) {
+    // Clearly nothing earned, even at the interval's most favourable end, or a work
+    // spread no later pair can lift the median to: a class's failing submissions need
+    // not wait out every pair.
+    if (out_of_pairs || median_interval(ratios_of(quiet)).high <= extras.earns_nothing_at ||
+        spread_out_of_reach(quiet, policy, extras.spread_required)) {
       m.noisy = true;
       return true;
     }
@@ -247,8 +267,7 @@ SideBySide measure_side_by_side(const TimedRun& baseline, const TimedRun& candid
   PairRunner one_pair(baseline, candidate, extras.reference_candidate, out);
   std::vector<Pair> quiet;
   std::vector<Pair> disturbed;
-  if (!measure_pairs(one_pair, policy, allowed_load, extras.earns_nothing_at, elapsed, m, quiet,
-                     disturbed))
+  if (!measure_pairs(one_pair, policy, allowed_load, extras, elapsed, m, quiet, disturbed))
     return out;
   out.disturbed_pairs = static_cast<int>(disturbed.size());
   out.disturbed = quiet.size() < 3;

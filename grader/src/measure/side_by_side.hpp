@@ -43,6 +43,11 @@ struct SideBySideExtras {
   // pairs cannot earn a point, and measuring stops (marked noisy where the spread is
   // still wide, so the verdict reads the interval). 0: never.
   double earns_nothing_at = 0;
+  // The work spread the test's parallel rule asks (its min_spread; 0: none). Once more
+  // than half of the most pairs that can be used showed less, their median cannot reach
+  // it: the speed earns nothing whatever the ratio, and measuring stops (marked noisy,
+  // as above). A serial submission's parallel test no longer waits out every pair.
+  double spread_required = 0;
 };
 
 struct SideBySide {

@@ -84,6 +84,55 @@ TEST_CASE("noisy ratios that earn nothing even at their interval's high end stop
   CHECK(pairs_measured(0).ratios.size() == 15);
 }
 
+TEST_CASE("noisy ratios whose work spread cannot reach the rule stop once most pairs fell short",
+          "[measure]") {
+  // Ratios 1/3 to 1 (spread far past 10 %); the candidate's runs spread their work over
+  // `spread` processes. With at most 15 pairs, 8 short of the rule put the median short
+  // of it whatever the other 7 show.
+  auto pairs_measured = [](double spread, double required) {
+    PerformanceSpec p;
+    p.warmup_pairs = 0;
+    p.max_pairs = 15;
+    p.parallel = ParallelKind::processes;
+    SideBySideExtras extras;
+    extras.spread_required = required;
+    int b = 0, c = 0;
+    const std::vector<double> times = {1, 3, 2};
+    TimedRun candidate = [&c, times, spread](std::string&) -> std::optional<TimedSample> {
+      const double t = times[static_cast<std::size_t>(c++) % times.size()];
+      TimedSample seen{t, t + 0.05, t, 1};
+      seen.processes = 3;
+      seen.process_spread = spread;
+      return seen;
+    };
+    const SideBySide s = measure_side_by_side(replay({1}, b), candidate, p, [] { return 0.0; }, extras);
+    REQUIRE(s.ok);
+    return s.measurement;
+  };
+  const Measurement serial = pairs_measured(1.0, 1.5);
+  CHECK(serial.ratios.size() == 8);
+  CHECK(serial.noisy);
+  CHECK(serial.work_spread == 1.0);
+  // Spread enough, or no rule: the ratios' noise is measured out to max_pairs.
+  CHECK(pairs_measured(1.9, 1.5).ratios.size() == 15);
+  CHECK(pairs_measured(1.0, 0).ratios.size() == 15);
+}
+
+TEST_CASE("unobserved runs never count as short of the spread rule", "[measure]") {
+  PerformanceSpec p;
+  p.warmup_pairs = 0;
+  p.max_pairs = 9;
+  p.parallel = ParallelKind::processes;
+  SideBySideExtras extras;
+  extras.spread_required = 1.5;
+  int b = 0, c = 0;
+  // replay's samples carry no process count: the tree was not observed.
+  const SideBySide s = measure_side_by_side(replay({1}, b), replay({1, 3, 2}, c), p, [] { return 0.0; },
+                                            extras);
+  REQUIRE(s.ok);
+  CHECK(s.measurement.ratios.size() == 9);
+}
+
 TEST_CASE("the time budget stops re-measuring", "[measure]") {
   PerformanceSpec p;
   p.warmup_pairs = 0;
