@@ -21,6 +21,7 @@
 #include "grading/test_selection.hpp"
 #include "grading/unsupported_feature.hpp"
 #include "result/result_json.hpp"
+#include "spec/dataset_stand_ins.hpp"
 #include "util/atomic_write.hpp"
 #include "util/clock_text.hpp"
 
@@ -144,6 +145,8 @@ void Session::choose_device(GradeResult& result) {
   // Expected outputs come from the CPU reference (GPU labs; with none, for its CPU tests).
   ctx_.expected_exe = ctx_.labtc.cpu_reference_exe;
   if (ctx_.mode == DeviceMode::gpu) result.host.gpu = ctx_.device.name;
+  // Kernels run on the CPU there, every access checked: the lab's [sim] stand-ins.
+  if (ctx_.mode == DeviceMode::sim) ctx_.lab = for_simulator(ctx_.lab);
   if (ctx_.mode == DeviceMode::none) {
     result.notes.push_back("no GPU tests run (" + ctx_.device.detail +
                            "): each GPU test is reported as skipped; grade exits with 3 "

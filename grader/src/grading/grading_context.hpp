@@ -27,7 +27,7 @@ class GradingContext {
   GradingContext& operator=(const GradingContext&) = delete;
 
   const GradeOptions& options;
-  const LabSpec& lab;
+  LabSpec lab;  // as graded here: in the simulator, with its stand-in datasets (choose_device)
   const LabToolchain& labtc;
   const Toolchain& toolchain;
   ProcessRunner& runner;

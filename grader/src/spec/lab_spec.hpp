@@ -162,6 +162,9 @@ struct LabSpec {
   // Performance tests whose speed ratio goes on Gradescope's leaderboard (may be empty).
   std::vector<std::string> leaderboard;
   std::vector<DatasetSpec> datasets;
+  // [sim] datasets: a GPU test's dataset -> the one it reads in parlab's simulator
+  // (spec/dataset_stand_ins.hpp); applied by for_simulator().
+  std::map<std::string, std::string> sim_datasets;
   std::vector<TestSpec> tests;
   std::vector<OutputSpec> outputs;
 

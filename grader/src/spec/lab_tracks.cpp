@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "spec/dataset_stand_ins.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -21,31 +22,6 @@ void check_sources(TomlReader& r, const TrackSpec& track) {
       r.fail(r.node("sources"), "'sources': '" + source + "' must be a " + ext +
                                     " file name at the top of the submission folder");
     }
-  }
-}
-
-const DatasetSpec* dataset_named(const LabSpec& lab, const std::string& id) {
-  for (const DatasetSpec& d : lab.datasets)
-    if (d.id == id) return &d;
-  return nullptr;
-}
-
-// Each substitute must be a dataset of the lab, and hidden exactly when the dataset it
-// replaces is: hidden data only ever goes to hidden tests.
-void read_dataset_map(TomlReader& r, TrackSpec& track, const LabSpec& lab) {
-  const Params map = r.params("datasets");  // optional
-  for (const auto& [from, to] : map.values()) {
-    const DatasetSpec* original = dataset_named(lab, from);
-    const DatasetSpec* substitute = dataset_named(lab, to);
-    if (!original || !substitute) {
-      r.fail(r.node("datasets"), "'datasets': '" + (original ? to : from) +
-                                     "' is not a dataset of this lab");
-    }
-    if (original->hidden != substitute->hidden) {
-      r.fail(r.node("datasets"), "'datasets': '" + to + "' must be hidden exactly when '" + from +
-                                     "' is (hidden data goes to hidden tests only)");
-    }
-    track.datasets[from] = to;
   }
 }
 
@@ -67,7 +43,7 @@ TrackSpec read_track(TomlReader& top, const std::string& name, const toml::node&
   check_sources(r, track);
   track.skeleton = r.required_string("skeleton");
   track.reference = r.required_string("reference");
-  read_dataset_map(r, track, lab);
+  track.datasets = read_stand_ins(r, lab);
   track.where = r.location(nullptr);
   return track;
 }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "spec/dataset_stand_ins.hpp"
 #include "spec/lab_spec.hpp"
 #include "spec/lab_tracks.hpp"
 #include "spec/mismatch_kinds.hpp"
@@ -432,7 +433,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   lab.file = toml_file;
   lab.dir = toml_file.parent_path();
   TomlReader top(root, file, "lab.toml");
-  top.expect_keys({"lab", "limits", "datasets", "tests", "outputs", "tracks"});
+  top.expect_keys({"lab", "limits", "datasets", "tests", "outputs", "tracks", "sim"});
 
   const toml::table* lab_table = top.optional_table("lab");
   if (!lab_table) top.fail(nullptr, "missing [lab] table");
@@ -469,6 +470,7 @@ LabSpec load_lab_spec(const std::filesystem::path& toml_file) {
   if (const toml::table* outputs = top.optional_table("outputs")) read_outputs(top, *outputs, file, lab);
   check_references(lab);
   lab.tracks = read_tracks(top, top.optional_table("tracks"), lab);
+  read_sim_table(top, top.optional_table("sim"), lab);
   resolve_outputs(lab);
   for (const std::string& name : lab.leaderboard) {
     const auto t = std::find_if(lab.tests.begin(), lab.tests.end(),
