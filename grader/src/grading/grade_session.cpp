@@ -83,7 +83,7 @@ GradeResult Session::run() {
       ctx_.options.notice, "grade " + ctx_.lab.id + " " + result.submission);
   machine_lock.share();
   ctx_.phases.switch_to(GradingPhase::reference_runs);
-  run_reference_step(ctx_, *extras_);
+  run_reference_step(ctx_, *extras_, [this](const TestSpec& t) { return selected(t); });
   ctx_.phases.switch_to(GradingPhase::build);
   if (!build(result)) {
     if (ctx_.mode == DeviceMode::sim) result.build.needs_gpu = unsupported_header_of(result.build);

@@ -2,9 +2,10 @@
 
 namespace parlab::grader {
 
-void run_reference_step(GradingContext& ctx, ModeExtras& extras) {
+void run_reference_step(GradingContext& ctx, ModeExtras& extras,
+                        const std::function<bool(const TestSpec&)>& graded) {
   for (const TestSpec& t : ctx.lab.tests) {
-    if (!ctx.runs_here(t)) continue;
+    if (!ctx.runs_here(t) || !graded(t)) continue;
     // A mode's own reference runs (sim mode: a substitute's outputs and counters).
     if (extras.prepare_reference(ctx, t)) continue;
     // A performance test that cannot be graded here needs no expected outputs.
