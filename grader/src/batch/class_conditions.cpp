@@ -80,6 +80,31 @@ json run_problems(const std::vector<StudentRecord>& records) {
   return out;
 }
 
+json needs_gpu_grading(const std::vector<StudentRecord>& records) {
+  json out = json::array();
+  for (const StudentRecord& r : records) {
+    if (!r.result) continue;
+    std::vector<std::string> names;
+    double points = 0;
+    std::string why;  // the first test's: the feature and where it is
+    for (const TestResult& t : r.result->tests) {
+      if (!report_text::stopped_at_unsupported_feature(t)) continue;
+      names.push_back("'" + untrusted_text::escape_line(t.name) + "'");
+      points += t.max_points;
+      if (why.empty()) why = report_text::not_graded_reason(*r.result, t);
+    }
+    if (names.empty()) continue;
+    std::string list;
+    for (std::size_t i = 0; i < names.size() && i < 2; ++i) list += (i ? ", " : "") + names[i];
+    if (names.size() > 2) list += " and " + std::to_string(names.size() - 2) + " more";
+    out.push_back({{"id", r.student.id},
+                   {"name", r.student.name},
+                   {"points", points},
+                   {"reason", list + " (" + report_text::format_points(points) + " points): " + why}});
+  }
+  return out;
+}
+
 std::string graded_where_markdown(const json& where) {
   std::string devices;
   for (const json& d : where["devices"]) devices += (devices.empty() ? "" : "; ") + d.get<std::string>();

@@ -138,6 +138,7 @@ json class_summary(const BatchManifest& m, const std::vector<StudentRecord>& rec
   s["errors"] = people(records, StudentStatus::error);
   s["pending"] = people(records, StudentStatus::pending);
   s["run_problems"] = run_problems(records);
+  s["needs_gpu_grading"] = needs_gpu_grading(records);
   s["missing"] = people(records, StudentStatus::missing);
   json regraded = json::array();
   for (const StudentRecord& r : records) {
@@ -233,6 +234,11 @@ std::string class_summary_markdown(const json& s) {
   list(s["rejected"], "Rejected submissions");
   list(s["errors"], "Grader errors (re-run the batch to retry)");
   if (s.contains("run_problems")) list(s["run_problems"], "Crashed, timed out or exited wrongly in a test");
+  if (s.contains("needs_gpu_grading")) {
+    list(s["needs_gpu_grading"],
+         "Grade on a GPU: their code stopped the simulator at a feature it does not run (those "
+         "tests are left out of their total)");
+  }
   list(s["pending"], "Not graded yet");
   list(s["missing"], "On the roster, no submission");
   list(s["regraded_after_change"], "Re-graded because something changed since their earlier grading");

@@ -136,6 +136,11 @@ std::string class_summary_html(const json& s) {
   body += people(s["rejected"], "Rejected submissions");
   body += people(s["errors"], "Grader errors (re-run the batch to retry)");
   if (s.contains("run_problems")) body += people(s["run_problems"], "Crashed, timed out or exited wrongly in a test");
+  if (s.contains("needs_gpu_grading")) {
+    body += people(s["needs_gpu_grading"],
+                   "Grade on a GPU: their code stopped the simulator at a feature it does not run "
+                   "(those tests are left out of their total)");
+  }
   body += people(s["pending"], "Not graded yet");
   body += people(s["missing"], "On the roster, no submission");
   body += people(s["regraded_after_change"], "Re-graded because something changed");

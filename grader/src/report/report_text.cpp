@@ -342,6 +342,10 @@ std::string indent(std::string_view text, std::string_view prefix) {
 
 bool is_left_out(const TestResult& t) { return !counts_in_graded_total(t.status); }
 
+bool stopped_at_unsupported_feature(const TestResult& t) {
+  return t.status == TestStatus::not_graded && t.message.rfind("not graded here: needs a GPU (", 0) == 0;
+}
+
 std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
   if (!r.performance_enabled && t.kind == TestKind::performance) return "not measured (--no-perf)";
   if (t.message == kNotSelectedMessage) return "not selected (--only)";
@@ -350,8 +354,7 @@ std::string not_graded_reason(const GradeResult& r, const TestResult& t) {
            std::to_string(r.host.cores) + " here)";
   }
   // The simulator stopped at a feature it does not run: which, and where.
-  const std::string_view needs_gpu = "not graded here: needs a GPU (";
-  if (t.message.rfind(needs_gpu, 0) == 0) {
+  if (stopped_at_unsupported_feature(t)) {
     const std::string reason = untrusted_text::escape_line(t.message.substr(17));
     const std::size_t end = reason.rfind("): ");
     return first_line_fitted(end == std::string::npos ? reason : reason.substr(0, end + 1), 200);

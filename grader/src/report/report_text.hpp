@@ -24,6 +24,9 @@ bool is_left_out(const TestResult& t);  // not_graded or inconclusive: not in th
 // Why a not_graded test could not be graded here, in a few words: "need a GPU",
 // "not measured (--no-perf)", "need 8 cores (4 here)", else its message's first line.
 std::string not_graded_reason(const GradeResult& r, const TestResult& t);
+// Left out because the submission's own code stopped the simulator at a feature it does
+// not run (grading/unsupported_feature): a per-student condition, settled on a GPU.
+bool stopped_at_unsupported_feature(const TestResult& t);
 // "60 / 60 graded here; 40 points of GPU tests need a GPU" or "37.5 / 100".
 std::string graded_summary(const GradeResult& r);
 // The parts after the score: "40 points need a GPU", "10 points inconclusive (machine

@@ -268,3 +268,27 @@ TEST_CASE("class summary: where it was graded, shares of the reachable score, wh
   CHECK_THAT(page, Contains("Crashed, timed out or exited wrongly in a test"));
   CHECK(page.find("0 / 0") == std::string::npos);
 }
+
+TEST_CASE("class summary: who must be graded on a GPU (their own code stopped the simulator)") {
+  std::vector<StudentRecord> rows = {graded_in_sim("a1", 60), graded_in_sim("a2", 0)};
+  TestResult& stopped = rows[1].result->tests[0];
+  stopped.status = TestStatus::not_graded;
+  stopped.points = 0;
+  stopped.message = "not graded here: needs a GPU (inline PTX at kernels.cu:12): correct CUDA that "
+                    "the simulator does not run; a GPU grading counts it";
+  rows[1].result->graded_max_score = 0;
+  const nlohmann::json s = class_summary(manifest(), rows);
+  REQUIRE(s["needs_gpu_grading"].size() == 1);  // a1's left-out test is the machine's, not its code's
+  CHECK(s["needs_gpu_grading"][0]["id"] == "a2");
+  CHECK(s["needs_gpu_grading"][0]["points"].get<double>() == Approx(60));
+  CHECK(s["needs_gpu_grading"][0]["reason"] ==
+        "'serial, stats' (60 points): needs a GPU (inline PTX at kernels.cu:12)");
+  const std::string md = class_summary_markdown(s);
+  CHECK_THAT(md, Contains("## Grade on a GPU: their code stopped the simulator"));
+  CHECK_THAT(md, Contains("- a2 (Name a2): 'serial, stats' (60 points): needs a GPU (inline PTX at kernels.cu:12)"));
+  CHECK_THAT(class_summary_html(s), Contains("Grade on a GPU: their code stopped the simulator"));
+  // Nobody stopped: no section.
+  CHECK(class_summary(manifest(), {graded_in_sim("a1", 60)})["needs_gpu_grading"].empty());
+  CHECK(class_summary_markdown(class_summary(manifest(), {graded_in_sim("a1", 60)})).find("Grade on a GPU") ==
+        std::string::npos);
+}
