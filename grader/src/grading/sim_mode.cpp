@@ -85,9 +85,15 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
 
 namespace {
 
+// A memory-access hint: global accesses far from coalesced, or shared-memory bank
+// conflicts (judged against the reference's counters of the same memory).
+bool is_memory_finding(const SimFinding& finding) {
+  return finding.kind == "uncoalesced_access" || finding.kind == "bank_conflicts";
+}
+
 // Facts about speed (coalescing, bank conflicts, divergence), not about the answer.
 bool is_speed_finding(const SimFinding& finding) {
-  return finding.kind == "memory_access" || finding.kind == "warp_divergence";
+  return is_memory_finding(finding) || finding.kind == "warp_divergence";
 }
 
 // What a note is said once per: a finding's headline, but a kernel's divergence once
@@ -144,8 +150,8 @@ std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
     if (finding.kind == "unsupported_feature") continue;
     if (is_speed_finding(finding)) {
       if (!judged) continue;
-      const bool shared = finding.summary.rfind("shared-memory", 0) == 0;
-      const HintJudgement j = finding.kind == "memory_access"
+      const bool shared = finding.kind == "bank_conflicts";
+      const HintJudgement j = is_memory_finding(finding)
                                   ? judge_memory_hint(shared, *mine, **reference)
                                   : judge_divergence_hint(*mine, **reference);
       if (!j.keep) continue;

@@ -299,7 +299,7 @@ void report_launch_counters(const char* kernel_name, LaunchCounters& launch) {
                     static_cast<unsigned long long>(t.requests));
       if (print_all()) std::fputs(line, stderr);
       if (finding) {
-        report_finding("memory_access", where + " shared " + what,
+        report_finding("bank_conflicts", where + " shared " + what,
                        std::string("shared-memory bank conflicts at ") + where,
                        std::string("shared-memory ") + what + " at " + where + " in kernel " +
                            kernel_name + " have " + std::to_string(static_cast<int>(degree + 0.5)) +
@@ -318,7 +318,7 @@ void report_launch_counters(const char* kernel_name, LaunchCounters& launch) {
       if (finding) {
         char numbers[64];
         std::snprintf(numbers, sizeof numbers, "%.0f sectors per request; %.0f", sectors, ideal);
-        report_finding("memory_access", where + " global " + what,
+        report_finding("uncoalesced_access", where + " global " + what,
                        std::string("uncoalesced ") + what + " at " + where,
                        std::string("global-memory ") + what + " at " + where + " in kernel " +
                            kernel_name + " need " + numbers +

@@ -124,9 +124,9 @@ TEST_CASE("memory-access hints are judged against the reference's counters on th
           "[sim_mode]") {
   RunFolder folder;
   std::vector<std::string> notes;
-  folder.write("{\"kind\":\"memory_access\",\"summary\":\"uncoalesced loads at k.cu:4\","
+  folder.write("{\"kind\":\"uncoalesced_access\",\"summary\":\"uncoalesced loads at k.cu:4\","
                "\"message\":\"loads at k.cu:4 need 32 sectors per request\"}\n"
-               "{\"kind\":\"memory_access\",\"summary\":\"shared-memory bank conflicts at k.cu:9\","
+               "{\"kind\":\"bank_conflicts\",\"summary\":\"shared-memory bank conflicts at k.cu:9\","
                "\"message\":\"2-way conflicts at k.cu:9\"}\n");
   std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
       << "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "

@@ -40,7 +40,7 @@ TEST_CASE("a race seen in one test's runs fails the task's other passed tests", 
   done["add, n = 100003"].points = 0;
   TaskRaces races;
   races.note(tests[0], {});
-  races.note(tests[1], {SimFinding{"memory_access", "uncoalesced", "..."}, race()});
+  races.note(tests[1], {SimFinding{"uncoalesced_access", "uncoalesced", "..."}, race()});
   races.note(tests[2], {});
   races.apply(tests, done);
   const TestResult& small = done.at("add, n = 1");
