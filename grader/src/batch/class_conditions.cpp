@@ -25,6 +25,14 @@ struct LeftOut {
   std::string reason;  // the first student's: the machine's reason is the same for all
 };
 
+// "'a', 'b' and 3 more": the first two names, and how many others.
+std::string first_two(const std::vector<std::string>& names) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size() && i < 2; ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > 2) list += " and " + std::to_string(names.size() - 2) + " more";
+  return list;
+}
+
 }  // namespace
 
 json graded_where(const std::vector<StudentRecord>& records) {
@@ -69,11 +77,7 @@ json run_problems(const std::vector<StudentRecord>& records) {
     }
     std::string reason;
     for (RunOutcome o : order) {
-      const std::vector<std::string>& names = tests[o];
-      std::string list;
-      for (std::size_t i = 0; i < names.size() && i < 2; ++i) list += (i ? ", " : "") + names[i];
-      if (names.size() > 2) list += " and " + std::to_string(names.size() - 2) + " more";
-      reason += (reason.empty() ? "" : "; ") + report_text::describe_outcome(o) + " in " + list;
+      reason += (reason.empty() ? "" : "; ") + report_text::describe_outcome(o) + " in " + first_two(tests[o]);
     }
     if (!reason.empty()) out.push_back({{"id", r.student.id}, {"name", r.student.name}, {"reason", reason}});
   }
@@ -94,13 +98,10 @@ json needs_gpu_grading(const std::vector<StudentRecord>& records) {
       if (why.empty()) why = report_text::not_graded_reason(*r.result, t);
     }
     if (names.empty()) continue;
-    std::string list;
-    for (std::size_t i = 0; i < names.size() && i < 2; ++i) list += (i ? ", " : "") + names[i];
-    if (names.size() > 2) list += " and " + std::to_string(names.size() - 2) + " more";
     out.push_back({{"id", r.student.id},
                    {"name", r.student.name},
                    {"points", points},
-                   {"reason", list + " (" + report_text::format_points(points) + " points): " + why}});
+                   {"reason", first_two(names) + " (" + report_text::format_points(points) + " points): " + why}});
   }
   return out;
 }
