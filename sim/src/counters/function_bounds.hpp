@@ -5,7 +5,7 @@
 // block is not followed by another coverage call, only by code that has none.
 #include <cstdint>
 #include <optional>
-#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -13,7 +13,7 @@ namespace parlab_sim::detail {
 
 // [start, end) of each function symbol with a size, as offsets in the ELF image `file`
 // (the bytes of an ELF64 file), sorted by start; empty for anything else.
-std::vector<std::pair<std::uint64_t, std::uint64_t>> function_extents_in(const std::string& file);
+std::vector<std::pair<std::uint64_t, std::uint64_t>> function_extents_in(std::string_view file);
 
 // The end address of the function holding `address` in this process; nothing when no
 // symbol covers it (cached per object).

@@ -1,5 +1,9 @@
 #include "memory/memory_registry.hpp"
 
+#include <sys/mman.h>
+
+#include <new>
+
 namespace parlab_sim::detail {
 
 const char* memory_kind_name(MemoryKind kind) {
@@ -12,6 +16,13 @@ const char* memory_kind_name(MemoryKind kind) {
     case MemoryKind::freed: return "freed allocation";
   }
   return "allocation";
+}
+
+MemoryRegistry::MemoryRegistry() {
+  void* pages = mmap(nullptr, kCapacity * sizeof(Slot), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pages == MAP_FAILED) throw std::bad_alloc();
+  slots_ = static_cast<Slot*>(pages);
 }
 
 MemoryRegistry& MemoryRegistry::instance() {
@@ -52,6 +63,7 @@ bool MemoryRegistry::add(const MemoryRange& range) {
     }
   }
   if (used == kCapacity) return false;
+  new (&slots_[used]) Slot;
   write(slots_[used], range, true);
   used_.store(used + 1, std::memory_order_release);
   return true;

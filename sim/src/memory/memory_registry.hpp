@@ -2,7 +2,6 @@
 // Every piece of memory a kernel may legally touch (device, managed, pinned, registered
 // host memory, __device__ symbols) and recently freed device memory. Reads are
 // lock-free, so the SIGSEGV handler can classify a fault address; writes take a lock.
-#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +43,8 @@ class MemoryRegistry {
   bool find(std::uintptr_t address, MemoryRange& out) const;
   // Removes and returns the live range starting at `begin` whose kind is `kind`.
   bool take(std::uintptr_t begin, MemoryKind kind, MemoryRange& out);
+
+  MemoryRegistry();
   // Calls `visit(range)` for every live range under the lock.
   template <class Visit>
   void for_each(Visit visit);
@@ -63,7 +64,11 @@ class MemoryRegistry {
 
   std::mutex mutex_;
   std::atomic<std::size_t> used_{0};  // slots [0, used_) may be live
-  std::array<Slot, kCapacity> slots_;
+  // kCapacity slots (3 MiB) in pages mapped but never touched until used: zeroing them
+  // up front cost every run of every program ~10 ms of page faults (the first
+  // cudaMalloc), though most use a handful. A slot is constructed when `used_` first
+  // reaches it, under the lock, before readers may see it.
+  Slot* slots_;
 };
 
 template <class Visit>
