@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "parlab_sim/device_memory_limit.hpp"
 #include "sim_test_support.hpp"
@@ -165,4 +166,28 @@ TEST_CASE("symbol copies reach __device__ and __constant__ variables", "[sim][me
   void* address = nullptr;
   REQUIRE(cudaGetSymbolAddress(&address, scale_factors) == cudaSuccess);
   CHECK(address == static_cast<void*>(scale_factors));
+}
+
+// The registry's slots live in pages that are made ready only as allocations reach them
+// (memory/memory_registry.hpp): hundreds of live allocations span several pages of slots,
+// each found again by a copy, and freed slots are used again.
+TEST_CASE("hundreds of live allocations are each known, and the slots of freed ones reused", "[sim][memory]") {
+  constexpr int kBuffers = 400;  // 400 slots of 48 bytes: five pages
+  for (int round = 0; round < 2; ++round) {
+    std::vector<unsigned char*> buffers(kBuffers, nullptr);
+    for (int i = 0; i < kBuffers; ++i) {
+      REQUIRE(cudaMalloc(&buffers[i], 64) == cudaSuccess);
+      REQUIRE(cudaMemset(buffers[i], (i + round) % 251, 64) == cudaSuccess);
+    }
+    for (int i = 0; i < kBuffers; ++i) {
+      unsigned char back[64] = {};
+      REQUIRE(cudaMemcpy(back, buffers[i], sizeof back, cudaMemcpyDeviceToHost) == cudaSuccess);
+      CHECK(back[0] == (i + round) % 251);
+      CHECK(back[63] == (i + round) % 251);
+    }
+    for (unsigned char* buffer : buffers) REQUIRE(cudaFree(buffer) == cudaSuccess);
+    unsigned char after_free[4] = {};
+    CHECK(cudaMemcpy(after_free, buffers[kBuffers - 1], sizeof after_free, cudaMemcpyDeviceToHost) != cudaSuccess);
+    cudaGetLastError();
+  }
 }
