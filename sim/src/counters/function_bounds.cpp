@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace parlab_sim::detail {
 
@@ -32,7 +33,7 @@ std::mutex g_mutex;
 std::map<std::string, ObjectFunctions> g_objects;
 
 // The file mapped, not read: a run reads only its header and symbol tables, and copying
-// the whole executable (1.5 MB, through a growing string) cost each run ~8 ms.
+// the whole executable (1.5 MB, through a growing string) cost each run milliseconds.
 ObjectFunctions load_object(const std::string& path) {
   ObjectFunctions object;
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
