@@ -2,6 +2,7 @@
 // the process group included), its files in the shared scratch folders removed, and
 // nothing of another uid touched. Root only (only root can act as another uid).
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -9,6 +10,9 @@
 
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <fstream>
 
 #include "process/hidden_processes.hpp"
@@ -23,6 +27,7 @@ namespace {
 
 constexpr uid_t kLitterUid = 61100;  // outside the default pool; no account uses it
 constexpr uid_t kBystanderUid = 61101;
+constexpr uid_t kForkChainUid = 61102;  // its own: the chain's zombies, adopted, wait a while to be reaped
 
 // A process of `uid` that sleeps in a session of its own (as a daemon would).
 pid_t sleeper_of(uid_t uid) {
@@ -60,6 +65,49 @@ TEST_CASE("A uid's processes are killed and nobody else's", "[process][leftovers
   ::kill(bystander, SIGKILL);
   ::waitpid(bystander, &status, 0);
   CHECK(kill_every_process_of(kLitterUid, kLitterUid) == 0);  // nothing left to kill
+}
+
+// The sweep's killer sends a few rounds of kill(-1), not one until ESRCH (which never
+// comes outside a pid namespace): a process that keeps forking and exiting, so that its
+// pid is never the same twice (and a walk of /proc rarely sees it), must still be gone
+// after one sweep. Each copy counts its fork in a page they all share: a count that
+// stops growing is a chain that has ended.
+TEST_CASE("A uid's process that forks without end is gone after one sweep", "[process][leftovers]") {
+  if (::geteuid() != 0) {
+    WARN("not running as root: no other uid to act as");
+    return;
+  }
+  void* page = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(page != MAP_FAILED);
+  auto* forks = static_cast<std::atomic<std::uint64_t>*>(page);
+  const pid_t runner = ::fork();
+  if (runner == 0) {
+    ::setsid();
+    if (::syscall(SYS_setresgid, kForkChainUid, kForkChainUid, kForkChainUid) != 0 ||
+        ::syscall(SYS_setresuid, kForkChainUid, kForkChainUid, kForkChainUid) != 0)
+      ::_exit(1);
+    // A bound, should the sweep miss it: each copy inherits the deadline (an alarm would
+    // not survive the fork).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const pid_t next = ::fork();
+      if (next > 0) ::_exit(0);  // the parent leaves; the child goes on under a new pid
+      if (next == 0) forks->fetch_add(1);
+      // next < 0 (the uid's process limit, reached by adopted zombies): try again
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(runner, &status, 0);  // the first copy left at its first fork
+  ::usleep(100000);
+  const std::uint64_t running = forks->load();
+  ::usleep(50000);
+  REQUIRE(forks->load() > running);  // the chain is alive and forking
+  kill_every_process_of(kForkChainUid, kForkChainUid);
+  const std::uint64_t at_sweep = forks->load();
+  ::usleep(200000);
+  CHECK(forks->load() == at_sweep);  // and after the sweep no copy forks any more
+  ::munmap(page, 4096);
 }
 
 TEST_CASE("A uid's files in the scratch folders are removed, links not followed",
