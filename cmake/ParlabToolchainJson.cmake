@@ -85,6 +85,7 @@ function(parlab_write_toolchain_file)
 
   set(sim "{}")
   parlab_json_set_string(sim rewrite_tool "$<TARGET_FILE:parlab-sim-rewrite>")
+  parlab_json_set_string(sim code_places_tool "$<TARGET_FILE:parlab-sim-code-places>")
   parlab_json_set_string(sim library "${PARLAB_SIM_SEALED_OBJECT}")  # sim/CMakeLists.txt
   parlab_json_string_array(sim_include "${PROJECT_SOURCE_DIR}/sim/include/cuda_compat"
                            "${PROJECT_SOURCE_DIR}/sim/include")

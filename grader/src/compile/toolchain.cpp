@@ -59,6 +59,7 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
     }
     const auto& sim = j.at("sim");
     t.sim.rewrite_tool = sim.at("rewrite_tool").get<std::string>();
+    t.sim.code_places_tool = sim.value("code_places_tool", "");
     t.sim.library = sim.at("library").get<std::string>();
     for (const auto& dir : sim.at("include")) t.sim.include_dirs.emplace_back(dir.get<std::string>());
     t.sim.prelude = sim.at("prelude").get<std::string>();

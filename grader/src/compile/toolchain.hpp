@@ -41,6 +41,9 @@ struct SimToolchain {
   // flags (g++ uses it when it is valid for the compile, else reads the header); empty:
   // none.
   std::filesystem::path prelude_pch_dir;
+  // Works out a check build's code places once, for all its runs (grading/code_places);
+  // empty (an older toolchain.json): the runs look their lines up themselves.
+  std::filesystem::path code_places_tool;
 };
 
 struct Toolchain {

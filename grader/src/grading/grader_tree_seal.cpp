@@ -169,6 +169,7 @@ std::vector<fs::path> submission_needs(const Toolchain& tc, const std::vector<fs
   add_if_set(needs, tc.harness_lib);
   add_if_set(needs, tc.cuda_probe);
   add_if_set(needs, tc.sim.rewrite_tool);
+  add_if_set(needs, tc.sim.code_places_tool);
   add_if_set(needs, tc.sim.library);
   for (const fs::path& dir : tc.sim.include_dirs) add_if_set(needs, dir);
   add_if_set(needs, tc.sim.prelude_pch_dir);

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "grading/child_run_files.hpp"
+#include "grading/code_places.hpp"
 #include "grading/sealed_report.hpp"
 #include "grading/simulator_stop.hpp"
 #include "grading/schedule_check.hpp"
@@ -138,6 +139,19 @@ void move_simulator_settings(RunRequest& req) {
 
 }  // namespace
 
+const std::string& LabRunner::code_places_for(const fs::path& program) {
+  // The file as built: a program rebuilt at the same path is another program.
+  std::error_code ec;
+  const auto size = fs::file_size(program, ec);
+  const auto written = fs::last_write_time(program, ec).time_since_epoch().count();
+  const std::string key = program.string() + "|" + std::to_string(size) + "|" + std::to_string(written);
+  const auto known = code_places_.find(key);
+  if (known != code_places_.end()) return known->second;
+  const fs::path work = runs_root_ / ("code-places-" + std::to_string(code_places_.size()));
+  std::optional<std::string> places = code_places_of(runner_, code_places_tool_, program, work);
+  return code_places_.emplace(key, places.value_or("")).first->second;
+}
+
 TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
   TaskRun out;
   const fs::path dir = runs_root_ / name;
@@ -171,6 +185,10 @@ TaskRun LabRunner::run(const TaskInvocation& inv, const std::string& name) {
     req.env["PARLAB_SIM_REPORT_KEY"] = report_key;
   }
   move_simulator_settings(req);
+  if (!req.simulator_settings.empty() && !code_places_tool_.empty()) {
+    if (const std::string& places = code_places_for(inv.executable); !places.empty())
+      req.simulator_settings += std::string(kCodePlacesSetting) + "=" + places + "\n";
+  }
   req.limits = inv.limits;
   req.observe = inv.observe;
   req.view.read_only = {inv.executable.parent_path(), inv.dataset_dir};

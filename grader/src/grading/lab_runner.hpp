@@ -65,6 +65,10 @@ class LabRunner {
   // Sim mode: every run gets a fresh PARLAB_SIM_SEED (grading/schedule_check).
   void set_fresh_sim_seeds(bool on) { fresh_sim_seeds_ = on; }
 
+  // Sim mode: the simulator's parlab-sim-code-places, run once on each program before
+  // its first run, whose table every run of it is given (grading/code_places).
+  void set_code_places_tool(std::filesystem::path tool) { code_places_tool_ = std::move(tool); }
+
   // Wall time of every child this runner started, for the overhead figure.
   double child_seconds() const { return child_seconds_; }
 
@@ -74,6 +78,11 @@ class LabRunner {
   double child_seconds_ = 0;
   std::map<std::string, std::string> extra_env_;
   bool fresh_sim_seeds_ = false;
+  std::filesystem::path code_places_tool_;
+  // Each program's table (empty: none), worked out before its first run: what the
+  // program's later runs write cannot change it.
+  std::map<std::string, std::string> code_places_;
+  const std::string& code_places_for(const std::filesystem::path& program);
 };
 
 }  // namespace parlab::grader

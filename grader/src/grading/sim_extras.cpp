@@ -32,6 +32,8 @@ void SimExtras::prepare(GradingContext& ctx, GradeResult& result) {
   std::map<std::string, std::string> env = sim_child_environment(ctx.cores);
   ctx.submission_runs.set_fresh_sim_seeds(true);
   ctx.reference_runs.set_fresh_sim_seeds(true);
+  ctx.submission_runs.set_code_places_tool(ctx.toolchain.sim.code_places_tool);
+  ctx.reference_runs.set_code_places_tool(ctx.toolchain.sim.code_places_tool);
   // One sample seed per grading: the counters of the submission's runs and of the
   // reference's come from the same blocks (comparable), which no run can know.
   env["PARLAB_SIM_SAMPLE_SEED"] = fresh_sim_seed();

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "config/locked_state.hpp"
 #include "config/settings_channel.hpp"
@@ -21,7 +22,7 @@ constexpr std::string_view kNames[] = {
     "PARLAB_SIM_ALLOW_EXITED_AT_BARRIER", "PARLAB_SIM_ALLOW_HOST_POINTERS",
     "PARLAB_SIM_RACE_CHECK", "PARLAB_SIM_COUNTERS", "PARLAB_SIM_COUNT_SAMPLED_BLOCKS", "PARLAB_SIM_WORKERS",
     "PARLAB_SIM_STACK_KIB", "PARLAB_SIM_SEED", "PARLAB_SIM_SAMPLE_SEED", "PARLAB_SIM_DIAGNOSTICS",
-    "PARLAB_SIM_COUNTERS_FILE", "PARLAB_SIM_REPORT_KEY"};
+    "PARLAB_SIM_COUNTERS_FILE", "PARLAB_SIM_REPORT_KEY", "PARLAB_SIM_CODE_PLACES"};
 
 bool is_setting(std::string_view entry) {
   for (const std::string_view name : kNames) {
@@ -39,6 +40,12 @@ SettingsSource& source() {
   return from;
 }
 std::string& descriptor_text() {
+  static std::string text;
+  return text;
+}
+
+// PARLAB_SIM_CODE_PLACES's value, until the start-up takes it.
+std::string& code_places_text() {
   static std::string text;
   return text;
 }
@@ -138,6 +145,7 @@ void read_runtime_settings(ReportKeyText& key) {
   }
   copy_path(s.diagnostics_path, value_of("PARLAB_SIM_DIAGNOSTICS"));
   copy_path(s.counters_path, value_of("PARLAB_SIM_COUNTERS_FILE"));
+  code_places_text() = value_of("PARLAB_SIM_CODE_PLACES");
   std::memset(key, 0, sizeof key);
   std::strncpy(key, value_of("PARLAB_SIM_REPORT_KEY"), sizeof key - 1);
   scrub_environment();
@@ -152,6 +160,8 @@ void read_runtime_settings(ReportKeyText& key) {
   g_locked.settings = s;
   find_helper(g_locked.helper_path);
 }
+
+std::string take_code_places_setting() { return std::exchange(code_places_text(), std::string()); }
 
 bool settings_descriptor_unreadable() { return source() == SettingsSource::unreadable_descriptor; }
 

@@ -10,6 +10,7 @@
 // in the process's memory too, so neither getenv nor /proc/self/environ shows them to the
 // submission, and setting them later changes nothing.
 #include <cstdint>
+#include <string>
 
 namespace parlab_sim::detail {
 
@@ -51,6 +52,10 @@ using ReportKeyText = char[65];
 // them from the environment; the report key goes to `key`, for the start-up
 // (startup/start_up) to hand to the report channel and wipe.
 void read_runtime_settings(ReportKeyText& key);
+
+// PARLAB_SIM_CODE_PLACES as read by read_runtime_settings (report/code_places.hpp: the
+// grader's table of the program's hook calls; empty without one), handed over once.
+std::string take_code_places_setting();
 
 // Whether the process had a settings descriptor that could not be read: a lost channel,
 // which the start-up fails closed on.

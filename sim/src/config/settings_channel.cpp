@@ -19,7 +19,10 @@ SettingsSource take_settings_descriptor(std::string& text) {
     char buffer[4096];
     off_t at = 0;
     ssize_t n = 0;
-    while ((n = ::pread(fd, buffer, sizeof buffer, at)) > 0 && text.size() < 64 * 1024) {
+    // Room for a large program's code places (report/code_places.hpp), a few tens of KiB
+    // for a lab's; a descriptor longer still is not the grader's.
+    constexpr std::size_t kMostBytes = std::size_t{8} << 20;
+    while ((n = ::pread(fd, buffer, sizeof buffer, at)) > 0 && text.size() < kMostBytes) {
       text.append(buffer, static_cast<std::size_t>(n));
       at += n;
     }

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "config/locked_state.hpp"
+#include "report/code_places.hpp"
 #include "parlab_sim/source_names.hpp"
 
 extern char** environ;
@@ -140,7 +141,8 @@ std::string frame_of(std::string line) {
   return line;
 }
 
-// From the frames of one address (innermost first): where it is.
+// From the frames of one address (innermost first): where it is, its line as addr2line
+// named it (empty: none).
 CodeLocation location_of(const std::vector<std::string>& frames, bool in_launch_thunk = false) {
   CodeLocation location;
   location.launch_thunk = in_launch_thunk;
@@ -157,27 +159,37 @@ CodeLocation location_of(const std::vector<std::string>& frames, bool in_launch_
     }
   }
   if (location.line.empty()) location.line = fallback;
+  return location;
+}
+
+// As a report names it: the file as the student knows it, or "an unknown line".
+CodeLocation displayed(CodeLocation location) {
   if (location.line.empty()) {
     location.line = "an unknown line";
-  } else {
-    const std::size_t colon = location.line.rfind(':');
-    location.line = std::string(source_display_name(location.line.substr(0, colon).c_str())) +
-                    location.line.substr(colon);
+    return location;
   }
+  const std::size_t colon = location.line.rfind(':');
+  if (colon == std::string::npos) return location;
+  location.line = std::string(source_display_name(location.line.substr(0, colon).c_str())) +
+                  location.line.substr(colon);
   return location;
 }
 
 // The object holding `code_address` and the offset in it of the instruction before it
 // (a return address is just past the call: step back into the call's line).
-bool object_and_offset(const void* code_address, std::string& object, std::uintptr_t& offset) {
+// `in_executable`: the object is the executable (this library is linked into it), whose
+// code places the run may have been given (report/code_places).
+bool object_and_offset(const void* code_address, std::string& object, std::uintptr_t& offset,
+                       bool& in_executable) {
   Dl_info info{};
   if (dladdr(code_address, &info) == 0 || info.dli_fbase == nullptr) return false;
   offset = reinterpret_cast<std::uintptr_t>(code_address) - 1 -
            reinterpret_cast<std::uintptr_t>(info.dli_fbase);
   object = info.dli_fname != nullptr ? info.dli_fname : "";
-  Dl_info mine{};  // this library is linked into the executable itself
-  if (dladdr(reinterpret_cast<const void*>(&object_and_offset), &mine) != 0 &&
-      mine.dli_fbase == info.dli_fbase) {
+  Dl_info mine{};
+  in_executable = dladdr(reinterpret_cast<const void*>(&object_and_offset), &mine) != 0 &&
+                  mine.dli_fbase == info.dli_fbase;
+  if (in_executable) {
     char self[4096];  // our own path: "/proc/self/exe" would be addr2line's
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) object.assign(self, static_cast<std::size_t>(n));
@@ -196,60 +208,72 @@ std::map<const void*, CodeLocation> g_known;
 
 }  // namespace
 
+std::map<std::uintptr_t, CodeLocation> locate_in_object(const std::string& object,
+                                                        const std::vector<std::uintptr_t>& offsets) {
+  // -a prints each address before its frames, so the frames can be told apart; -f -C
+  // each frame's function (demangled) on the line before its place.
+  std::vector<std::string> arguments = {"-a", "-i", "-f", "-C"};
+  for (const std::uintptr_t offset : offsets) arguments.push_back(hex(offset));
+  std::istringstream lines(run_addr2line(object, arguments, std::size_t{16} << 20));
+  std::map<std::uintptr_t, std::vector<std::string>> frames;
+  std::map<std::uintptr_t, std::vector<AddressFrame>> raw;  // every frame, innermost first
+  std::uintptr_t current = 0;
+  bool have_current = false;
+  bool function_next = true;  // lines alternate: function, then "file:line"
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("0x", 0) == 0) {
+      current = static_cast<std::uintptr_t>(std::strtoull(line.c_str(), nullptr, 16));
+      have_current = true;
+      function_next = true;
+      frames[current];
+    } else if (have_current && function_next) {
+      raw[current].push_back({line, ""});
+      function_next = false;
+    } else if (have_current) {
+      const std::string frame = frame_of(line);
+      if (!frame.empty()) frames[current].push_back(frame);
+      if (!raw[current].empty()) raw[current].back().place = frame;
+      function_next = true;
+    }
+  }
+  // The launch lines of this object's kernels: where the lambda's frame is.
+  std::set<std::string> launch_places;
+  for (const auto& [offset, list] : raw) {
+    if (std::string place = launch_lambda_place(list); !place.empty()) launch_places.insert(place);
+  }
+  std::map<std::uintptr_t, CodeLocation> located;
+  for (const std::uintptr_t offset : offsets) {
+    located[offset] = location_of(frames[offset], is_launch_thunk(raw[offset], launch_places));
+  }
+  return located;
+}
+
 std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code_addresses) {
   std::lock_guard lock(g_mutex);
-  // The addresses not known yet, by object: one addr2line run per object.
+  // The addresses not known yet, by object: one addr2line run per object, for those the
+  // run's code places do not hold.
   std::map<std::string, std::vector<std::pair<std::uintptr_t, const void*>>> unknown;
   for (const void* address : code_addresses) {
     if (g_known.count(address) != 0) continue;
     std::string object;
     std::uintptr_t offset = 0;
-    if (!object_and_offset(address, object, offset)) {
-      g_known[address] = location_of({});
+    bool in_executable = false;
+    if (!object_and_offset(address, object, offset, in_executable)) {
+      g_known[address] = displayed({});
+      continue;
+    }
+    if (const CodePlace* place = in_executable ? known_code_place(offset) : nullptr) {
+      g_known[address] = displayed(place->location);
       continue;
     }
     unknown[object].push_back({offset, address});
   }
   for (const auto& [object, addresses] : unknown) {
-    // -a prints each address before its frames, so the frames can be told apart; -f -C
-    // each frame's function (demangled) on the line before its place.
-    std::vector<std::string> arguments = {"-a", "-i", "-f", "-C"};
-    std::map<std::uintptr_t, const void*> by_offset;
-    for (const auto& [offset, address] : addresses) {
-      arguments.push_back(hex(offset));
-      by_offset[offset] = address;
-    }
-    std::istringstream lines(run_addr2line(object, arguments, std::size_t{16} << 20));
-    std::map<std::uintptr_t, std::vector<std::string>> frames;
-    std::map<std::uintptr_t, std::vector<AddressFrame>> raw;  // every frame, innermost first
-    std::uintptr_t current = 0;
-    bool have_current = false;
-    bool function_next = true;  // lines alternate: function, then "file:line"
-    std::string line;
-    while (std::getline(lines, line)) {
-      if (line.rfind("0x", 0) == 0) {
-        current = static_cast<std::uintptr_t>(std::strtoull(line.c_str(), nullptr, 16));
-        have_current = true;
-        function_next = true;
-        frames[current];
-      } else if (have_current && function_next) {
-        raw[current].push_back({line, ""});
-        function_next = false;
-      } else if (have_current) {
-        const std::string frame = frame_of(line);
-        if (!frame.empty()) frames[current].push_back(frame);
-        if (!raw[current].empty()) raw[current].back().place = frame;
-        function_next = true;
-      }
-    }
-    // The launch lines of this object's kernels: where the lambda's frame is.
-    std::set<std::string> launch_places;
-    for (const auto& [offset, list] : raw) {
-      if (std::string place = launch_lambda_place(list); !place.empty()) launch_places.insert(place);
-    }
-    for (const auto& [offset, address] : by_offset) {
-      g_known[address] = location_of(frames[offset], is_launch_thunk(raw[offset], launch_places));
-    }
+    std::vector<std::uintptr_t> offsets;
+    for (const auto& entry : addresses) offsets.push_back(entry.first);
+    const std::map<std::uintptr_t, CodeLocation> located = locate_in_object(object, offsets);
+    for (const auto& [offset, address] : addresses) g_known[address] = displayed(located.at(offset));
   }
   std::vector<CodeLocation> locations;
   locations.reserve(code_addresses.size());

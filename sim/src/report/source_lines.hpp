@@ -1,8 +1,12 @@
 #pragma once
-// Code address -> "file:line" of the student's source, for race reports: addr2line
-// on the running executable (built with -g1 in the check build). Inlined frames of
-// the simulator's and the standard library's headers are skipped, so the line is the
-// student's. Slow (a process per new address) but only run for a new report.
+// Code address -> "file:line" of the student's source, for race reports and the
+// counters: from the run's code places (report/code_places.hpp, worked out once per
+// program by the grader) where they hold the address, else addr2line on the running
+// executable (built with -g1 in the check build; a process per batch of new addresses).
+// Inlined frames of the simulator's and the standard library's headers are skipped, so
+// the line is the student's.
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +30,12 @@ struct CodeLocation {
   std::string line;
 };
 std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code_addresses);
+
+// Where each of `offsets` (instruction addresses as addr2line takes them) is in `object`,
+// from one addr2line run, each line as addr2line named it ("" for none: not yet the name
+// a report shows). Used by the runs and by parlab-sim-code-places (report/code_places.hpp).
+std::map<std::uintptr_t, CodeLocation> locate_in_object(const std::string& object,
+                                                        const std::vector<std::uintptr_t>& offsets);
 
 // True for a file of the simulator's headers or the standard library's.
 bool is_library_file(const std::string& file);

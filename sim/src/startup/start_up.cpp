@@ -9,6 +9,7 @@
 #include "config/runtime_settings.hpp"
 #include "parlab_sim/exit_codes.hpp"
 #include "parlab_sim/stop_record.hpp"
+#include "report/code_places.hpp"
 #include "report/sealed_channel.hpp"
 
 namespace parlab_sim::detail {
@@ -16,6 +17,8 @@ namespace parlab_sim::detail {
 void load_runtime_settings_from_environment() {
   ReportKeyText key = {};
   read_runtime_settings(key);
+  // Before any code of the submission runs, like the settings it came with.
+  load_code_places(take_code_places_setting());
   // After the settings exist: the channel's closing records, registered now, run at exit
   // after anything registered before them (exit handlers run last-in first).
   parlab_sim::sealed::take_key(key);
