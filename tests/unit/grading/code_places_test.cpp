@@ -17,14 +17,6 @@ using parlab::grader::testing::FakeRunner;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
-  static const parlab::testing::ScratchDir root;
-  fs::path dir = root / ("code-places-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 // Plays the tool (its answer: `table`) and the program (its settings kept in `settings`).
 struct ToolAndProgram {
   fs::path tool = "/opt/parlab/parlab-sim-code-places";
@@ -59,7 +51,8 @@ TaskInvocation sim_run(const fs::path& program) {
 
 TEST_CASE("a sim program's code places are worked out once and given to each of its runs",
           "[code_places]") {
-  const fs::path dir = scratch("once");
+  const parlab::testing::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   const fs::path program = dir / "bin" / "lab_sim";
   fs::create_directories(program.parent_path());
   std::ofstream(program) << "not really a program";
@@ -86,7 +79,8 @@ TEST_CASE("a sim program's code places are worked out once and given to each of 
 
 TEST_CASE("a tool answer that is no table, and a run without simulator settings, get no code places",
           "[code_places]") {
-  const fs::path dir = scratch("none");
+  const parlab::testing::ScratchDir scratch;
+  const fs::path& dir = scratch.path();
   const fs::path program = dir / "lab_sim";
   std::ofstream(program) << "x";
   ToolAndProgram play;
