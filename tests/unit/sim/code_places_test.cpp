@@ -144,7 +144,11 @@ TEST_CASE("the tool's table of a check build holds every hook call objdump sees,
   }
   CHECK(sites == objdump_returns);
   CHECK(kernel_line);
-  REQUIRE_FALSE(stretches.empty());  // the simulator's own code has no lines
+  // The simulator's own code has no lines in a Release build: it is stretches. (A Debug
+  // build, the sanitizers' presets, gives it lines and so no stretch.)
+#ifdef NDEBUG
+  CHECK_FALSE(stretches.empty());
+#endif
   for (const CodePlace& place : table) {
     if (place.end != 0 || place.location.line.empty()) continue;
     for (const CodePlace& stretch : stretches) {
