@@ -57,7 +57,10 @@ std::vector<CodePlace> stretches_without_lines(const std::vector<std::pair<std::
       open = false;
       continue;
     }
-    if (open && start - base <= stretches.back().end + kMostPaddingBytes) {
+    // Across the padding only: code between two functions that calls a hook (a piece no
+    // symbol covers) is the student's.
+    const auto in_gap = open ? std::lower_bound(calls.begin(), calls.end(), stretches.back().end + base) : calls.end();
+    if (open && start - base <= stretches.back().end + kMostPaddingBytes && (in_gap == calls.end() || *in_gap >= start)) {
       stretches.back().end = std::max<std::uint64_t>(stretches.back().end, end - base);
     } else {
       stretches.push_back({start - base, end - base, first->second});
