@@ -90,7 +90,11 @@ std::vector<CodePlace> places_of(const std::string& program, std::string_view im
   const std::map<std::uintptr_t, CodeLocation> located = locate_in_object(program, asked);
   std::vector<CodePlace> places;
   places.reserve(returns.size());
-  for (const std::uint64_t after : returns) places.push_back({after - 1 - base, 0, located.at(after - 1)});
+  // A call addr2line did not answer for is left to the runs' own lookup.
+  for (const std::uint64_t after : returns) {
+    if (const auto answer = located.find(after - 1); answer != located.end())
+      places.push_back({after - 1 - base, 0, answer->second});
+  }
   for (CodePlace& stretch : stretches_without_lines(functions, calls, located, base)) places.push_back(std::move(stretch));
   return places;
 }

@@ -244,6 +244,8 @@ std::map<std::uintptr_t, CodeLocation> locate_in_object(const std::string& objec
   }
   std::map<std::uintptr_t, CodeLocation> located;
   for (const std::uintptr_t offset : offsets) {
+    // Only what addr2line answered: output cut off at its cap answers nothing for the rest.
+    if (frames.count(offset) == 0) continue;
     located[offset] = location_of(frames[offset], is_launch_thunk(raw[offset], launch_places));
   }
   return located;
@@ -273,7 +275,10 @@ std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code
     std::vector<std::uintptr_t> offsets;
     for (const auto& entry : addresses) offsets.push_back(entry.first);
     const std::map<std::uintptr_t, CodeLocation> located = locate_in_object(object, offsets);
-    for (const auto& [offset, address] : addresses) g_known[address] = displayed(located.at(offset));
+    for (const auto& [offset, address] : addresses) {
+      const auto answer = located.find(offset);
+      g_known[address] = displayed(answer != located.end() ? answer->second : CodeLocation{});
+    }
   }
   std::vector<CodeLocation> locations;
   locations.reserve(code_addresses.size());

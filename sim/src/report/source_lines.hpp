@@ -33,7 +33,8 @@ std::vector<CodeLocation> code_locations_of(const std::vector<const void*>& code
 
 // Where each of `offsets` (instruction addresses as addr2line takes them) is in `object`,
 // from one addr2line run, each line as addr2line named it ("" for none: not yet the name
-// a report shows). Used by the runs and by parlab-sim-code-places (report/code_places.hpp).
+// a report shows); an offset addr2line gave no answer for (no addr2line, output past its
+// cap) is left out. Used by the runs and by parlab-sim-code-places (report/code_places.hpp).
 std::map<std::uintptr_t, CodeLocation> locate_in_object(const std::string& object,
                                                         const std::vector<std::uintptr_t>& offsets);
 
