@@ -36,10 +36,27 @@ unsigned g_summary_lines = 0;
 
 using Accesses = std::vector<std::pair<std::uintptr_t, std::size_t>>;
 
+// A kept access's sort key, high bits first: the instruction's index in the block (32
+// bits), the warp (5: a block has at most 1024 threads), the lane's occurrence of the
+// instruction (22: a kept occurrence is below kStoredAccesses, see record_merged), the
+// lane within its warp (5). One request is one key without its lane bits.
+constexpr unsigned kLaneBits = 5;
+constexpr unsigned kOccurrenceBits = 22;
+constexpr unsigned kMaxBlockThreads = 1024;
+static_assert(kStoredAccesses + kAlwaysStored <= (std::size_t{1} << kOccurrenceBits));
+
+std::uint64_t request_key(std::uint32_t instruction, unsigned lane, std::uint32_t occurrence) {
+  return (std::uint64_t{instruction} << 32) | (std::uint64_t{lane / 32} << (kOccurrenceBits + kLaneBits)) |
+         (std::uint64_t{occurrence} << kLaneBits) | (lane % 32);
+}
+std::uint64_t request_of(std::uint64_t key) { return key >> kLaneBits; }
+std::uint32_t instruction_of(std::uint64_t key) { return static_cast<std::uint32_t>(key >> 32); }
+
 }  // namespace
 
 std::uint64_t sectors_of(const Accesses& accesses) {
-  std::vector<std::uintptr_t> sectors;
+  thread_local std::vector<std::uintptr_t> sectors;  // reused: one call per request
+  sectors.clear();
   for (const auto& [address, bytes] : accesses) {
     for (std::uintptr_t s = address / kSector; s <= (address + bytes - 1) / kSector; ++s) sectors.push_back(s);
   }
@@ -49,7 +66,8 @@ std::uint64_t sectors_of(const Accesses& accesses) {
 
 // The fewest sectors the same bytes could take: the distinct bytes, packed.
 std::uint64_t ideal_sectors_of(const Accesses& accesses) {
-  std::vector<std::uintptr_t> words;
+  thread_local std::vector<std::uintptr_t> words;  // reused: one call per request
+  words.clear();
   std::size_t bytes = 4;
   for (const auto& [address, size] : accesses) {
     words.push_back(address / size);
@@ -67,14 +85,24 @@ unsigned bank_conflict_degree(const Accesses& accesses) {
   for (const auto& access : accesses) widest = std::max(widest, access.second);
   const std::size_t lanes_per_phase = std::max<std::size_t>(1, 128 / widest);
   unsigned degree = 1;
+  // The distinct (bank, word) pairs of a phase, sorted: a bank's degree is its run.
+  thread_local std::vector<std::pair<unsigned, std::uintptr_t>> words;
   for (std::size_t phase = 0; phase < accesses.size(); phase += lanes_per_phase) {
-    std::set<std::uintptr_t> words_in_bank[32];
+    words.clear();
     const std::size_t end = std::min(accesses.size(), phase + lanes_per_phase);
     for (std::size_t i = phase; i < end; ++i) {
       const auto& [address, bytes] = accesses[i];
-      for (std::uintptr_t w = address / 4; w <= (address + bytes - 1) / 4; ++w) words_in_bank[w % 32].insert(w);
+      for (std::uintptr_t w = address / 4; w <= (address + bytes - 1) / 4; ++w)
+        words.emplace_back(static_cast<unsigned>(w % 32), w);
     }
-    for (const auto& words : words_in_bank) degree = std::max<unsigned>(degree, static_cast<unsigned>(words.size()));
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    for (std::size_t k = 0; k < words.size();) {
+      std::size_t m = k + 1;
+      while (m < words.size() && words[m].first == words[k].first) ++m;
+      degree = std::max(degree, static_cast<unsigned>(m - k));
+      k = m;
+    }
   }
   return degree;
 }
@@ -87,6 +115,14 @@ void BlockCounters::reset(bool sampled, unsigned lanes) {
   global_stores_ = 0;
   mergers_.assign(sampled ? lanes : 0, {});
   occurrences_.assign(sampled ? lanes : 0, {});
+  instructions_.clear();
+  instruction_of_.clear();
+}
+
+std::uint32_t BlockCounters::instruction_index(const void* pc) {
+  const auto [it, added] = instruction_of_.emplace(pc, static_cast<std::uint32_t>(instructions_.size()));
+  if (added) instructions_.push_back(pc);
+  return it->second;
 }
 
 void BlockCounters::record(const void* pc, unsigned lane, std::uintptr_t address,
@@ -113,16 +149,20 @@ void BlockCounters::record_merged(const VectorPiece& access, unsigned lane) {
   std::vector<LaneCount>& counts = occurrences_[lane];
   auto it = std::find_if(counts.begin(), counts.end(),
                          [&](const LaneCount& c) { return c.pc == access.pc; });
-  if (it == counts.end()) it = counts.insert(counts.end(), LaneCount{access.pc, 0});
+  if (it == counts.end()) it = counts.insert(counts.end(), LaneCount{access.pc, 0, instruction_index(access.pc)});
   const std::uint32_t occurrence = it->count++;
+  // Past the cap, only an instruction's first kAlwaysStored executions per lane are kept;
+  // a later one is kept only while the list is under the cap, and so are all the lane's
+  // earlier ones: a kept occurrence is below kStoredAccesses (request_key's bits).
   if (occurrence >= kAlwaysStored && kept_.size() >= kStoredAccesses) return;
-  kept_.push_back(Kept{access.pc, lane / 32, occurrence, lane,
-                       static_cast<std::uint32_t>(access.bytes), access.address, access.shared,
-                       access.write});
+  if (lane >= kMaxBlockThreads) return;  // no launch has such a block (device/launch_limits)
+  kept_.push_back(Kept{request_key(it->instruction, lane, occurrence), access.address,
+                       static_cast<std::uint32_t>(access.bytes), access.shared, access.write});
 }
 
 void BlockCounters::fold_request(const Kept* first, const Kept* end, InstructionTotals& t) const {
-  Accesses accesses;
+  thread_local Accesses accesses;  // reused: one call per request
+  accesses.clear();
   for (const Kept* k = first; k != end; ++k) accesses.push_back({k->address, k->bytes});
   t.shared = first->shared;
   t.write = first->write;
@@ -137,19 +177,16 @@ void BlockCounters::fold_request(const Kept* first, const Kept* end, Instruction
 
 void BlockCounters::fold_into(std::map<const void*, InstructionTotals>& totals) const {
   // Requests in lane order (bank conflicts are counted per phase of lanes).
-  std::sort(kept_.begin(), kept_.end(), [](const Kept& a, const Kept& b) {
-    return std::tie(a.pc, a.warp, a.occurrence, a.lane) < std::tie(b.pc, b.warp, b.occurrence, b.lane);
-  });
+  std::sort(kept_.begin(), kept_.end(), [](const Kept& a, const Kept& b) { return a.key < b.key; });
   std::map<const void*, InstructionTotals> block;
   std::map<const void*, std::uint64_t> kept_executions;
   for (std::size_t i = 0; i < kept_.size();) {
+    const std::uint64_t request = request_of(kept_[i].key);
     std::size_t j = i + 1;
-    while (j < kept_.size() && kept_[j].pc == kept_[i].pc && kept_[j].warp == kept_[i].warp &&
-           kept_[j].occurrence == kept_[i].occurrence) {
-      ++j;
-    }
-    fold_request(&kept_[i], kept_.data() + j, block[kept_[i].pc]);
-    kept_executions[kept_[i].pc] += j - i;
+    while (j < kept_.size() && request_of(kept_[j].key) == request) ++j;
+    const void* pc = instructions_[instruction_of(kept_[i].key)];
+    fold_request(kept_.data() + i, kept_.data() + j, block[pc]);
+    kept_executions[pc] += j - i;
     i = j;
   }
   std::map<const void*, std::uint64_t> all_executions;

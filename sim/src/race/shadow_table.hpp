@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "memory/remapped_array.hpp"
+
 namespace parlab_sim::detail {
 
 template <typename Value>
@@ -79,7 +81,7 @@ class ShadowTable {
   std::vector<std::uintptr_t> keys_;
   std::vector<std::uint32_t> generations_;
   std::vector<std::uint32_t> indices_;  // each slot's value in values_
-  std::vector<Value> values_;
+  RemappedArray<Value> values_;  // grows without copying (memory/remapped_array)
   std::size_t mask_ = 0;
   std::uint32_t generation_ = 1;
 };
