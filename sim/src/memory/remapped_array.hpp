@@ -1,10 +1,10 @@
 #pragma once
 // A growing array of trivially copyable records, for lists that reach millions of
-// entries within one run (the counters' accesses of a block, the race check's words). It grows by mremap, which
-// moves page tables instead of copying: a list doubling to half a million records neither
-// copies them nor touches fresh pages again at each doubling, as a std::vector does
-// (a third of a long kernel's run in the simulator, most of it page faults). clear()
-// keeps the pages for the next block.
+// entries within one run (the counters' accesses of a block, the race check's words). It
+// grows by mremap, which moves page tables instead of copying: a list doubling to half a
+// million records neither copies them nor touches fresh pages again at each doubling, as a
+// std::vector does (a third of a long kernel's run in the simulator, most of it page
+// faults). clear() keeps the pages for the next block.
 #include <sys/mman.h>
 
 #include <cstddef>
