@@ -6,11 +6,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <set>
-#include <tuple>
 #include <string>
 
 #include "config/runtime_settings.hpp"
+#include "device/launch_limits.hpp"
 #include "report/sealed_channel.hpp"
 #include "report/source_lines.hpp"
 #include "report/diagnostics.hpp"
@@ -37,12 +36,13 @@ unsigned g_summary_lines = 0;
 using Accesses = std::vector<std::pair<std::uintptr_t, std::size_t>>;
 
 // A kept access's sort key, high bits first: the instruction's index in the block (32
-// bits), the warp (5: a block has at most 1024 threads), the lane's occurrence of the
-// instruction (22: a kept occurrence is below kStoredAccesses, see record_merged), the
-// lane within its warp (5). One request is one key without its lane bits.
+// bits), the warp (5: a block has at most kMaxThreadsPerBlock = 1024 threads), the lane's
+// occurrence of the instruction (22: a kept occurrence is below kStoredAccesses, see
+// record_merged), the lane within its warp (5). One request is one key without its lane
+// bits.
 constexpr unsigned kLaneBits = 5;
 constexpr unsigned kOccurrenceBits = 22;
-constexpr unsigned kMaxBlockThreads = 1024;
+static_assert(kMaxThreadsPerBlock <= (32u << 5));
 static_assert(kStoredAccesses + kAlwaysStored <= (std::size_t{1} << kOccurrenceBits));
 
 std::uint64_t request_key(std::uint32_t instruction, unsigned lane, std::uint32_t occurrence) {
@@ -155,7 +155,7 @@ void BlockCounters::record_merged(const VectorPiece& access, unsigned lane) {
   // a later one is kept only while the list is under the cap, and so are all the lane's
   // earlier ones: a kept occurrence is below kStoredAccesses (request_key's bits).
   if (occurrence >= kAlwaysStored && kept_.size() >= kStoredAccesses) return;
-  if (lane >= kMaxBlockThreads) return;  // no launch has such a block (device/launch_limits)
+  if (lane >= kMaxThreadsPerBlock) return;  // no launch has such a block (device/launch_limits)
   kept_.push_back(Kept{request_key(it->instruction, lane, occurrence), access.address,
                        static_cast<std::uint32_t>(access.bytes), access.shared, access.write});
 }
