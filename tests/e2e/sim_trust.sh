@@ -12,7 +12,8 @@
 #   - a forged counters file, a removed findings file: the sealed lines no longer verify;
 #   - a call to the runtime's sealing function, a memcpy of its own: not linkable, refused;
 #   - the runtime's state found through the symbol table and cleared (a plain write,
-#     /proc/self/mem, mprotect first), a re-exec without settings, the key looked for
+#     /proc/self/mem, mprotect first), the public load and store hooks' code made
+#     writable and patched to return at once, a re-exec without settings, the key looked for
 #     in the environment, /proc/self/environ and /proc/self/fd, a forked child that stops
 #     at inline PTX for its parent to exit 92 ("needs a GPU"): none scores more than
 #     the honest racy control.
@@ -120,8 +121,8 @@ expect_at_most_control() {  # REPORT WHAT
 bash "$MAKE" honest_race "$W/honest"
 run_grade honest lab04 "$W/honest" --device sim --no-perf --work-dir "$W/work" --json "$W/honest.json"
 expect_test_says "$W/honest.json" "$HIST" "data race on .local." "the control's race is found"
-for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect reexec_without_settings stolen_key \
-            key_from_memory forked_unsupported_stop; do
+for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect patched_hooks reexec_without_settings \
+            stolen_key key_from_memory forked_unsupported_stop; do
   bash "$MAKE" "$kind" "$W/$kind"
   run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
   expect_rc "$kind" 1
@@ -129,11 +130,13 @@ for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect reex
   expect_status "$W/$kind.json" "$HIST" failed "$kind: the racy histogram fails"
 done
 # The state found through the symbol table is sealed: a write faults, an mprotect first
-# changes nothing; /proc/self/mem cannot be opened for writing, so the race stays found;
+# changes nothing; so is every loaded object's code, so the hooks cannot be patched;
+# /proc/self/mem cannot be opened for writing, so the race stays found;
 # the copy's exec is refused; no key is anywhere the submission can read it.
 expect_test_says "$W/locked_state_symtab.json" "$HIST" "SIGSEGV" "the write to the sealed page faults"
 expect_test_says "$W/locked_state_mprotect.json" "$HIST" "SIGSEGV" "the write after mprotect faults"
 expect_test_says "$W/locked_state_proc_mem.json" "$HIST" "data race on .local." "the race survives /proc/self/mem"
+expect_test_says "$W/patched_hooks.json" "$HIST" "data race on .local." "the hooks' code is sealed: the race stays found"
 expect_test_says "$W/reexec_without_settings.json" "$HIST" "exited with status 127" "the re-exec is refused"
 expect_test_says "$W/stolen_key.json" "$HIST" "data race on .local." "no key was found: the race stays found"
 # A child's stop at a feature the simulator does not run is the child's: the parent's

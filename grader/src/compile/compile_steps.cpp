@@ -224,7 +224,10 @@ CompileStep sim_link_step(const Toolchain& tc, const LabToolchain& labtc, const 
   link.args.insert(link.args.end(), objects.begin(), objects.end());
   link.args.insert(link.args.end(), {labtc.sim_driver_lib.string(), tc.harness_lib.string()});
   for (const std::string& l : tc.sim.link) link.args.push_back(l);
-  link.args.insert(link.args.end(), {"-pthread"});
+  // Every symbol bound at start-up, so the GOT is in the RELRO part the runtime seals
+  // with the code before the submission runs (sim config/code_seal): a GOT entry the
+  // runtime calls through cannot be pointed at the submission's code.
+  link.args.insert(link.args.end(), {"-Wl,-z,relro,-z,now", "-pthread"});
   return link;
 }
 

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <vector>
 
+#include "config/code_seal.hpp"
 #include "config/locked_state.hpp"
 #include "parlab_sim/settings_descriptor.hpp"
 
@@ -152,10 +153,29 @@ std::vector<sock_filter> lock_filter(const void* helper) {
   f.push_back(jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U, 0, 1));  // the x32 numbers
   f.push_back(statement(BPF_RET | BPF_K, kRefuse));
 #endif
+  // seccomp and userfaultfd too: a filter of the submission's own (SECCOMP_RET_TRAP) or a
+  // fault handler would let it stop the runtime's sends and rewrite them before they
+  // leave (the key found in memory would then seal a report without its races).
   for (const long nr : {SYS_execveat, SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev,
-                        SYS_process_madvise, SYS_io_uring_setup}) {
+                        SYS_process_madvise, SYS_io_uring_setup, SYS_seccomp, SYS_userfaultfd}) {
     f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 1));
     f.push_back(statement(BPF_RET | BPF_K, kRefuse));
+  }
+  // prctl(PR_SET_SECCOMP, ...): the older door to the same.
+  f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 4));
+  f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[0])));
+  f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_SECCOMP, 0, 1));
+  f.push_back(statement(BPF_RET | BPF_K, kRefuse));
+  f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  // No code made or re-protected once locked: mprotect and pkey_mprotect asking for
+  // PROT_EXEC are refused, so the runtime's hooks cannot be made writable and then
+  // executable again, even where the kernel has no mseal to seal them (code_seal).
+  for (const long nr : {SYS_mprotect, SYS_pkey_mprotect}) {
+    f.push_back(jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(nr), 0, 4));
+    f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args[2])));
+    f.push_back(jump(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 0, 1));
+    f.push_back(statement(BPF_RET | BPF_K, kRefuse));
+    f.push_back(statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
   }
   keep_report_descriptor(f);
   // execve: allowed only when args[0] is `helper` (both halves) and a helper was found.
@@ -189,8 +209,8 @@ bool install_filter(std::string& problem) {
 }  // namespace
 
 bool lock_runtime(std::string& problem) {
-  return single_threaded(problem) && seal_locked_page(problem) && forbid_proc_writes(problem) &&
-         install_filter(problem);
+  return single_threaded(problem) && seal_locked_page(problem) && seal_loaded_code(problem) &&
+         forbid_proc_writes(problem) && install_filter(problem);
 }
 
 }  // namespace parlab_sim::detail

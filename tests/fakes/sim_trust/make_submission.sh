@@ -186,6 +186,38 @@ __attribute__((constructor)) static void parlab_fake_clear_the_checks() {
   $how
 }"
     ;;
+  patched_hooks)
+    # The racy histogram, and a constructor (in a plain header: the rewriter leaves it as
+    # written) that makes the code of the runtime's load and store hooks writable (their
+    # names are public: instrumented code calls them) and writes a return at each one's
+    # start, so that no access reaches the race check or the counters.
+    racy_histogram '#include "patch.hpp"'
+    cat >"$dir/patch.hpp" <<'CODE'
+#pragma once
+#include <sys/mman.h>
+#include <cstdint>
+#include <cstring>
+#define PARLAB_FAKE_HOOK(n) \
+  extern "C" void parlab_fake_read##n(void*) __asm__("__tsan_read" #n); \
+  extern "C" void parlab_fake_write##n(void*) __asm__("__tsan_write" #n);
+PARLAB_FAKE_HOOK(1) PARLAB_FAKE_HOOK(2) PARLAB_FAKE_HOOK(4) PARLAB_FAKE_HOOK(8) PARLAB_FAKE_HOOK(16)
+static void parlab_fake_return_at(void (*function)(void*)) {
+  const auto at = reinterpret_cast<std::uintptr_t>(function);
+  const std::uintptr_t page = at & ~std::uintptr_t{4095};
+  if (mprotect(reinterpret_cast<void*>(page), 8192, PROT_READ | PROT_WRITE | PROT_EXEC) != 0) return;
+  const unsigned char ret = 0xc3;
+  std::memcpy(reinterpret_cast<void*>(at), &ret, 1);
+}
+__attribute__((constructor)) static void parlab_fake_patch_the_hooks() {
+  using Hook = void (*)(void*);
+  for (Hook hook : {Hook{parlab_fake_read1}, Hook{parlab_fake_write1}, Hook{parlab_fake_read2},
+                    Hook{parlab_fake_write2}, Hook{parlab_fake_read4}, Hook{parlab_fake_write4},
+                    Hook{parlab_fake_read8}, Hook{parlab_fake_write8}, Hook{parlab_fake_read16},
+                    Hook{parlab_fake_write16}})
+    parlab_fake_return_at(hook);
+}
+CODE
+    ;;
   reexec_without_settings)
     # The racy histogram, and a constructor that forks and execs the program itself (the
     # copy would run without the settings, so without the race check), waits for it and

@@ -5,6 +5,9 @@
 // start-up decides besides the settings lives on that page too: the report's key and the
 // process that took it (report/sealed_channel), the program's code range (fault reports).
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -18,6 +21,7 @@
 #include <cstring>
 #include <string>
 
+#include "config/code_seal.hpp"
 #include "config/locked_state.hpp"
 #include "config/program_code.hpp"
 #include "config/runtime_lock.hpp"
@@ -97,6 +101,55 @@ int end_of_write_after_lock(Write write) {
 
 int function_of_this_program() { return 7; }
 
+// A pointer the loader relocates into read-only data (RELRO), as a vtable or a GOT entry.
+pid_t (*const g_relocated_pointer)() = &::getpid;
+
+void* page_of(const void* address) {
+  return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(address) & ~std::uintptr_t{4095});
+}
+
+bool sealed_range_holds(const void* address) {
+  const auto at = reinterpret_cast<unsigned long>(address);
+  for (const auto& range : parlab_sim::detail::read_only_ranges_of_loaded_objects())
+    if (range.begin <= at && at < range.end) return true;
+  return false;
+}
+
+// What the child could do to code once locked, one bit per way in; 0: every way refused.
+int attempt_to_patch_code_once_locked() {
+  std::string problem;
+  if (!parlab_sim::detail::lock_runtime(problem)) return 255;
+  int open_ways = 0;
+  void* own = page_of(reinterpret_cast<const void*>(&function_of_this_program));
+  void* libc = page_of(reinterpret_cast<const void*>(&::getpid));
+  void* relro = page_of(&g_relocated_pointer);
+  if (::mprotect(own, 4096, PROT_READ | PROT_WRITE) == 0) open_ways |= 1;
+  if (::mprotect(libc, 4096, PROT_READ | PROT_WRITE) == 0) open_ways |= 2;
+  if (::mprotect(relro, 4096, PROT_READ | PROT_WRITE) == 0) open_ways |= 4;
+  if (::mmap(own, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) !=
+      MAP_FAILED)
+    open_ways |= 8;
+  if (::munmap(libc, 4096) == 0) open_ways |= 16;
+  // Fresh memory cannot be made code either (the filter: where a kernel has no mseal, a
+  // code page made writable stays unexecutable).
+  void* fresh = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (fresh == MAP_FAILED) return 255;
+  if (::mprotect(fresh, 4096, PROT_READ | PROT_EXEC) == 0) open_ways |= 32;
+  if (::syscall(SYS_pkey_mprotect, fresh, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, -1) == 0) open_ways |= 32;
+  // No filter of its own (SECCOMP_RET_TRAP on the report's sends would let it rewrite
+  // them) and no userfaultfd.
+  sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  sock_fprog program{1, &allow};
+  if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &program) == 0 || errno != EPERM) open_ways |= 128;
+  if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0 || errno != EPERM) open_ways |= 128;
+  if (::syscall(SYS_userfaultfd, O_CLOEXEC) >= 0 || errno != EPERM) open_ways |= 128;
+  // The opposite: data is re-protected as ever (malloc's arenas and the fibers' guard
+  // pages need it), and the code still runs.
+  if (::mprotect(fresh, 4096, PROT_READ) != 0 || ::mprotect(fresh, 4096, PROT_NONE) != 0) open_ways |= 64;
+  if (function_of_this_program() != 7 || g_relocated_pointer() != ::getpid()) open_ways |= 64;
+  return open_ways;
+}
+
 }  // namespace
 
 TEST_CASE("the start-up looks up the program's code range into the locked page", "[sim][lock]") {
@@ -158,4 +211,33 @@ TEST_CASE("a locked runtime's state is out of the process's own reach", "[sim][l
   // 4 munmap, 8 /proc/self/mem, 16 another execve, 32 an ordinary file unwritable,
   // 64 the helper refused, 128 the lock failed).
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a locked runtime's code, and every loaded library's, cannot be patched or its calls trapped", "[sim][lock]") {
+  // What is sealed: this program's code, libc's, and the data the loader made read-only.
+  CHECK(sealed_range_holds(reinterpret_cast<const void*>(&function_of_this_program)));
+  CHECK(sealed_range_holds(reinterpret_cast<const void*>(&::getpid)));
+  CHECK(sealed_range_holds(&g_relocated_pointer));
+  int on_the_stack = 0;
+  CHECK_FALSE(sealed_range_holds(&on_the_stack));
+  CHECK_FALSE(sealed_range_holds(&g_locked));  // writable data: sealed by the lock's own step
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) ::_exit(attempt_to_patch_code_once_locked());
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));  // a signal: some way in went through and broke the code
+  // Bits: 1 own code made writable, 2 libc's, 4 RELRO data, 8 a mapping over code,
+  // 16 code unmapped, 32 fresh memory made code, 64 data no longer re-protectable or
+  // the code broken, 128 a filter of its own or a userfaultfd, 255 set-up failed.
+  CHECK(WEXITSTATUS(status) == 0);
+  // The control: without the lock, the same code page is made writable (and back).
+  const pid_t unlocked = ::fork();
+  REQUIRE(unlocked >= 0);
+  if (unlocked == 0) {
+    void* own = page_of(reinterpret_cast<const void*>(&function_of_this_program));
+    ::_exit(::mprotect(own, 4096, PROT_READ | PROT_WRITE | PROT_EXEC) == 0 ? 0 : 1);
+  }
+  REQUIRE(::waitpid(unlocked, &status, 0) == unlocked);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
 }
