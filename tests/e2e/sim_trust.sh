@@ -5,6 +5,8 @@
 # inside its own process, get none of the points they target:
 #   - a constructor that unsets the simulator's variables: the race check still runs;
 #   - a constructor of priority 101 (before the simulator's own): refused at build time;
+#   - a kernel marked no_sanitize through a token paste, x86 assembly in a plain header:
+#     refused at build time (the instrumentation would not see their accesses);
 #   - a kernel right only when block 0 starts first, safe when it detects the old
 #     reversed-order re-run (an atomic probe): fails in the seeded orders;
 #   - matrix_scale coalesced only when the counting variable is in the environment, or
@@ -56,6 +58,23 @@ for kind in early_long_priority early_ctors early_init_section early_orphan_init
   expect_field "$W/$kind.json" build.diagnostics.0.message ".*code that runs before the simulator starts.*" "$kind is named as start-up code"
   expect_field "$W/$kind.json" score 0 "$kind: no points"
 done
+
+# 2c. Code the check build's instrumentation would leave out, each spelled past a check
+#     that reads the files as written: a no_sanitize attribute made by a token paste in a
+#     plain header, x86 inline assembly in a plain header (nvcc's check reads PTX there).
+#     Each is refused at build time, naming the line (both got 60 of 60 before).
+bash "$MAKE" no_sanitize_pasted "$W/no_sanitize_pasted"
+run_grade no_sanitize_pasted lab04 "$W/no_sanitize_pasted" --device sim --no-perf --work-dir "$W/work" --json "$W/no_sanitize_pasted.json"
+expect_field "$W/no_sanitize_pasted.json" build.ok false "no_sanitize_pasted fails the build"
+expect_field "$W/no_sanitize_pasted.json" build.diagnostics.0.message ".*histogram.cu:[0-9]+: the attribute no_sanitize turns off the instrumentation.*" \
+  "the pasted attribute is named at the kernel's line"
+expect_field "$W/no_sanitize_pasted.json" score 0 "no_sanitize_pasted: no points"
+bash "$MAKE" header_assembly "$W/header_assembly"
+run_grade header_assembly lab04 "$W/header_assembly" --device sim --no-perf --work-dir "$W/work" --json "$W/header_assembly.json"
+expect_field "$W/header_assembly.json" build.ok false "header_assembly fails the build"
+expect_field "$W/header_assembly.json" build.diagnostics.0.message ".*quiet.hpp:6: inline assembly .asm. in a file the simulator does not rewrite.*" \
+  "the header's assembly is named at its line"
+expect_field "$W/header_assembly.json" score 0 "header_assembly: no points"
 
 # 3. Safe only in the old reversed-order re-run (an atomic probe of the first block to
 #    start), right in the usual order: every run now has its own seeded order.

@@ -212,6 +212,17 @@ CompileStep sim_compile_step(const Toolchain& tc, const LabToolchain& labtc, con
   return compile;
 }
 
+// The same compile, preprocessed only (-E), for the grader to read what the compiler saw
+// (compile/unchecked_code): code the check build's instrumentation would leave out.
+CompileStep preprocess_step(const CompileStep& compile, const fs::path& preprocessed) {
+  CompileStep step = compile;
+  for (std::size_t i = 0; i + 1 < step.args.size(); ++i) {
+    if (step.args[i] == "-c") step.args[i] = "-E";
+    if (step.args[i] == "-o") step.args[i + 1] = preprocessed.string();
+  }
+  return step;
+}
+
 CompileStep sim_link_step(const Toolchain& tc, const LabToolchain& labtc, const fs::path& exe,
                           const std::vector<std::string>& objects) {
   CompileStep link{tc.cxx, {"-std=" + tc.cxx_standard}};
@@ -243,7 +254,11 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   std::vector<std::string> objects;
   for (const std::string& src : lab.sources) {
     const fs::path object = (out_dir / src).string() + ".o";
-    plan.steps.push_back(sim_compile_step(tc, labtc, stage, out_dir, src, object));
+    CompileStep compile = sim_compile_step(tc, labtc, stage, out_dir, src, object);
+    if (sim_check_build() && has_extension(stage / src, {".cu"})) {
+      plan.steps.push_back(preprocess_step(compile, sim_preprocessed_path(stage, src)));
+    }
+    plan.steps.push_back(std::move(compile));
     objects.push_back(object.string());
   }
   plan.steps.push_back(sim_link_step(tc, labtc, exe, objects));
@@ -257,6 +272,10 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
 }
 
 }  // namespace
+
+fs::path sim_preprocessed_path(const fs::path& stage, const std::string& source) {
+  return (stage / "sim" / source).string() + ".ii";
+}
 
 const char* to_string(BuildTarget target) {
   switch (target) {

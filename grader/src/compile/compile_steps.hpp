@@ -43,4 +43,8 @@ std::filesystem::path cuda_object_path(const std::filesystem::path& stage, const
 // "prog arg arg ..." for the report.
 std::string join_command(const CompileStep& step);
 
+// Where a sim check build leaves `source` preprocessed (stage/sim/SOURCE.ii), for the
+// grader's check of code the instrumentation would not see (compile/unchecked_code).
+std::filesystem::path sim_preprocessed_path(const std::filesystem::path& stage, const std::string& source);
+
 }  // namespace parlab::grader

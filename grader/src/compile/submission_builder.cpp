@@ -19,6 +19,7 @@
 #include "compile/library_interposition.hpp"
 #include "compile/runtime_interposition.hpp"
 #include "compile/startup_code_check.hpp"
+#include "compile/unchecked_code.hpp"
 #include "core/errors.hpp"
 
 namespace fs = std::filesystem;
@@ -87,6 +88,26 @@ StagingResult stage_checked(const LabSpec& lab, const Toolchain& toolchain,
   return staging;
 }
 
+// Sim check builds: no code the instrumentation leaves out (compile/unchecked_code), read
+// from what the compiler saw of `src`. The message, or empty (also for a source the plan
+// did not preprocess: not a check build, or not a .cu file).
+std::string unchecked_code_refusal(const fs::path& stage, const std::string& src, const fs::path& submission) {
+  const fs::path preprocessed = sim_preprocessed_path(stage, src);
+  std::error_code ec;
+  if (!fs::is_regular_file(preprocessed, ec)) return "";
+  std::ifstream in(preprocessed, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) return "the preprocessed " + src + " could not be read: " + preprocessed.string();
+  const std::string prefix = stage.string() + "/";
+  const auto found = find_unchecked_code(text.str(), prefix);
+  if (!found) return "";
+  std::string display = found->file.substr(prefix.size());
+  // A rewritten header's copy (sim/x.cuh) names its original for the student.
+  if (display.starts_with("sim/")) display.erase(0, 4);
+  return unchecked_code_message(*found, (submission / display).string());
+}
+
 // Sim builds: the student's objects must not run code before the simulator reads its
 // settings (compile/startup_code_check), nor replace code the simulator runs
 // (compile/runtime_interposition). The message, or empty.
@@ -117,7 +138,10 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
              "runtime uses itself: in sim mode your code may not replace it (the simulator's "
              "checks would run your version). Rename it, or use the standard one.";
     }
-    if (early.empty()) continue;
+    if (early.empty()) {
+      if (std::string unchecked = unchecked_code_refusal(stage, src, submission); !unchecked.empty()) return unchecked;
+      continue;
+    }
     std::string sections;
     for (const std::string& name : early) sections += (sections.empty() ? "" : ", ") + name;
     return (submission / src).string() + ": code that runs before the simulator starts (" +

@@ -82,7 +82,7 @@ TEST_CASE("sim build: PARLAB_SIM_DIVERGENCE=0 leaves out the divergence counter'
   setenv("PARLAB_SIM_DIVERGENCE", "0", 1);
   CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
   unsetenv("PARLAB_SIM_DIVERGENCE");
-  const CompileStep& compile = plan.steps[2];
+  const CompileStep& compile = plan.steps[3];  // after the rewrites and the preprocessing
   REQUIRE(contains(compile.args, "-c"));
   CHECK(contains(compile.args, "-fsanitize=thread"));
   CHECK_FALSE(contains(compile.args, "-fsanitize-coverage=trace-pc"));
@@ -115,21 +115,32 @@ TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each sourc
           "[build]") {
   Fixture f;
   CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
-  REQUIRE(plan.steps.size() == 4);
+  REQUIRE(plan.steps.size() == 5);
   CHECK(plan.steps[0].program == f.tc.sim.rewrite_tool);
   CHECK(plan.steps[0].args == std::vector<std::string>{(f.stage / "helpers.cuh").string(),
                                                        (f.stage / "sim" / "helpers.cuh").string()});
   CHECK(plan.steps[1].args == std::vector<std::string>{(f.stage / "kernels.cu").string(),
                                                        (f.stage / "sim" / "kernels.cu.cpp").string()});
-  const CompileStep& compile = plan.steps[2];
+  // The same compile, preprocessed only, for the grader's read of what the compiler saw
+  // (compile/unchecked_code).
+  const CompileStep& preprocess = plan.steps[2];
+  const CompileStep& compile = plan.steps[3];
+  CHECK(preprocess.program == compile.program);
+  CHECK(contains(preprocess.args, "-E"));
+  CHECK_FALSE(contains(preprocess.args, "-c"));
+  CHECK(contains(preprocess.args, sim_preprocessed_path(f.stage, "kernels.cu").string()));
+  CHECK(sim_preprocessed_path(f.stage, "kernels.cu") == f.stage / "sim" / "kernels.cu.ii");
+  CHECK(contains(preprocess.args, "-fsanitize=thread"));
+  CHECK(contains(preprocess.args, (f.stage / "sim" / "kernels.cu.cpp").string()));
   CHECK(compile.program == "/usr/bin/c++");
   CHECK(contains(compile.args, "parlab_sim/prelude.hpp"));
   CHECK(contains(compile.args, "-fsanitize=thread"));
   CHECK(contains(compile.args, "-c"));
   CHECK(contains(compile.args, (f.stage / "sim" / "kernels.cu.cpp").string()));
   CHECK_FALSE(contains(compile.args, (f.stage / "kernels.cu").string()));
-  const CompileStep& link = plan.steps[3];
+  const CompileStep& link = plan.steps[4];
   CHECK(link.program == "/usr/bin/c++");
+  CHECK(contains(link.args, "-Wl,-z,relro,-z,now"));  // the GOT read-only before the runtime's lock
   CHECK(contains(link.args, (f.stage / "sim" / "kernels.cu.o").string()));
   CHECK_FALSE(contains(link.args, "-fsanitize=thread"));  // libtsan stays out
   CHECK(contains(link.args, (f.root / "libdriver_sim.a").string()));
@@ -145,7 +156,7 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends
   Fixture f;
   f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
   CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
-  REQUIRE(plan.steps.size() == 5);
+  REQUIRE(plan.steps.size() == 6);
   const CompileStep& check = plan.steps[2];  // after the rewrites, before g++
   CHECK(check.program == "/usr/local/cuda/bin/nvcc");
   CHECK(contains(check.args, (f.stage / "kernels.cu").string()));
@@ -156,7 +167,7 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends
     if (&step != &check) CHECK(step.checks_source.empty());  // the build's own steps never are
   CHECK(std::find(plan.inputs.begin(), plan.inputs.end(), f.tc.nvcc) != plan.inputs.end());
   setenv("PARLAB_SIM_NVCC_CHECK", "0", 1);
-  CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 4);
+  CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 5);
   unsetenv("PARLAB_SIM_NVCC_CHECK");
 }
 
