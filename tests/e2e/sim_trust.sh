@@ -15,7 +15,8 @@
 #   - a call to the runtime's sealing function, a memcpy of its own: not linkable, refused;
 #   - the runtime's state found through the symbol table and cleared (a plain write,
 #     /proc/self/mem, mprotect first), the public load and store hooks' code made
-#     writable and patched to return at once, a re-exec without settings, the key looked for
+#     writable and patched to return at once, a racy store made by a memcpy of a length
+#     known at run time, a re-exec without settings, the key looked for
 #     in the environment, /proc/self/environ and /proc/self/fd, a forked child that stops
 #     at inline PTX for its parent to exit 92 ("needs a GPU"): none scores more than
 #     the honest racy control.
@@ -140,8 +141,8 @@ expect_at_most_control() {  # REPORT WHAT
 bash "$MAKE" honest_race "$W/honest"
 run_grade honest lab04 "$W/honest" --device sim --no-perf --work-dir "$W/work" --json "$W/honest.json"
 expect_test_says "$W/honest.json" "$HIST" "data race on .local." "the control's race is found"
-for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect patched_hooks reexec_without_settings \
-            stolen_key key_from_memory forked_unsupported_stop; do
+for kind in locked_state_symtab locked_state_proc_mem locked_state_mprotect patched_hooks memcpy_store \
+            reexec_without_settings stolen_key key_from_memory forked_unsupported_stop; do
   bash "$MAKE" "$kind" "$W/$kind"
   run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
   expect_rc "$kind" 1
@@ -156,6 +157,8 @@ expect_test_says "$W/locked_state_symtab.json" "$HIST" "SIGSEGV" "the write to t
 expect_test_says "$W/locked_state_mprotect.json" "$HIST" "SIGSEGV" "the write after mprotect faults"
 expect_test_says "$W/locked_state_proc_mem.json" "$HIST" "data race on .local." "the race survives /proc/self/mem"
 expect_test_says "$W/patched_hooks.json" "$HIST" "data race on .local." "the hooks' code is sealed: the race stays found"
+expect_test_says "$W/memcpy_store.json" "$HIST" "data race on .local. between histogram.cu:[0-9]+ and" \
+  "a memcpy's store reaches the race check (the runtime's checked copy)"
 expect_test_says "$W/reexec_without_settings.json" "$HIST" "exited with status 127" "the re-exec is refused"
 expect_test_says "$W/stolen_key.json" "$HIST" "data race on .local." "no key was found: the race stays found"
 # A child's stop at a feature the simulator does not run is the child's: the parent's

@@ -7,7 +7,9 @@
 // write, open ...), which a definition of the same name in the submission would
 // replace for the runtime too; and an inline function both hold a copy of, where the
 // linker keeps the runtime's (it comes first on the link line) unless the submission's
-// copy is a strong definition. Both are refused, naming the symbol.
+// copy is a strong definition. Both are refused, naming the symbol. So is a definition of
+// memcpy, memmove or memset, which a sim build's prelude renames to the runtime's checked
+// copies (parlab_sim/checked_library_calls.hpp): named as written, not as renamed.
 #include <set>
 #include <string>
 #include <vector>

@@ -196,6 +196,19 @@ std::string build_refusal(BuildTarget target, const LabSpec& lab, const Toolchai
   return "";
 }
 
+// A sim build whose sources compiled but whose link failed: the objects' refusal (a
+// replaced memcpy fails the link as a duplicate of the runtime's checked copy) said
+// first, in place of the linker's words. Empty when an object is missing or none is refused.
+std::string refusal_of_failed_link(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain,
+                                   const fs::path& stage, const fs::path& submission) {
+  if (target != BuildTarget::sim) return "";
+  for (const std::string& src : lab.sources) {
+    std::error_code ec;
+    if (!fs::is_regular_file((stage / "sim" / src).string() + ".o", ec)) return "";
+  }
+  return sim_build_refusal(lab, toolchain, stage, submission);
+}
+
 // Reuse the executable when the same sources were built with the same commands
 // against the same libraries (warm rebuilds cost nothing).
 std::string build_key(const std::string& command, const CompilePlan& plan,
@@ -338,8 +351,9 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   if (run.outcome != RunOutcome::ok || !fs::exists(exe)) {
     // A limit the compiler met is said first and as a diagnostic, so it is not lost
     // below pages of "out of memory" noise or a truncated log.
-    if (std::string stop = compiler_stop_reason(run, limits); !stop.empty())
-      put_first(built.result, submission_dir, stop);
+    std::string why = compiler_stop_reason(run, limits);
+    if (why.empty()) why = refusal_of_failed_link(target, lab, toolchain, stage, submission_dir);
+    if (!why.empty()) put_first(built.result, submission_dir, why);
     return built;
   }
   if (const std::string refused = build_refusal(target, lab, toolchain, stage, submission_dir, exe);

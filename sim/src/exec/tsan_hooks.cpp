@@ -9,6 +9,7 @@
 // sampled warps it is a thread-local load and a branch.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "startup/start_up.hpp"
 #include "counters/divergence.hpp"
@@ -75,6 +76,27 @@ PARLAB_TSAN_ACCESS(4)
 PARLAB_TSAN_ACCESS(8)
 PARLAB_TSAN_ACCESS(16)
 #undef PARLAB_TSAN_ACCESS
+
+// The C library's copies as a sim build calls them (parlab_sim/checked_library_calls.hpp):
+// the ranges reported as the instrumentation reports a struct copy's, then copied.
+void* parlab_sim_checked_memcpy(void* to, const void* from, std::size_t bytes) noexcept {
+  if (bytes != 0) {  // a copy of nothing touches nothing, wherever its pointers point
+    plain(from, bytes, false, PARLAB_PC);
+    plain(to, bytes, true, PARLAB_PC);
+  }
+  return std::memcpy(to, from, bytes);
+}
+void* parlab_sim_checked_memmove(void* to, const void* from, std::size_t bytes) noexcept {
+  if (bytes != 0) {
+    plain(from, bytes, false, PARLAB_PC);
+    plain(to, bytes, true, PARLAB_PC);
+  }
+  return std::memmove(to, from, bytes);
+}
+void* parlab_sim_checked_memset(void* to, int value, std::size_t bytes) noexcept {
+  if (bytes != 0) plain(to, bytes, true, PARLAB_PC);
+  return std::memset(to, value, bytes);
+}
 
 void __tsan_read_range(void* a, unsigned long size) { plain(a, size, false, PARLAB_PC); }
 void __tsan_write_range(void* a, unsigned long size) { plain(a, size, true, PARLAB_PC); }

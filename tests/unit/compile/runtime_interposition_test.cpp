@@ -40,6 +40,14 @@ TEST_CASE("a submission may not define what the runtime imports, nor a strong co
   CHECK(found == std::vector<std::string>{"_ZNSt6vectorIfSaIfEE17_M_realloc_insert", "memcpy", "write"});
 }
 
+TEST_CASE("a submission's memcpy, renamed by the sim prelude to the runtime's checked copy, is named as written") {
+  const RuntimeNames names = runtime_names_of(runtime_like());
+  ElfObject submission;
+  submission.symbols = {symbol("parlab_sim_checked_memcpy", SymbolBinding::global, true),
+                        symbol("parlab_sim_checked_memset", SymbolBinding::global, false)};  // a call
+  CHECK(interposing_definitions(submission, names) == std::vector<std::string>{"memcpy"});
+}
+
 TEST_CASE("ordinary student code passes: its own names, calls to libraries, shared inline copies") {
   const RuntimeNames names = runtime_names_of(runtime_like());
   ElfObject submission;

@@ -34,6 +34,15 @@ TEST_CASE("a plain ++ on a shared histogram bin is a race on that line", "[sim][
   CHECK_THAT(outcome.output, Contains("make the update atomic"));
 }
 
+TEST_CASE("the race stays found when the store is a memcpy of a length known at run time", "[sim][race]") {
+  const auto outcome = run_checked("histogram_memcpy");
+  INFO(outcome.output);
+  CHECK(outcome.exit_code == 0);
+  CHECK_THAT(outcome.output, Contains("parlab-sim: warning: data race on shared array `bins`"));
+  // The copy's own line, where the student wrote it (not the runtime's or libc's).
+  CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:181"));
+}
+
 TEST_CASE("the same histogram with atomicAdd has no race", "[sim][race]") {
   const auto outcome = run_checked("histogram_atomic");
   INFO(outcome.output);
