@@ -52,30 +52,25 @@ expect_field "$W/early.json" score 0 "no points"
 
 # 2b. Every other start-up path the loader offers, spelled past a name-reading check:
 #     each refused at build time, none scores more than its honest racy control.
+expect_refused_at_build() {  # KIND MESSAGE-REGEX WHAT: the fake's build fails, saying so
+  bash "$MAKE" "$1" "$W/$1"
+  run_grade "$1" lab04 "$W/$1" --device sim --no-perf --work-dir "$W/work" --json "$W/$1.json"
+  expect_field "$W/$1.json" build.ok false "$1 fails the build"
+  expect_field "$W/$1.json" build.diagnostics.0.message "$2" "$1 $3"
+  expect_field "$W/$1.json" score 0 "$1: no points"
+}
 for kind in early_long_priority early_ctors early_init_section early_orphan_init_array early_ifunc_header; do
-  bash "$MAKE" "$kind" "$W/$kind"
-  run_grade "$kind" lab04 "$W/$kind" --device sim --no-perf --work-dir "$W/work" --json "$W/$kind.json"
-  expect_field "$W/$kind.json" build.ok false "$kind fails the build"
-  expect_field "$W/$kind.json" build.diagnostics.0.message ".*code that runs before the simulator starts.*" "$kind is named as start-up code"
-  expect_field "$W/$kind.json" score 0 "$kind: no points"
+  expect_refused_at_build "$kind" ".*code that runs before the simulator starts.*" "is named as start-up code"
 done
 
 # 2c. Code the check build's instrumentation would leave out, each spelled past a check
 #     that reads the files as written: a no_sanitize attribute made by a token paste in a
 #     plain header, x86 inline assembly in a plain header (nvcc's check reads PTX there).
 #     Each is refused at build time, naming the line (both got 60 of 60 before).
-bash "$MAKE" no_sanitize_pasted "$W/no_sanitize_pasted"
-run_grade no_sanitize_pasted lab04 "$W/no_sanitize_pasted" --device sim --no-perf --work-dir "$W/work" --json "$W/no_sanitize_pasted.json"
-expect_field "$W/no_sanitize_pasted.json" build.ok false "no_sanitize_pasted fails the build"
-expect_field "$W/no_sanitize_pasted.json" build.diagnostics.0.message ".*histogram.cu:[0-9]+: the attribute no_sanitize turns off the instrumentation.*" \
-  "the pasted attribute is named at the kernel's line"
-expect_field "$W/no_sanitize_pasted.json" score 0 "no_sanitize_pasted: no points"
-bash "$MAKE" header_assembly "$W/header_assembly"
-run_grade header_assembly lab04 "$W/header_assembly" --device sim --no-perf --work-dir "$W/work" --json "$W/header_assembly.json"
-expect_field "$W/header_assembly.json" build.ok false "header_assembly fails the build"
-expect_field "$W/header_assembly.json" build.diagnostics.0.message ".*quiet.hpp:6: inline assembly .asm. in a file the simulator does not rewrite.*" \
-  "the header's assembly is named at its line"
-expect_field "$W/header_assembly.json" score 0 "header_assembly: no points"
+expect_refused_at_build no_sanitize_pasted ".*histogram.cu:[0-9]+: the attribute no_sanitize turns off the instrumentation.*" \
+  "is named at the kernel's line"
+expect_refused_at_build header_assembly ".*quiet.hpp:6: inline assembly .asm. in a file the simulator does not rewrite.*" \
+  "is named at the header's line"
 
 # 3. Safe only in the old reversed-order re-run (an atomic probe of the first block to
 #    start), right in the usual order: every run now has its own seeded order.
