@@ -1,6 +1,6 @@
 #pragma once
 // Code of a sim check build that the simulator's checks would not see (docs/sandbox.md,
-// "Code the checks cannot see"). The check build's instrumentation calls the race
+// the table's row "the checks' instrumentation"). The check build's instrumentation calls the race
 // check's and the counters' hooks before every load and store, and the divergence
 // counter's at every branch; code the compiler leaves uninstrumented makes accesses no
 // check hears of:
