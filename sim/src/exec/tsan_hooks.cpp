@@ -15,6 +15,7 @@
 #include "counters/divergence.hpp"
 #include "race/atomic_order.hpp"
 #include "exec/race_check.hpp"
+#include "fault/code_offset.hpp"
 
 using parlab_sim::detail::g_locked;
 using parlab_sim::detail::race_check_access;
@@ -26,6 +27,17 @@ namespace {
 inline void plain(const volatile void* address, std::size_t bytes, bool write, const void* pc) {
   if (__builtin_expect(g_locked.access_hooks_enabled, 0)) race_check_access(address, bytes, write, false, pc);
 }
+// The checked copy's caller on this thread while the C library's copy runs.
+class CheckedCopyCaller {
+ public:
+  explicit CheckedCopyCaller(const void* caller) {
+    parlab_sim::detail::t_checked_copy_caller = reinterpret_cast<std::uintptr_t>(caller);
+  }
+  ~CheckedCopyCaller() { parlab_sim::detail::t_checked_copy_caller = 0; }
+  CheckedCopyCaller(const CheckedCopyCaller&) = delete;
+  CheckedCopyCaller& operator=(const CheckedCopyCaller&) = delete;
+};
+
 template <class Operation>
 inline auto atomic(const volatile void* address, std::size_t bytes, bool write, const void* pc,
                    Operation operation) {
@@ -78,23 +90,31 @@ PARLAB_TSAN_ACCESS(16)
 #undef PARLAB_TSAN_ACCESS
 
 // The C library's copies as a sim build calls them (parlab_sim/checked_library_calls.hpp):
-// the ranges reported as the instrumentation reports a struct copy's, then copied.
+// the ranges reported as the instrumentation reports a struct copy's, then copied, the
+// caller kept for a fault inside the copy (host code copying a device pointer names the
+// program's line: fault/code_offset).
 void* parlab_sim_checked_memcpy(void* to, const void* from, std::size_t bytes) noexcept {
+  const void* caller = PARLAB_PC;
   if (bytes != 0) {  // a copy of nothing touches nothing, wherever its pointers point
-    plain(from, bytes, false, PARLAB_PC);
-    plain(to, bytes, true, PARLAB_PC);
+    plain(from, bytes, false, caller);
+    plain(to, bytes, true, caller);
   }
+  const CheckedCopyCaller kept(caller);
   return std::memcpy(to, from, bytes);
 }
 void* parlab_sim_checked_memmove(void* to, const void* from, std::size_t bytes) noexcept {
+  const void* caller = PARLAB_PC;
   if (bytes != 0) {
-    plain(from, bytes, false, PARLAB_PC);
-    plain(to, bytes, true, PARLAB_PC);
+    plain(from, bytes, false, caller);
+    plain(to, bytes, true, caller);
   }
+  const CheckedCopyCaller kept(caller);
   return std::memmove(to, from, bytes);
 }
 void* parlab_sim_checked_memset(void* to, int value, std::size_t bytes) noexcept {
-  if (bytes != 0) plain(to, bytes, true, PARLAB_PC);
+  const void* caller = PARLAB_PC;
+  if (bytes != 0) plain(to, bytes, true, caller);
+  const CheckedCopyCaller kept(caller);
   return std::memset(to, value, bytes);
 }
 

@@ -29,6 +29,11 @@ bool in_program_code(std::uintptr_t instruction);
 // word on the stack above the fault that points into the executable's code just after
 // a call instruction. 0 when none is found within a few hundred words, or off x86-64.
 // Signal-safe: reads the interrupted thread's stack and the program's code only.
+// A fault inside the C library's copy that one of the runtime's checked copies
+// (exec/tsan_hooks) called on this thread is the program's call of that checked copy:
+// its return address, kept here while the copy runs (0 otherwise). Whether the checked
+// copy's own frame is on the stack depends on the compiler's tail calls; this does not.
 std::uintptr_t program_call_site(const void* context);
+extern thread_local std::uintptr_t t_checked_copy_caller;
 
 }  // namespace parlab_sim::detail
