@@ -51,9 +51,11 @@ std::vector<SealedRange> read_only_ranges_of_loaded_objects() {
   return ranges;
 }
 
+long mseal_pages(const void* begin, unsigned long bytes) { return ::syscall(SYS_mseal, begin, bytes, 0); }
+
 bool seal_loaded_code(std::string& problem) {
   for (const SealedRange& range : read_only_ranges_of_loaded_objects()) {
-    if (::syscall(SYS_mseal, range.begin, range.end - range.begin, 0) == 0) continue;
+    if (mseal_pages(reinterpret_cast<const void*>(range.begin), range.end - range.begin) == 0) continue;
     if (errno == ENOSYS || errno == EOPNOTSUPP) return true;  // no mseal: nothing can be sealed
     char where[96];
     std::snprintf(where, sizeof where, "mseal of loaded code %#lx-%#lx: ", range.begin, range.end);

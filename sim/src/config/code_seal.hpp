@@ -19,6 +19,10 @@ struct SealedRange {
   unsigned long end = 0;
 };
 
+// mseal(2) of the pages [begin, begin + bytes): 0, or -1 with errno (ENOSYS or
+// EOPNOTSUPP: a kernel without it, before Linux 6.10). The lock's one way to seal.
+long mseal_pages(const void* begin, unsigned long bytes);
+
 // The ranges to seal, of every object now loaded (dl_iterate_phdr, not signal-safe).
 std::vector<SealedRange> read_only_ranges_of_loaded_objects();
 

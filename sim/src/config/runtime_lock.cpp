@@ -24,10 +24,6 @@
 namespace parlab_sim::detail {
 namespace {
 
-#ifndef SYS_mseal
-#define SYS_mseal 462  // Linux 6.10; glibc 2.36 has no name for it yet
-#endif
-
 bool failed(std::string& problem, const char* step) {
   problem = std::string(step) + ": " + std::strerror(errno);
   return false;
@@ -41,7 +37,7 @@ bool missing_from_kernel() { return errno == ENOSYS || errno == EOPNOTSUPP; }
 
 bool seal_locked_page(std::string& problem) {
   if (::mprotect(&g_locked, sizeof g_locked, PROT_READ) != 0) return failed(problem, "mprotect of the settings page");
-  if (::syscall(SYS_mseal, &g_locked, sizeof g_locked, 0) != 0 && !missing_from_kernel())
+  if (mseal_pages(&g_locked, sizeof g_locked) != 0 && !missing_from_kernel())
     return failed(problem, "mseal of the settings page");
   return true;
 }
