@@ -70,6 +70,17 @@ expect_test_says "$W/untiled.json" "$REUSE" "used 16 times from shared memory" "
 expect_score "$W/untiled.json" 60 100 "correctness points kept, nothing for data reuse"
 expect_field "$W/untiled.json" graded_max_score 70 "70 graded here"
 
+# 2a. Work the kernels' counts do not show: the answer computed on the CPU and copied into
+#     C by a one-load kernel, and the untiled kernel behind 300 cheap launches (the
+#     runtime once wrote 256 lines and dropped the rest). Neither beats lab05/untiled.
+fake_result on_host lab05 lab05/computed_on_host -
+expect_test "$W/on_host.json" "$REUSE" points 0 "computed on the CPU: none of the data-reuse points"
+expect_test_says "$W/on_host.json" "$REUSE" "the host side of your code read or wrote memory [0-9]+ times" "the host's work is named"
+expect_test_says "$W/on_host.json" "$REUSE" "memory accesses of host code [0-9]+ \(reference: [0-9]+\)" "both host counts shown"
+fake_result flood lab05 lab05/launch_flood -
+expect_test "$W/flood.json" "$REUSE" points 0 "launches past the line limit: still counted, no data-reuse points"
+expect_test "$W/flood.json" "$REUSE" measurement.counter.value "2062" "the untiled kernel's 2k loads per element, counted past the limit"
+
 # 2b. Padding: work that improves an average per request or per store only adds to the
 #     whole-run totals the checks score, so neither padded fake beats its control.
 fake_submission lab03 lab03/uncoalesced_padded

@@ -31,6 +31,24 @@ void not_graded_without_reference(const SimCheckSpec& check, bool counters_on, T
                     "grade on a machine with an NVIDIA GPU to measure it";
 }
 
+void fail_without_kernel_work(const SimCheckSpec& check, TestResult& r) {
+  r.status = TestStatus::failed;
+  r.message = "the simulator counted no " + counter_label(check.counter) +
+              ": no kernel launch did the task's work on the GPU";
+}
+
+// The figure would credit a kernel for work the host did (sim_counters.hpp).
+TestResult fail_for_host_work(const CounterTotals& got, const CounterTotals& reference, TestResult& r) {
+  r.status = TestStatus::failed;
+  r.message = "the host side of your code read or wrote memory " + std::to_string(got.host_accesses) +
+              " times in this run (the reference's: " + std::to_string(reference.host_accesses) +
+              "): the simulator credits the work kernels do, and an answer computed on the CPU "
+              "is not the GPU's work (on a GPU it would cost the speed tests too). Compute the "
+              "result in a kernel, and keep host code to allocating, copying and launching";
+  r.message += "\n" + counters_side_by_side(got, reference);
+  return r;
+}
+
 }  // namespace
 
 TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
@@ -97,9 +115,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
   const std::optional<double> value =
       counted ? counter_value(*counted, check.counter, elements) : std::nullopt;
   if (!value) {
-    r.status = TestStatus::failed;
-    r.message = "the simulator counted no " + counter_label(check.counter) +
-                ": no kernel launch did the task's work on the GPU";
+    fail_without_kernel_work(check, r);
     return r;
   }
   if (const std::string why = contradictory_counts(*counted); !why.empty()) {
@@ -108,6 +124,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
                 why + "), so this check earns nothing";
     return r;
   }
+  if (host_did_task_work(*counted, *reference, elements)) return fail_for_host_work(*counted, *reference, r);
   score_sim_check(check, *value, *reference_value, r);
   r.message += "\n" + counters_side_by_side(*counted, *reference);
   return r;

@@ -67,7 +67,7 @@ std::optional<LaunchCounts> read_launch_counts(const nlohmann::json& object) {
   for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
     const auto value = count_field(object, std::string(field.name).c_str());
     if (!value && field.group == CountGroup::accesses) return std::nullopt;
-    if (!value) divergence_whole = false;
+    if (!value && field.group == CountGroup::divergence) divergence_whole = false;
     if (value) counts.*field.member = *value;
   }
   const bool consistent = counts.divergent_warp_blocks <= counts.warp_blocks &&
@@ -93,7 +93,9 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
     if (!object.is_object()) continue;
     const std::optional<LaunchCounts> counts = read_launch_counts(object);
     if (!counts) continue;
-    ++totals.launches;
+    // The run's last line sums launches past the runtime's line limit (threads: theirs)
+    // and host accesses; with no launch in it, it is none.
+    if (counts->threads != 0) ++totals.launches;
     for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
       totals.*field.member += (*counts).*field.member;
     }
@@ -119,6 +121,13 @@ std::optional<double> counter_value(const CounterTotals& t, SimCounter counter,
       return per_output(static_cast<double>(t.shared_conflict_ways));
   }
   return std::nullopt;
+}
+
+bool host_did_task_work(const CounterTotals& candidate, const CounterTotals& reference,
+                        std::uint64_t output_elements) {
+  const double slack = kHostAccessSlack * static_cast<double>(output_elements);
+  return static_cast<double>(candidate.host_accesses) >
+         static_cast<double>(reference.host_accesses) + slack;
 }
 
 std::optional<double> sectors_per_request(const CounterTotals& t) {
@@ -238,6 +247,8 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
             " (reference: " + (theirs ? figure(*theirs) : "-") + ")";
     sep = ", ";
   }
+  line += sep + std::string("memory accesses of host code ") + std::to_string(candidate.host_accesses) +
+          " (reference: " + std::to_string(reference.host_accesses) + ")";
   const auto mine = warp_divergence_share(candidate);
   const auto theirs = warp_divergence_share(reference);
   if (mine || theirs) {

@@ -45,6 +45,19 @@ std::optional<CounterTotals> parse_sim_counters(const std::string& text);
 std::optional<double> counter_value(const CounterTotals& totals, SimCounter counter,
                                     std::uint64_t output_elements);
 
+// Whether the program's host code did work the reference's does not: its instrumented
+// code (the CUDA files) read or wrote memory outside kernels more than the reference's
+// did, by more than kHostAccessSlack per output element. Computing the answer on the CPU
+// needs at least a load of every input and a store of every output (a few per element
+// even with the widest vector instructions); an honest program's host code launches
+// kernels and touches memory a fixed handful of times per launch. A kernel's figures say
+// nothing of host work, so without this a program that copied the inputs back, computed
+// the answer on the CPU and copied it to the output with a kernel would score as a
+// kernel that loads almost nothing.
+inline constexpr double kHostAccessSlack = 1.0 / 64;
+bool host_did_task_work(const CounterTotals& candidate, const CounterTotals& reference,
+                        std::uint64_t output_elements);
+
 // Averages per request or instruction, shown beside the scored figure and used to judge
 // hints, never scored: padding with cheap requests improves them. Nothing without a
 // denominator; a run with no shared request has 1-way conflicts.

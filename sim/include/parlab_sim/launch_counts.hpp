@@ -19,6 +19,9 @@ struct LaunchCounts {
   std::uint64_t global_ideal_sectors = 0;  // the fewest sectors their bytes need
   std::uint64_t shared_requests = 0;
   std::uint64_t shared_conflict_ways = 0;  // bank-conflict ways summed over them
+  // Loads and stores of the program's instrumented code (its CUDA files) run outside any
+  // kernel, since the previous line: work done on the CPU, which no kernel figure shows.
+  std::uint64_t host_accesses = 0;
   // Branch divergence of the sampled warps (a build without the coverage hook has none).
   std::uint64_t warps = 0;
   std::uint64_t divergent_warps = 0;        // with at least one divergent code block
@@ -30,8 +33,9 @@ struct LaunchCounts {
   std::uint64_t divergent_code_bytes = 0;   // of it, run by only some lanes
 };
 
-// A line holds every `accesses` field, and either every `divergence` field or none.
-enum class CountGroup { accesses, divergence };
+// A line holds every `accesses` field, and either every `divergence` field or none; a
+// missing `host` field counts 0 (a line can only add work, never hide any).
+enum class CountGroup { accesses, divergence, host };
 
 struct CountField {
   std::string_view name;  // the JSON key
@@ -48,6 +52,7 @@ inline constexpr CountField kLaunchCountFields[] = {
     {"global_ideal_sectors", &LaunchCounts::global_ideal_sectors, CountGroup::accesses},
     {"shared_requests", &LaunchCounts::shared_requests, CountGroup::accesses},
     {"shared_conflict_ways", &LaunchCounts::shared_conflict_ways, CountGroup::accesses},
+    {"host_accesses", &LaunchCounts::host_accesses, CountGroup::host},
     {"warps", &LaunchCounts::warps, CountGroup::divergence},
     {"divergent_warps", &LaunchCounts::divergent_warps, CountGroup::divergence},
     {"warp_blocks", &LaunchCounts::warp_blocks, CountGroup::divergence},
@@ -60,5 +65,10 @@ inline constexpr CountField kLaunchCountFields[] = {
 
 // The key of the kernel's name, beside the counts.
 inline constexpr std::string_view kLaunchKernelKey = "kernel";
+
+// The kernel name of the line a run writes at exit: the launches past the runtime's
+// line limit, summed (every launch is counted, however many), and the host accesses made
+// after the last line. Its `threads` are those of the summed launches (0: none).
+inline constexpr std::string_view kLaunchTailName = "(the rest of the run)";
 
 }  // namespace parlab_sim

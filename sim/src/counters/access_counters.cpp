@@ -9,6 +9,7 @@
 #include <string>
 
 #include "config/runtime_settings.hpp"
+#include "counters/host_accesses.hpp"
 #include "device/launch_limits.hpp"
 #include "report/sealed_channel.hpp"
 #include "report/source_lines.hpp"
@@ -30,8 +31,10 @@ constexpr std::size_t kStoredAccesses = std::size_t{1} << 21;
 constexpr unsigned kAlwaysStored = 64;
 constexpr std::uintptr_t kSector = 32;
 
-constexpr unsigned kMaxSummaryLines = 256;  // per process: a solver's thousand launches
-unsigned g_summary_lines = 0;
+// Lines per process: a solver's thousand launches. The launches past it are summed into
+// the run's last line (write_counters_tail), never left out: a program must not be able
+// to push its real kernel past the limit with cheap launches first.
+constexpr unsigned kMaxSummaryLines = 256;
 
 using Accesses = std::vector<std::pair<std::uintptr_t, std::size_t>>;
 
@@ -263,13 +266,16 @@ parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s) {
 }
 
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
+  return counts_json_line(kernel_name, launch_counts(s));
+}
+
+std::string counts_json_line(std::string_view kernel_name, const parlab_sim::LaunchCounts& counts) {
   std::string name;
-  for (const char* c = kernel_name; *c != '\0' && name.size() < 120; ++c) {
-    const bool plain = std::isalnum(static_cast<unsigned char>(*c)) || std::strchr("_:<>, ", *c);
-    name += plain ? *c : '?';
+  for (const char c : kernel_name.substr(0, 120)) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_:<>, ()", c);
+    name += plain ? c : '?';
   }
   // Every field of the shared record, by its shared name (parlab_sim/launch_counts.hpp).
-  const parlab_sim::LaunchCounts counts = launch_counts(s);
   std::string line = "{\"";
   line += parlab_sim::kLaunchKernelKey;
   line += "\": \"" + name + "\"";
@@ -283,18 +289,56 @@ std::string summary_json_line(const char* kernel_name, const LaunchSummary& s) {
 
 namespace {
 
-void write_summary(const char* kernel_name, const LaunchSummary& summary) {
-  const std::string_view path = runtime_settings().counters_path;
-  if (path.empty() || summary.threads == 0) return;
-  if (g_summary_lines >= kMaxSummaryLines) return;
-  ++g_summary_lines;
-  std::string line = summary_json_line(kernel_name, summary);
-  if (!line.empty() && line.back() == '\n') line.pop_back();
+// What the run's lines have not said yet: the lines written, the launches past the limit
+// summed. Written by the host threads that end launches, under the mutex.
+struct CountersLines {
+  std::mutex mutex;
+  unsigned written = 0;
+  parlab_sim::LaunchCounts past_limit;
+};
+CountersLines& counters_lines() {
+  static CountersLines lines;  // never destroyed before the exit handler below reads it
+  return lines;
+}
+
+void send_counts_line(std::string_view kernel_name, const parlab_sim::LaunchCounts& counts) {
+  std::string line = counts_json_line(kernel_name, counts);
+  line.pop_back();  // the channel ends each record itself
   parlab_sim::sealed::append(parlab_sim::sealed::Channel::counters, line);
 }
 
-}  // namespace
+void add_counts(parlab_sim::LaunchCounts& into, const parlab_sim::LaunchCounts& counts) {
+  for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) into.*field.member += counts.*field.member;
+}
 
+// At exit, before the channel's closing record (registered after it: exit handlers run
+// last-in first): the launches past the limit and the host accesses since the last line.
+void write_counters_tail() {
+  CountersLines& lines = counters_lines();
+  std::lock_guard lock(lines.mutex);
+  parlab_sim::LaunchCounts tail = lines.past_limit;
+  tail.host_accesses += take_host_accesses();
+  send_counts_line(parlab_sim::kLaunchTailName, tail);
+}
+
+void write_summary(const char* kernel_name, const LaunchSummary& summary) {
+  const std::string_view path = runtime_settings().counters_path;
+  if (path.empty() || summary.threads == 0) return;
+  static const bool tail_registered = std::atexit(write_counters_tail) == 0;
+  (void)tail_registered;
+  CountersLines& lines = counters_lines();
+  std::lock_guard lock(lines.mutex);
+  parlab_sim::LaunchCounts counts = launch_counts(summary);
+  counts.host_accesses = take_host_accesses();
+  if (lines.written >= kMaxSummaryLines) {
+    add_counts(lines.past_limit, counts);
+    return;
+  }
+  ++lines.written;
+  send_counts_line(kernel_name, counts);
+}
+
+}  // namespace
 
 void report_launch_counters(const char* kernel_name, LaunchCounters& launch) {
   std::map<const void*, InstructionTotals> totals;

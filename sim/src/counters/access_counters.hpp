@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -124,6 +125,8 @@ parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s);
 // The JSON line for one launch (kernel name reduced to identifier characters): every
 // field of the shared record, by its shared name.
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s);
+// The same for any record: a launch's, or the run's last (parlab_sim::kLaunchTailName).
+std::string counts_json_line(std::string_view kernel_name, const parlab_sim::LaunchCounts& counts);
 
 // One launch's access totals: each counted block's figures folded in when it ends (from
 // the workers, under the mutex), read once when the launch ends.

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "counters/host_accesses.hpp"
 #include "exec/execution_state.hpp"
 #include "fault/memory_fault.hpp"
 #include "parlab_sim/source_names.hpp"
@@ -371,7 +372,11 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
                        const void* pc) {
   const Lane* lane = t_lane;
   BlockRunner* runner = t_block_runner;
-  if (lane == nullptr || runner == nullptr) return;  // host code
+  if (runner == nullptr) {  // host code: work the kernels' figures do not show
+    if (g_locked.counters_enabled) count_host_access();
+    return;
+  }
+  if (lane == nullptr) return;  // a worker between lanes
   const auto where = reinterpret_cast<std::uintptr_t>(const_cast<const void*>(address));
   const Region region = classify(where, bytes, write, *runner, pc);
   if (region.kind == RegionKind::none) return;  // the thread's own stack, host memory

@@ -219,7 +219,24 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   CHECK(counters_side_by_side(mine, reference) ==
         "counters of every block: global sectors per request 18.0 "
         "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
-        "bank-conflict ways per request 8.0 (reference: 8.0)");
+        "bank-conflict ways per request 8.0 (reference: 8.0), memory accesses of host code 0 "
+        "(reference: 0)");
+}
+
+TEST_CASE("host code that did the task's work fails the counter check; the reference's own "
+          "host work and a handful per launch do not", "[sim_counters]") {
+  CounterTotals reference;
+  reference.launches = 1;
+  reference.host_accesses = 2000;  // the reference's launch and whatever its build counted
+  CounterTotals honest = reference;
+  honest.host_accesses = 2000 + 1024 / 64;  // within the slack for 1024 outputs
+  CHECK_FALSE(host_did_task_work(honest, reference, 1024));
+  CounterTotals on_cpu = reference;
+  on_cpu.host_accesses = 2000 + 1024 / 64 + 1;
+  CHECK(host_did_task_work(on_cpu, reference, 1024));
+  // A matmul of 32 x 32 outputs over k = 1031 on the CPU: two loads per multiply-add.
+  on_cpu.host_accesses = 2 * 32 * 32 * 1031;
+  CHECK(host_did_task_work(on_cpu, reference, 32 * 32));
 }
 
 TEST_CASE("a memory-access hint is kept only where this run is clearly worse than the "

@@ -42,8 +42,9 @@ LaunchSummary distinct_summary() {
 TEST_CASE("every field of a launch's counts reaches the grader under its own name",
           "[sim][counters][protocol]") {
   const LaunchSummary s = distinct_summary();
-  const parlab_sim::LaunchCounts written = parlab_sim::detail::launch_counts(s);
-  const std::string line = parlab_sim::detail::summary_json_line("reduce<256>", s);
+  parlab_sim::LaunchCounts written = parlab_sim::detail::launch_counts(s);
+  written.host_accesses = (std::uint64_t{1} << 34) + 17;  // the host's since the last line
+  const std::string line = parlab_sim::detail::counts_json_line("reduce<256>", written);
   // Two launches: the grader sums them.
   const auto read = parlab::grader::parse_sim_counters(line + line);
   REQUIRE(read.has_value());
@@ -71,6 +72,30 @@ TEST_CASE("every field of a launch's counts reaches the grader under its own nam
   CHECK(r.divergent_runs == 2 * s.divergence.divergent_runs);
   CHECK(r.code_bytes == 2 * s.divergence.code_bytes);
   CHECK(r.divergent_code_bytes == 2 * s.divergence.divergent_code_bytes);
+  CHECK(r.host_accesses == 2 * written.host_accesses);
+}
+
+TEST_CASE("the run's last line adds the launches past the line limit and the host's work, "
+          "and is no launch of its own when it sums none", "[sim][counters][protocol]") {
+  parlab_sim::LaunchCounts launch = parlab_sim::detail::launch_counts(distinct_summary());
+  parlab_sim::LaunchCounts host_only;
+  host_only.host_accesses = 4096;
+  const std::string text = parlab_sim::detail::counts_json_line("k", launch) +
+                           parlab_sim::detail::counts_json_line(parlab_sim::kLaunchTailName, host_only);
+  const auto read = parlab::grader::parse_sim_counters(text);
+  REQUIRE(read.has_value());
+  CHECK(read->launches == 1);
+  CHECK(read->host_accesses == 4096);
+  CHECK(read->global_loads == launch.global_loads);
+  // Summed launches in it are launches (their threads), counted with the others.
+  const auto with_summed = parlab::grader::parse_sim_counters(
+      text + parlab_sim::detail::counts_json_line(parlab_sim::kLaunchTailName, launch));
+  REQUIRE(with_summed.has_value());
+  CHECK(with_summed->launches == 2);
+  CHECK(with_summed->global_loads == 2 * launch.global_loads);
+  // A host count alone is no run with counters.
+  CHECK_FALSE(parlab::grader::parse_sim_counters(
+      parlab_sim::detail::counts_json_line(parlab_sim::kLaunchTailName, host_only)));
 }
 
 TEST_CASE("a line without one of the access counts is no launch; without a divergence count, "
@@ -85,6 +110,11 @@ TEST_CASE("a line without one of the access counts is no launch; without a diver
     }
     line += "}\n";
     const auto read = parlab::grader::parse_sim_counters(line);
+    if (left_out.group == parlab_sim::CountGroup::host) {
+      REQUIRE(read.has_value());
+      CHECK(read->host_accesses == 0);
+      continue;
+    }
     if (left_out.group == parlab_sim::CountGroup::accesses) {
       CHECK_FALSE(read.has_value());
       continue;
