@@ -221,11 +221,11 @@ void defer_race(const RaceConflict& conflict, const Region& region, bool in_plac
                                               const BlockRunner& runner) {
   // One report per pair of places: the rest of the threads repeat it.
   thread_local std::set<std::pair<const void*, const void*>> reported;
-  const auto key = std::minmax(conflict.earlier.pc, conflict.later.pc);
+  const auto key = std::minmax(conflict.earlier.pc(), conflict.later.pc());
   if (!reported.insert(key).second) return;
 
-  const std::string first = source_line_of(conflict.earlier.pc);
-  const std::string second = source_line_of(conflict.later.pc);
+  const std::string first = source_line_of(conflict.earlier.pc());
+  const std::string second = source_line_of(conflict.later.pc());
   const dim3 block = runner.job()->request->config.block;
   const std::string what = region_text(region, conflict.address);
   const char* array_kind = region.kind == RegionKind::device ? "global memory" : "shared memory";

@@ -4,6 +4,17 @@
 
 namespace parlab_sim::detail {
 
+namespace {
+
+// Bit i set for each byte i of the word at `word` that [address, end) covers.
+unsigned byte_mask(std::uintptr_t word, std::uintptr_t address, std::uintptr_t end) {
+  const std::uintptr_t from = std::max(word, address) - word;
+  const std::uintptr_t to = std::min(word + 4, end) - word;
+  return ((1u << to) - 1u) & ~((1u << from) - 1u);
+}
+
+}  // namespace
+
 void BlockShadow::reset(unsigned warps) {
   epoch_ = 1;
   warp_epochs_.assign(warps, 0);
@@ -19,15 +30,18 @@ bool BlockShadow::ordered(const ShadowAccess& a, const ShadowAccess& b) const {
 
 RaceConflict BlockShadow::access(std::uintptr_t address, std::size_t bytes, bool write,
                                  bool atomic, unsigned lane, const void* pc) {
-  const ShadowAccess now{pc, epoch_, warp_epochs_[lane / 32], static_cast<std::uint16_t>(lane),
-                         0, atomic};
-  RaceConflict found;
+  const ShadowAccess now(pc, epoch_, warp_epochs_[lane / 32], lane, atomic);
   const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
-  for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
+  const std::uintptr_t first_word = address & ~std::uintptr_t{3};
+  if (end - first_word == 4) {  // one whole word: most accesses (a float, an int)
     ShadowAccess here = now;
-    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) {
-      here.bytes = static_cast<std::uint8_t>(here.bytes | (1u << (b - word)));
-    }
+    here.bytes = 0xF;
+    return access_word(first_word, write, here);
+  }
+  RaceConflict found;
+  for (std::uintptr_t word = first_word; word < end; word += 4) {
+    ShadowAccess here = now;
+    here.bytes = byte_mask(word, address, end) & 0xF;
     RaceConflict conflict = access_word(word, write, here);
     if (found.word == 0 && conflict.word != 0) found = conflict;
   }
@@ -39,8 +53,7 @@ bool BlockShadow::read_before_write(std::uintptr_t address, std::size_t bytes) c
   for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
     const Word* it = words_.find(word);
     if (it == nullptr) continue;
-    unsigned mask = 0;
-    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) mask |= 1u << (b - word);
+    const unsigned mask = byte_mask(word, address, end);
     for (unsigned i = 0; i < it->read_count; ++i) {
       if ((it->reads[i].bytes & mask) != 0) return true;
     }

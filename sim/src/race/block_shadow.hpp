@@ -16,21 +16,38 @@
 
 namespace parlab_sim::detail {
 
+// 16 bytes: a block touching tens of thousands of words keeps eight of these for each,
+// and at 24 bytes the words no longer fit the caches (the check's time, more than half
+// of a checked run, was mostly waiting for them). A user-space code address fits in 48
+// bits on x86-64 and AArch64; a lane in 10 (device/launch_limits: at most 1024 threads).
 struct ShadowAccess {
-  const void* pc = nullptr;    // the instruction after the access's hook call
-  std::uint32_t epoch = 0;     // block barriers completed before it (+1; 0: none)
-  std::uint32_t warp_epoch = 0;
-  std::uint16_t lane = 0;      // linear thread index in the block
-  std::uint8_t bytes = 0;      // which bytes of the word: bit i is byte i
-  bool atomic = false;
+  ShadowAccess() = default;
+  ShadowAccess(const void* pc, std::uint32_t epoch_now, std::uint32_t warp_epoch_now,
+               unsigned lane_index, bool is_atomic)
+      : epoch(epoch_now), warp_epoch(warp_epoch_now),
+        pc_bits(reinterpret_cast<std::uintptr_t>(pc)), lane(lane_index), bytes(0),
+        atomic(is_atomic) {}
+  // The instruction after the access's hook call.
+  const void* pc() const { return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(pc_bits)); }
+
+  // No default values: a word's kept records are written before they are read, and
+  // zeroing eight of them for every new word of every block cost a fifth of a checked
+  // run (`ShadowAccess a{}` is still all zero).
+  std::uint32_t epoch;  // block barriers completed before it (+1; 0: none)
+  std::uint32_t warp_epoch;
+  std::uint64_t pc_bits : 48;
+  std::uint64_t lane : 10;   // linear thread index in the block
+  std::uint64_t bytes : 4;   // which bytes of the word: bit i is byte i
+  std::uint64_t atomic : 1;
 };
+static_assert(sizeof(ShadowAccess) == 16);
 
 struct RaceConflict {
   std::uintptr_t word = 0;
   std::uintptr_t address = 0;  // the first byte both accesses touched
-  ShadowAccess earlier;
+  ShadowAccess earlier{};
   bool earlier_is_write = false;
-  ShadowAccess later;
+  ShadowAccess later{};
   bool later_is_write = false;
 };
 
@@ -51,11 +68,14 @@ class BlockShadow {
 
  private:
   static constexpr unsigned kKept = 4;  // writes, reads: one per byte of the word
+  // Only the counts are set when a word is first touched (its records are garbage
+  // until kept), and they sit beside the reads, which most accesses look at.
   struct Word {
-    ShadowAccess writes[kKept];
-    unsigned write_count = 0;
+    Word() : write_count(0), read_count(0) {}
+    unsigned write_count;
+    unsigned read_count;
     ShadowAccess reads[kKept];
-    unsigned read_count = 0;
+    ShadowAccess writes[kKept];
   };
   bool ordered(const ShadowAccess& a, const ShadowAccess& b) const;
   RaceConflict access_word(std::uintptr_t word, bool write, const ShadowAccess& now);

@@ -23,20 +23,20 @@ GridConflict GridShadow::write(std::uintptr_t address, std::size_t bytes, const 
   const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
   for (std::uintptr_t word = address & ~std::uintptr_t{3}; word < end; word += 4) {
     GridWrite here = now;
-    here.bytes = 0;
-    for (std::uintptr_t b = std::max(word, address); b < std::min(word + 4, end); ++b) {
-      here.bytes = static_cast<std::uint8_t>(here.bytes | (1u << (b - word)));
-    }
-    Shard& shard = shards_[(word >> 2) % kShards];
+    const std::uintptr_t from = std::max(word, address) - word;
+    const std::uintptr_t to = std::min(word + 4, end) - word;
+    here.bytes = static_cast<std::uint8_t>(((1u << to) - 1u) & ~((1u << from) - 1u));
+    Shard& shard = shards_[shard_of(word)];
     std::lock_guard lock(shard.mutex);
-    auto [it, inserted] = shard.words.try_emplace(word, here);
-    if (inserted) {
+    bool added = false;
+    GridWrite& before = shard.words.find_or_add(word, added);
+    if (added) {
+      before = here;
       // Every store to the word passes here first, so under the lock it still holds its
       // value from before the launch (the caller's own store comes after).
-      std::memcpy(&it->second.old_word, reinterpret_cast<const void*>(word), sizeof(std::uint32_t));
+      std::memcpy(&before.old_word, reinterpret_cast<const void*>(word), sizeof(std::uint32_t));
       continue;
     }
-    GridWrite& before = it->second;
     const unsigned common = before.bytes & here.bytes;
     if (found.address == 0 && common != 0 && before.block != here.block &&
         before.generation == here.generation && (before.read_first || here.read_first) &&

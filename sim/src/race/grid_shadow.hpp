@@ -14,9 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <unordered_map>
 
 #include "race/atomic_order.hpp"
+#include "race/shadow_table.hpp"
 
 namespace parlab_sim::detail {
 
@@ -55,15 +55,20 @@ class GridShadow {
   void for_each_word(Visit visit) {
     for (Shard& shard : shards_) {
       std::lock_guard lock(shard.mutex);
-      for (const auto& [word, write] : shard.words) visit(word, write.old_word);
+      shard.words.for_each([&](std::uintptr_t word, const GridWrite& write) { visit(word, write.old_word); });
     }
   }
 
  private:
   static constexpr unsigned kShards = 64;
+  // A 64-byte line of memory stays in one shard (a block writes its elements side by
+  // side), and a shard's table is the block shadow's: no allocation per word written,
+  // and a launch's clear forgets every word at once (a node map's malloc, free and
+  // rehash per word were most of the check's cost in lab03's kernels).
+  static std::size_t shard_of(std::uintptr_t word) { return (word >> 6) % kShards; }
   struct Shard {
     std::mutex mutex;
-    std::unordered_map<std::uintptr_t, GridWrite> words;
+    ShadowTable<GridWrite> words;
   };
   std::array<Shard, kShards> shards_;
 };

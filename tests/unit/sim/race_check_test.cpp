@@ -228,3 +228,40 @@ TEST_CASE("shadow: a warp collective orders lanes of its warp only", "[sim][race
   CHECK(shadow.access(a + 16, 4, true, false, 7, pc(4)).word == 0);
   CHECK(shadow.access(a + 12, 8, true, false, 8, pc(5)).word == a + 16);
 }
+
+TEST_CASE("shadow: the last lane of a 1024-thread block and a user-space code address survive "
+          "the record's packing", "[sim][race]") {
+  BlockShadow shadow;
+  shadow.reset(32);
+  const std::uintptr_t a = 0x3000;
+  // The highest user-space address x86-64 has (47 bits), the highest lane a launch allows.
+  const void* high_pc = reinterpret_cast<const void*>(std::uintptr_t{0x7ffffffff123});
+  CHECK(shadow.access(a, 4, true, false, 1023, high_pc).word == 0);
+  const auto conflict = shadow.access(a, 4, false, false, 991, pc(2));  // another warp
+  REQUIRE(conflict.word == a);
+  CHECK(conflict.earlier.lane == 1023);
+  CHECK(conflict.earlier.pc() == high_pc);
+  CHECK(conflict.earlier_is_write);
+  CHECK(conflict.later.lane == 991);
+  CHECK(conflict.later.pc() == pc(2));
+  // Lane 1023 and lane 1023 - 1024 would be one thread if the lane were cut short: lane
+  // 1023 reading after its own write is no race.
+  CHECK(shadow.access(a + 4, 4, true, false, 1023, pc(3)).word == 0);
+  CHECK(shadow.access(a + 4, 4, false, false, 1023, pc(4)).word == 0);
+}
+
+TEST_CASE("shadow: a column walk (one word every 1 KiB) finds every earlier write", "[sim][race]") {
+  // Strided keys share their place in a 64-byte line: the table must still tell them
+  // apart and find them (race/shadow_table.hpp spreads the lines).
+  BlockShadow shadow;
+  shadow.reset(2);
+  constexpr std::uintptr_t kBase = 0x100000, kStride = 1024, kRows = 3000;
+  for (std::uintptr_t r = 0; r < kRows; ++r) {
+    REQUIRE(shadow.access(kBase + r * kStride, 4, true, false, 5, pc(1)).word == 0);
+  }
+  std::uintptr_t found = 0;
+  for (std::uintptr_t r = 0; r < kRows; ++r) {
+    found += shadow.access(kBase + r * kStride, 4, false, false, 6, pc(2)).word == kBase + r * kStride;
+  }
+  CHECK(found == kRows);
+}
