@@ -88,6 +88,38 @@ TEST_CASE("order: a write before a fence and a ticket is ordered before the bloc
   CHECK_FALSE(next_launch.ordered_after(1, 0));
 }
 
+TEST_CASE("grid shadow: every word written is listed once with its value from before the "
+          "launch; a read-modify-write of another block's word races; a clear forgets them",
+          "[sim][race]") {
+  static GridShadow shadow;  // 64 shards of tables: too large for the test's stack
+  static std::uint32_t memory[3000];
+  for (std::uint32_t i = 0; i < 3000; ++i) memory[i] = 1000 + i;
+  const auto base = reinterpret_cast<std::uintptr_t>(&memory[0]);
+  BlockOrder order;
+  // Block 1 writes every word (a blind store), each word once, across every shard.
+  for (std::uint32_t i = 0; i < 3000; ++i) {
+    REQUIRE(shadow.write(base + 4 * i, 4, write_by(1, order, false), order).address == 0);
+    memory[i] = 7;  // the store itself comes after the hook
+  }
+  std::size_t listed = 0, right_old = 0;
+  shadow.for_each_word([&](std::uintptr_t word, std::uint32_t old_word) {
+    ++listed;
+    right_old += old_word == 1000 + (word - base) / 4;
+  });
+  CHECK(listed == 3000);
+  CHECK(right_old == 3000);
+  // Block 2 updates word 1234 after reading it: a race with block 1's write.
+  const auto conflict = shadow.write(base + 4 * 1234, 4, write_by(2, order, true), order);
+  CHECK(conflict.address == base + 4 * 1234);
+  CHECK(conflict.earlier.block == 1);
+  CHECK(conflict.later.block == 2);
+  shadow.clear();
+  listed = 0;
+  shadow.for_each_word([&](std::uintptr_t, std::uint32_t) { ++listed; });
+  CHECK(listed == 0);
+  CHECK(shadow.write(base + 4 * 1234, 4, write_by(2, order, true), order).address == 0);
+}
+
 TEST_CASE("the programming guide's last-block sum (fence, atomicInc ticket) is no race; "
           "without the fence it is a race between blocks", "[sim][race]") {
   const auto fenced = run_checked("last_block_sum");
