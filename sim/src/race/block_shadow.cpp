@@ -33,7 +33,7 @@ RaceConflict BlockShadow::access(std::uintptr_t address, std::size_t bytes, bool
   const ShadowAccess now(pc, epoch_, warp_epochs_[lane / 32], lane, atomic);
   const std::uintptr_t end = address + (bytes == 0 ? 1 : bytes);
   const std::uintptr_t first_word = address & ~std::uintptr_t{3};
-  if (end - first_word == 4) {  // one whole word: most accesses (a float, an int)
+  if (address == first_word && end - address == 4) {  // one whole word: most accesses
     ShadowAccess here = now;
     here.bytes = 0xF;
     return access_word(first_word, write, here);

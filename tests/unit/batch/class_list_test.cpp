@@ -104,7 +104,7 @@ TEST_CASE("the class list names submissions through the roster") {
   CHECK_FALSE(student_id_problem(".x").empty());
 }
 
-TEST_CASE("ids may hold Unicode letters; messages never split a character") {
+TEST_CASE("ids may hold Unicode letters, messages never split a character") {
   CHECK(student_id_problem("jos\xC3\xA9").empty());             // josé
   CHECK(student_id_problem("\xE6\x9D\x8E\xE9\x9B\xB7").empty());  // 李雷
   CHECK(student_id_problem("\xD0\x98\xD0\xB2\xD0\xB0\xD0\xBD").empty());  // Иван

@@ -223,7 +223,7 @@ StudentRecord graded_in_sim(const std::string& id, double correct, TestStatus pe
 
 }  // namespace
 
-TEST_CASE("gradebook: each row says what its total is out of; not graded is not a 0") {
+TEST_CASE("gradebook: each row says what its total is out of, not graded is not a 0") {
   StudentRecord busy = graded_in_sim("c1", 60, TestStatus::inconclusive);
   const std::string csv = gradebook_csv(manifest(), {graded_in_sim("a1", 60), busy});
   CHECK_THAT(csv, Contains("Name a1,a1,a1.zip,graded,cpp,60,not graded,60,60,,,"));

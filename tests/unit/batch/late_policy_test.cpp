@@ -57,7 +57,7 @@ TEST_CASE("Started days count, and the penalty stops at the cap", "[batch][late_
   CHECK_THAT(four.reason, Contains("capped at 30 %"));
 }
 
-TEST_CASE("Past the hard cutoff is not accepted; exactly at it is", "[batch][late_policy]") {
+TEST_CASE("Past the hard cutoff is not accepted, exactly at it is", "[batch][late_policy]") {
   const LateOutcome at = apply_late_policy(course_policy(), kDue, kDue + 5 * kDay, 90);
   CHECK_FALSE(at.past_cutoff);
   CHECK(at.final_score == Approx(63));

@@ -56,7 +56,7 @@ TEST_CASE("a finished student reads back exactly, and is the only finished state
   CHECK(load_record(layout, st).status == StudentStatus::pending);
 }
 
-TEST_CASE("grader errors are recorded but never final; a later success clears them") {
+TEST_CASE("grader errors are recorded but never final, a later success clears them") {
   ScratchDir s;
   BatchLayout layout{s.path()};
   ManifestStudent st{"s2", "", "bob"};

@@ -37,7 +37,7 @@ bool has(const MismatchPattern& p, const std::string& kind) {
 }
 }  // namespace
 
-TEST_CASE("the poison left in a block is 'unwritten' with its range; 0/0 is 'nan'",
+TEST_CASE("the poison left in a block is 'unwritten' with its range, 0/0 is 'nan'",
           "[compare]") {
   const double poison = std::bit_cast<double>(~std::uint64_t{0});
   std::vector<double> want(100, 1.0), got(100, 1.0);
@@ -236,7 +236,7 @@ TEST_CASE("n bytes copied where n floats were meant is 'bytes_as_count'", "[comp
   CHECK_FALSE(has(classify_mismatches(f32(want100), f32(got100), tolerant(), false, 0), "bytes_as_count"));
 }
 
-TEST_CASE("a 0 above all-negative integer results names the starting value; float zeros do not",
+TEST_CASE("a 0 above all-negative integer results names the starting value, float zeros do not",
           "[compare]") {
   ComparatorSpec exact;
   exact.kind = ComparatorSpec::Kind::exact;
@@ -256,7 +256,7 @@ TEST_CASE("a 0 above all-negative integer results names the starting value; floa
   CHECK_THAT(product.message, !Contains("maximum"));
 }
 
-TEST_CASE("the expected values in other places are 'reordered'; other wrong values are not",
+TEST_CASE("the expected values in other places are 'reordered', other wrong values are not",
           "[compare]") {
   const NamedArray want = array("sums", {10, 20, 30, 40, 50});
   // Two results swapped, as a pool's completion order leaves them.

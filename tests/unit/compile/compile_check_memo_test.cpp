@@ -82,7 +82,7 @@ TEST_CASE("compile check key: an unreadable checked file is an error, not a key"
   CHECK_THROWS_AS(stage.key(), std::runtime_error);
 }
 
-TEST_CASE("compile check memo: a pass is remembered in its folder; no folder, no memory", "[build]") {
+TEST_CASE("compile check memo: a pass is remembered in its folder, no folder, no memory", "[build]") {
   ScratchDir scratch;
   const std::string key(64, 'a');
   const CompileCheckMemo memo(scratch / "work" / "compile-checks");

@@ -171,7 +171,7 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends
   unsetenv("PARLAB_SIM_NVCC_CHECK");
 }
 
-TEST_CASE("CUDA build: nvcc for this machine's GPU; a clear error without nvcc", "[build]") {
+TEST_CASE("CUDA build: nvcc for this machine's GPU, a clear error without nvcc", "[build]") {
   Fixture f;
   CHECK_THROWS_WITH(plan_compile(BuildTarget::cuda, f.lab, f.tc, f.stage, f.root / "exe"),
                     Catch::Contains("no nvcc") && Catch::Contains("--device sim"));

@@ -6,7 +6,7 @@
 
 using namespace parlab::grader;
 
-TEST_CASE("gcc builds get an address-space cap; nvcc keeps none but is time-bounded",
+TEST_CASE("gcc builds get an address-space cap, nvcc keeps none but is time-bounded",
           "[build][limits]") {
   CHECK(compiler_limits(BuildTarget::host).address_space_mb > 0);
   CHECK(compiler_limits(BuildTarget::sim).address_space_mb > 0);

@@ -30,7 +30,7 @@ TEST_CASE("edit distance counts single-character edits", "[compile][submission_c
   CHECK(edit_distance("kitten", "sitting") == 3);
 }
 
-TEST_CASE("a misnamed source is missing with a did-you-mean; extra sources are listed",
+TEST_CASE("a misnamed source is missing with a did-you-mean, extra sources are listed",
           "[compile][submission_check]") {
   const fs::path dir = folder_with("misnamed", {"kernel.cu", "helper.cu", "notes.txt", "util.cuh"});
   const SubmissionCheck check = check_submission(dir, {"kernels.cu"});
@@ -54,7 +54,7 @@ TEST_CASE("a misnamed source is missing with a did-you-mean; extra sources are l
   fs::remove_all(dir);
 }
 
-TEST_CASE("a case-only difference is suggested; nothing similar points at the skeleton",
+TEST_CASE("a case-only difference is suggested, nothing similar points at the skeleton",
           "[compile][submission_check]") {
   const fs::path dir = folder_with("case", {"File_Stats.cpp"});
   CHECK(check_submission(dir, {"file_stats.cpp"}).missing.at(0).did_you_mean == "File_Stats.cpp");

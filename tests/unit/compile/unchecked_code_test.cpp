@@ -38,7 +38,7 @@ TEST_CASE("every spelling of no_sanitize on the student's lines is found, with i
   }
 }
 
-TEST_CASE("inline assembly on the student's lines is found; in a string, a comment-free raw string or a system header it is not",
+TEST_CASE("inline assembly on the student's lines is found, in a string, a comment-free raw string or a system header it is not",
           "[compile][unchecked]") {
   for (const char* spelling : {"void w(int* p) { asm volatile(\"movl $1, (%0)\" :: \"r\"(p)); }",
                                "void w() { __asm__(\"nop\"); }", "void w() { __asm (\"nop\"); }",

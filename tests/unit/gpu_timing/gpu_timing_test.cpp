@@ -221,7 +221,7 @@ TEST_CASE("sampled fresh inputs: an output copied from the first call is caught"
                                                 Catch::Contains("out at index"));
 }
 
-TEST_CASE("fresh values are spread over [-1, 1), differ by seed, and repeat for a seed") {
+TEST_CASE("fresh values are spread over -1 up to 1 (1 excluded), differ by seed, and repeat for a seed") {
   std::vector<float> a(4096), b(4096), again(4096);
   parlab::harness::gpu::fill_uniform(a, 1);
   parlab::harness::gpu::fill_uniform(b, 2);

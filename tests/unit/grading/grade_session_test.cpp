@@ -219,7 +219,7 @@ TEST_CASE("session: the grading's time is itemized by phase, within its total", 
   CHECK(p.sum() <= r.seconds);
 }
 
-TEST_CASE("session: --only runs the tests named and those they need; the rest are not graded",
+TEST_CASE("session: --only runs the tests named and those they need, the rest are not graded",
           "[session]") {
   Fixture f("only");
   f.options.only = {"faster than the reference"};

@@ -18,7 +18,7 @@ TestResult scored(TestStatus status, double points, double max_points) {
 
 }  // namespace
 
-TEST_CASE("result step: the score sums the points; not graded here leaves the graded total",
+TEST_CASE("result step: the score sums the points, not graded here leaves the graded total",
           "[grading][steps]") {
   GradeResult result;
   result.tests = {scored(TestStatus::passed, 10, 10), scored(TestStatus::partial, 3.3333333, 10),

@@ -33,7 +33,7 @@ TEST_CASE("no floor without declared work or a measured peak") {
   CHECK_FALSE(physical_floor(unmeasured, 3e9, 1e12));
 }
 
-TEST_CASE("a median at 60% of the floor stands; one at 40% is faster than the GPU can go") {
+TEST_CASE("a median at 60% of the floor stands, one at 40% is faster than the GPU can go") {
   const auto floor = physical_floor(h100_like(), 3e9, 0);
   REQUIRE(floor);
   // An honest kernel at full bandwidth, or even 1.6x (the probe's copy is not the best

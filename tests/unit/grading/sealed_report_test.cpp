@@ -80,7 +80,7 @@ TEST_CASE("a removed or repeated line is a gap in the sequence") {
   CHECK_THAT(unseal_report(line + line, kKey, "findings", false).problem, Catch::Contains("out of sequence"));
 }
 
-TEST_CASE("a clean exit needs the main process's closing record; a crash does not") {
+TEST_CASE("a clean exit needs the main process's closing record, a crash does not") {
   const std::string cut = sealed("findings", 'L', 7, 0, "{\"kind\":\"data_race\"}");
   CHECK_THAT(unseal_report(cut, kKey, "findings", true).problem, Catch::Contains("closing record"));
   CHECK_THAT(unseal_report("", kKey, "findings", true).problem, Catch::Contains("closing record"));
@@ -123,7 +123,7 @@ TEST_CASE("report keys are fresh 64-digit hex strings") {
   CHECK(a != b);
 }
 
-TEST_CASE("the report channel's lines go to their channel by tag; a line of no channel breaks both") {
+TEST_CASE("the report channel's lines go to their channel by tag, a line of no channel breaks both") {
   const std::string finding = sealed("findings", 'L', 7, 0, "{\"kind\":\"data_race\"}");
   const std::string count = sealed("counters", 'L', 7, 0, "{\"n\":1}");
   const std::string report = "F " + finding + "C " + count + "F " + sealed("findings", 'E', 7, 1, "main") +

@@ -223,7 +223,7 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
         "(reference: 0)");
 }
 
-TEST_CASE("host code that did the task's work fails the counter check; the reference's own "
+TEST_CASE("host code that did the task's work fails the counter check, the reference's own "
           "host work and a handful per launch do not", "[sim_counters]") {
   CounterTotals reference;
   reference.launches = 1;

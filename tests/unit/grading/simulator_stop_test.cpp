@@ -80,7 +80,7 @@ TEST_CASE("simulator stop: anything but a well-formed stop record is refused", "
   CHECK_FALSE(parse_stop_record(R"([87,16,"none","main"])"));
 }
 
-TEST_CASE("simulator stop: the record names the stop; a bare status is a plain exit",
+TEST_CASE("simulator stop: the record names the stop, a bare status is a plain exit",
           "[grading][simulator_stop]") {
   RunResult fault = exited(parlab_sim::kExitMemoryFault);
   name_simulator_stop(fault, StopRecord{parlab_sim::kExitMemoryFault, 0x10, HostAccess::none, true});

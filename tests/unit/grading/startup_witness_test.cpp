@@ -105,7 +105,7 @@ TEST_CASE("witness: forgeries still earn nothing with a 0.5 s start-up", "[obser
   CHECK(claims_beyond_observation(20 * honest_ratio, o_early));
 }
 
-TEST_CASE("witness runs follow the pairs; a failed witness is not the student's",
+TEST_CASE("witness runs follow the pairs, a failed witness is not the student's",
           "[measure][witness]") {
   PerformanceSpec p;
   p.warmup_pairs = 0;

@@ -133,7 +133,7 @@ TEST_CASE("sensor_logs: one_giant puts about half of the rows in file 0", "[data
   CHECK(total == 10001);
 }
 
-TEST_CASE("sensor_logs: zipf sizes fall off; shuffled keeps the sizes", "[datasets]") {
+TEST_CASE("sensor_logs: zipf sizes fall off, shuffled keeps the sizes", "[datasets]") {
   TempDir dir;
   Params p(std::map<std::string, std::string>{
       {"files", "10"}, {"rows", "5000"}, {"skew", "zipf"}, {"zipf_s", "1.2"}});

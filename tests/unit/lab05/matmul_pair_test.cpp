@@ -33,7 +33,7 @@ TEST_CASE("matmul_pair values are non-zero, in [0.1, 1] in magnitude, of both si
   CHECK(negative < 2 * 64 * 64 / 3);
 }
 
-TEST_CASE("matmul_pair is deterministic per seed; A does not depend on N", "[lab05][generator]") {
+TEST_CASE("matmul_pair is deterministic per seed, A does not depend on N", "[lab05][generator]") {
   const auto a1 = read_array<float>(lab05_test::generate("d1", 20, 30, 40, 7), "a");
   const auto a2 = read_array<float>(lab05_test::generate("d2", 20, 30, 40, 7), "a");
   const auto a3 = read_array<float>(lab05_test::generate("d3", 20, 31, 40, 7), "a");

@@ -48,7 +48,7 @@ void check_answer(const sim_test::ProgramOutcome& outcome, const std::string& na
 }  // namespace
 
 TEST_CASE("order: a write before a fence and a ticket is ordered before the block that "
-          "draws a later ticket; without the fence, or written after it, it is not",
+          "draws a later ticket, without the fence, or written after it, it is not",
           "[sim][race]") {
   AtomicOrder atomics;
   GridShadow shadow;
@@ -89,7 +89,7 @@ TEST_CASE("order: a write before a fence and a ticket is ordered before the bloc
 }
 
 TEST_CASE("grid shadow: every word written is listed once with its value from before the "
-          "launch; a read-modify-write of another block's word races; a clear forgets them",
+          "launch, a read-modify-write of another block's word races, a clear forgets them",
           "[sim][race]") {
   static GridShadow shadow;  // 64 shards of tables: too large for the test's stack
   static std::uint32_t memory[3000];
@@ -120,7 +120,7 @@ TEST_CASE("grid shadow: every word written is listed once with its value from be
   CHECK(shadow.write(base + 4 * 1234, 4, write_by(2, order, true), order).address == 0);
 }
 
-TEST_CASE("the programming guide's last-block sum (fence, atomicInc ticket) is no race; "
+TEST_CASE("the programming guide's last-block sum (fence, atomicInc ticket) is no race, "
           "without the fence it is a race between blocks", "[sim][race]") {
   const auto fenced = run_checked("last_block_sum");
   check_answer(fenced, "last_block_sum");

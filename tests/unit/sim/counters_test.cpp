@@ -263,7 +263,7 @@ TEST_CASE("PARLAB_SIM_COUNT_SAMPLED_BLOCKS=1 counts only the two sampled blocks 
              Contains("\"threads\": 256, \"global_loads\": 1152, "));
 }
 
-TEST_CASE("a launch's summary adds its instructions by kind; odd kernel names are reduced",
+TEST_CASE("a launch's summary adds its instructions by kind, odd kernel names are reduced",
           "[sim][counters]") {
   using parlab_sim::detail::InstructionTotals;
   std::map<const void*, InstructionTotals> totals;

@@ -145,7 +145,7 @@ TEST_CASE("cublasSgemm argument errors return cuBLAS's status codes", "[sim][cub
   CHECK(cublasDestroy(nullptr) == CUBLAS_STATUS_NOT_INITIALIZED);
 }
 
-TEST_CASE("cuBLAS handles keep their stream and pointer mode; status names", "[sim][cublas]") {
+TEST_CASE("cuBLAS handles keep their stream and pointer mode, status names", "[sim][cublas]") {
   cublasHandle_t h = nullptr;
   REQUIRE(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS);
   cudaStream_t s = nullptr;

@@ -78,7 +78,7 @@ TEST_CASE("two code blocks are the sides of one branch when every lane ran one o
   CHECK_FALSE(same_path(none, none, 32));
 }
 
-TEST_CASE("side work of one or two lanes per warp is not divergence; of half the lanes it is",
+TEST_CASE("side work of one or two lanes per warp is not divergence, of half the lanes it is",
           "[sim][counters][divergence]") {
   std::uint32_t runs[32] = {};
   runs[0] = 1;  // a halo element, a leader's atomic
@@ -97,7 +97,7 @@ TEST_CASE("side work of one or two lanes per warp is not divergence; of half the
   CHECK(warp_block_runs(few, 4).divergent());
 }
 
-TEST_CASE("a launch's divergence adds the student's code blocks only; divergent warps are "
+TEST_CASE("a launch's divergence adds the student's code blocks only, divergent warps are "
           "counted once", "[sim][counters][divergence]") {
   using parlab_sim::detail::CodeBlockTotals;
   int student_a = 0, student_b = 0, header = 0;
@@ -151,7 +151,7 @@ TEST_CASE("if ((threadIdx.x / 32) % 2) is warp-uniform: no divergence, no findin
   CHECK_THAT(outcome.output, !Contains("warning"));
 }
 
-TEST_CASE("a loop whose trip count depends on the lane diverges; one that depends on the warp "
+TEST_CASE("a loop whose trip count depends on the lane diverges, one that depends on the warp "
           "does not", "[sim][counters][divergence]") {
   const auto lane = run_counted("lane_loop");
   INFO(lane.output);
@@ -182,7 +182,7 @@ TEST_CASE("the simulator's own branches are not the student's: __shared__ regist
   CHECK_THAT(outcome.output, !Contains("warning"));
 }
 
-TEST_CASE("a halo tile's edge loads and warp leaders' atomics are side work: no finding; an "
+TEST_CASE("a halo tile's edge loads and warp leaders' atomics are side work: no finding, an "
           "interleaved reduction's adds are divergent work", "[sim][counters][divergence]") {
   for (const char* kernel : {"halo_edges", "leader_atomic", "aggregated_keys"}) {
     const auto outcome = run_counted(kernel);

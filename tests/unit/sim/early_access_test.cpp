@@ -81,7 +81,7 @@ TEST_CASE("other bytes of the copy's pages are usable at once, with no finding",
   CHECK_FALSE(outcome.stderr_text.find("host code") != std::string::npos);
 }
 
-TEST_CASE("a write into a pending copy's bytes is a finding; the copy lands over it",
+TEST_CASE("a write into a pending copy's bytes is a finding, the copy lands over it",
           "[sim][streams][findings]") {
   const auto outcome = run_in_child([] {
     Buffers b;

@@ -49,8 +49,8 @@ void reset() {
 
 }  // namespace
 
-TEST_CASE("a by-value argument of class type: every thread sees its value; the launch's "
-          "copy outlives the threads; each thread's parameter is copied and destroyed",
+TEST_CASE("a by-value argument of class type: every thread sees its value, the launch's "
+          "copy outlives the threads, each thread's parameter is copied and destroyed",
           "[sim][launch]") {
   constexpr unsigned blocks = 3, threads = 64;
   DeviceArray<int> out(blocks * threads, -1);

@@ -98,7 +98,7 @@ TEST_CASE("the run's last line adds the launches past the line limit and the hos
       parlab_sim::detail::counts_json_line(parlab_sim::kLaunchTailName, host_only)));
 }
 
-TEST_CASE("a line without one of the access counts is no launch; without a divergence count, "
+TEST_CASE("a line without one of the access counts is no launch, without a divergence count, "
           "no divergence", "[sim][counters][protocol]") {
   const parlab_sim::LaunchCounts written = parlab_sim::detail::launch_counts(distinct_summary());
   for (const parlab_sim::CountField& left_out : parlab_sim::kLaunchCountFields) {

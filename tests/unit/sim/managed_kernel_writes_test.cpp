@@ -38,7 +38,7 @@ TEST_CASE("a host read right after the launch sees the bytes from before the ker
                                       "synchronization in between"));
 }
 
-TEST_CASE("a host write right after the launch is a finding; the kernel's value lands over it",
+TEST_CASE("a host write right after the launch is a finding, the kernel's value lands over it",
           "[sim][streams][managed]") {
   const auto outcome = run_case("write_early");
   INFO(outcome.output);

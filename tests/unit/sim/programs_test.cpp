@@ -39,7 +39,7 @@ TEST_CASE("the CUDA that real code uses: cooperative groups, 2D copies, occupanc
 }
 
 TEST_CASE("this_grid().sync() across blocks: every block runs at once and waits for the "
-          "others; a grid too large to be resident, or a block that skips the sync, is "
+          "others, a grid too large to be resident, or a block that skips the sync, is "
           "reported", "[sim][programs]") {
   // Four workers, so four blocks (the reported multiprocessor count) sync together even
   // on a two-core machine.

@@ -64,7 +64,7 @@ TEST_CASE("a tree reduction one barrier short is a race between its read and wri
   CHECK(fixed.output == "sum_with_barriers: out[0] = 128\n");
 }
 
-TEST_CASE("a warp-synchronous tail without __syncwarp is a race; with it, none",
+TEST_CASE("a warp-synchronous tail without __syncwarp is a race, with it, none",
           "[sim][race]") {
   const auto outcome = run_checked("warp_tail_unsynced");
   INFO(outcome.output);
@@ -134,7 +134,7 @@ TEST_CASE("reading a neighbour's dynamic shared slot before the barrier is a rac
   CHECK_THAT(outcome.output, Contains("writes it at race_kernels.cu:97"));
 }
 
-TEST_CASE("blocks folding a maximum into one global word without an atomic race; with "
+TEST_CASE("blocks folding a maximum into one global word without an atomic race, with "
           "atomicMax or one partial per block they do not", "[sim][race]") {
   const auto plain = run_checked("block_max_plain");
   INFO(plain.output);
@@ -149,7 +149,7 @@ TEST_CASE("blocks folding a maximum into one global word without an atomic race;
   CHECK(partials.output == "block_partials: out[0] = 1\n");
 }
 
-TEST_CASE("threads storing neighbouring bytes do not race; a byte race at an odd address "
+TEST_CASE("threads storing neighbouring bytes do not race, a byte race at an odd address "
           "names byte 1", "[sim][race]") {
   const auto bytes = run_checked("byte_stores");
   INFO(bytes.output);
@@ -190,7 +190,7 @@ TEST_CASE("shadow: conflicts need two threads, one epoch, one write, not both at
   CHECK(write_after_reads.earlier.lane == 6);
 }
 
-TEST_CASE("shadow: threads storing different bytes of one word do not race; the conflict "
+TEST_CASE("shadow: threads storing different bytes of one word do not race, the conflict "
           "names the byte", "[sim][race]") {
   BlockShadow shadow;
   shadow.reset(2);

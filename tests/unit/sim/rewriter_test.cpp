@@ -225,7 +225,7 @@ TEST_CASE("run-time reports name files relative to a registered source root", "[
   CHECK(std::string(source_display_name("/stage-y/common/helpers.cuh")) == "common/helpers.cuh");
 }
 
-TEST_CASE("an inline PTX statement builds and stops its run as needing a GPU; an asm label is refused",
+TEST_CASE("an inline PTX statement builds and stops its run as needing a GPU, an asm label is refused",
           "[sim][rewrite]") {
   const parlab_sim::RewriteResult result = parlab_sim::rewrite_cuda_source(
       "__device__ unsigned lane() {\n  unsigned id;\n  asm volatile(\"mov.u32 %0, %%laneid;\"\n"

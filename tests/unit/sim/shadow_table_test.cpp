@@ -58,7 +58,7 @@ TEST_CASE("shadow table: a block that outgrows the last keeps its own words only
   CHECK(*table.find(0x90000) == 12);
 }
 
-TEST_CASE("shadow table: find_or_add says when a key is new; for_each visits the current keys "
+TEST_CASE("shadow table: find_or_add says when a key is new, for_each visits the current keys "
           "once each", "[race]") {
   ShadowTable<std::uint64_t> table;
   bool added = false;
