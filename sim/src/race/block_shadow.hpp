@@ -16,10 +16,11 @@
 
 namespace parlab_sim::detail {
 
-// 16 bytes: a block touching tens of thousands of words keeps eight of these for each,
-// and at 24 bytes the words no longer fit the caches (the check's time, more than half
-// of a checked run, was mostly waiting for them). A user-space code address fits in 48
-// bits on x86-64 and AArch64; a lane in 10 (device/launch_limits: at most 1024 threads).
+// 16 bytes, not 24: a block touching tens of thousands of words keeps eight of these for
+// each (136 bytes a word instead of 200). Alone it measured no faster; the table's probe
+// order and the records left unset were what the caches felt (docs/performance.md, "The
+// race check's tables"). A user-space code address fits in 48 bits on x86-64 and
+// AArch64; a lane in 10 (device/launch_limits: at most 1024 threads).
 struct ShadowAccess {
   ShadowAccess() = default;
   ShadowAccess(const void* pc, std::uint32_t epoch_now, std::uint32_t warp_epoch_now,
