@@ -79,6 +79,13 @@ expect_test_says "$W/on_host.json" "$REUSE" "the host side of your code read or 
 expect_test_says "$W/on_host.json" "$REUSE" "memory accesses of host code [0-9]+ \(reference: [0-9]+\)" "both host counts shown"
 fake_result flood lab05 lab05/launch_flood -
 expect_test "$W/flood.json" "$REUSE" points 0 "launches past the line limit: still counted, no data-reuse points"
+# One thread computing all of C from its own local arrays: 64 loads per element, half the
+# tile's, but every request is one thread's; its correctness points stay.
+fake_result one_thread lab05 lab05/one_thread_staged -
+expect_test "$W/one_thread.json" "$REUSE" points 0 "one thread's work: none of the data-reuse points"
+expect_test_says "$W/one_thread.json" "$REUSE" "made by 1\.0 threads of a warp on average \(the reference's: 3[0-9]\.[0-9]\)" "both averages named"
+expect_test_says "$W/one_thread.json" "$REUSE" "threads per global request 1\.0 \(reference: 3[0-9]\.[0-9]\)" "shown side by side"
+expect_score "$W/one_thread.json" 60 100 "its right answers keep the correctness points"
 expect_test "$W/flood.json" "$REUSE" measurement.counter.value "2062\.29[0-9]*" "the untiled kernel's 2k loads per element and the 300 launches' one each (1024 elements), counted past the limit"
 
 # 2b. Padding: work that improves an average per request or per store only adds to the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include "compare/comparator.hpp"
 #include "grading/child_run_files.hpp"
@@ -45,6 +46,26 @@ TestResult fail_for_host_work(const CounterTotals& got, const CounterTotals& ref
               "): the simulator credits the work kernels do, and an answer computed on the CPU "
               "is not the GPU's work (on a GPU it would cost the speed tests too). Compute the "
               "result in a kernel, and keep host code to allocating, copying and launching";
+  r.message += "\n" + counters_side_by_side(got, reference);
+  return r;
+}
+
+// The kernels' memory requests ran on few threads of their warps (sim_counters'
+// ran_on_few_threads): the work was not spread over the GPU's threads.
+TestResult fail_for_few_threads(const CounterTotals& got, const CounterTotals& reference,
+                                TestResult& r) {
+  const auto one_decimal = [](const CounterTotals& t) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", threads_per_request(t).value_or(0));
+    return std::string(text);
+  };
+  r.status = TestStatus::failed;
+  r.message = "your kernels' global memory requests were made by " + one_decimal(got) +
+              " threads of a warp on average (the reference's: " + one_decimal(reference) +
+              "): the work ran on a few threads, which a GPU runs one lane of its thousands at a "
+              "time however little each loads (on a GPU it would cost the speed tests too). "
+              "Give each thread a small part of the output (one element, or a few), and let "
+              "the threads of a block share what they load";
   r.message += "\n" + counters_side_by_side(got, reference);
   return r;
 }
@@ -125,6 +146,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
     return r;
   }
   if (host_did_task_work(*counted, *reference, elements)) return fail_for_host_work(*counted, *reference, r);
+  if (ran_on_few_threads(*counted, *reference)) return fail_for_few_threads(*counted, *reference, r);
   score_sim_check(check, *value, *reference_value, r);
   r.message += "\n" + counters_side_by_side(*counted, *reference);
   return r;

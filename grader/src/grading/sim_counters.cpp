@@ -130,6 +130,18 @@ bool host_did_task_work(const CounterTotals& candidate, const CounterTotals& ref
          static_cast<double>(reference.host_accesses) + slack;
 }
 
+bool ran_on_few_threads(const CounterTotals& candidate, const CounterTotals& reference) {
+  const std::optional<double> mine = threads_per_request(candidate);
+  const std::optional<double> theirs = threads_per_request(reference);
+  return mine && theirs && *mine < kMinLaneShare * *theirs;
+}
+
+std::optional<double> threads_per_request(const CounterTotals& t) {
+  if (t.global_requests == 0) return std::nullopt;
+  return static_cast<double>(t.global_loads + t.global_stores) /
+         static_cast<double>(t.global_requests);
+}
+
 std::optional<double> sectors_per_request(const CounterTotals& t) {
   if (t.global_requests == 0) return std::nullopt;
   return static_cast<double>(t.global_sectors) / static_cast<double>(t.global_requests);
@@ -235,6 +247,7 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
   using Figure = std::optional<double> (*)(const CounterTotals&);
   const std::pair<const char*, Figure> figures[] = {
       {"global sectors per request", sectors_per_request},
+      {"threads per global request", threads_per_request},
       {"global loads per global store", loads_per_store},
       {"shared bank-conflict ways per request",
        [](const CounterTotals& t) -> std::optional<double> { return conflict_ways_per_request(t); }},

@@ -58,10 +58,22 @@ inline constexpr double kHostAccessSlack = 1.0 / 64;
 bool host_did_task_work(const CounterTotals& candidate, const CounterTotals& reference,
                         std::uint64_t output_elements);
 
+// Whether the submission's kernels ran on few threads: fewer threads of a warp took part
+// in its global memory requests, on average, than kMinLaneShare of the reference's. A
+// kernel whose work one thread (or a few) does, keeping what it loaded in its own local
+// arrays, loads each input once and shows better reuse than any tile, while on a GPU it
+// runs one lane of the machine's thousands; the scored figures count memory traffic per
+// output and cannot tell. Padding the average up with full-warp loads adds to that traffic
+// (a load per lane), which the scored counter then counts. Honest kernels' warps are full
+// (the references': 32 threads a request) or half full (4 x 4 blocks: 16).
+inline constexpr double kMinLaneShare = 0.5;
+bool ran_on_few_threads(const CounterTotals& candidate, const CounterTotals& reference);
+
 // Averages per request or instruction, shown beside the scored figure and used to judge
 // hints, never scored: padding with cheap requests improves them. Nothing without a
 // denominator; a run with no shared request has 1-way conflicts.
 std::optional<double> sectors_per_request(const CounterTotals& totals);
+std::optional<double> threads_per_request(const CounterTotals& totals);
 std::optional<double> sectors_over_ideal(const CounterTotals& totals);
 std::optional<double> loads_per_store(const CounterTotals& totals);
 double conflict_ways_per_request(const CounterTotals& totals);

@@ -218,7 +218,8 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   reference.global_sectors = 64;
   CHECK(counters_side_by_side(mine, reference) ==
         "counters of every block: global sectors per request 18.0 "
-        "(reference: 4.0), global loads per global store 2.0 (reference: 2.0), shared "
+        "(reference: 4.0), threads per global request 48.0 (reference: 48.0), global loads "
+        "per global store 2.0 (reference: 2.0), shared "
         "bank-conflict ways per request 8.0 (reference: 8.0), memory accesses of host code 0 "
         "(reference: 0)");
 }
@@ -237,6 +238,33 @@ TEST_CASE("host code that did the task's work fails the counter check, the refer
   // A matmul of 32 x 32 outputs over k = 1031 on the CPU: two loads per multiply-add.
   on_cpu.host_accesses = 2 * 32 * 32 * 1031;
   CHECK(host_did_task_work(on_cpu, reference, 32 * 32));
+}
+
+TEST_CASE("kernels whose memory requests ran on few threads of their warps fail the counter "
+          "check, half-full warps do not", "[sim_counters]") {
+  CounterTotals reference;
+  reference.launches = 1;
+  reference.global_requests = 100;
+  reference.global_loads = 3000;  // 30 threads a request, as a 16 x 16 block's warps
+  reference.global_stores = 200;
+  CHECK(threads_per_request(reference) == Approx(32.0));
+  CounterTotals half = reference;  // 4 x 4 blocks: 16 threads a warp
+  half.global_loads = 1400;
+  CHECK(threads_per_request(half) == Approx(16.0));
+  CHECK_FALSE(ran_on_few_threads(half, reference));
+  CounterTotals under_half = half;
+  under_half.global_loads = 1399;
+  CHECK(ran_on_few_threads(under_half, reference));
+  // One thread staging A and B in its own arrays: every request one thread's.
+  CounterTotals one_thread;
+  one_thread.launches = 1;
+  one_thread.global_requests = 66000;
+  one_thread.global_loads = 65000;
+  one_thread.global_stores = 1000;
+  CHECK(ran_on_few_threads(one_thread, reference));
+  // Nothing to judge without a request on either side.
+  CHECK_FALSE(ran_on_few_threads(CounterTotals{}, reference));
+  CHECK_FALSE(ran_on_few_threads(one_thread, CounterTotals{}));
 }
 
 TEST_CASE("a memory-access hint is kept only where this run is clearly worse than the "
