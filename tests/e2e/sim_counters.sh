@@ -6,6 +6,9 @@
 #     ("matrix_scale bandwidth", 8 points) gets 0, both counts in the message;
 #   - lab05 with the "tiled" kernel untiled: the data-reuse check (10 points) gets 0, on
 #     counts of every block (32 x 32 x 1031);
+#   - one thread doing a block's work (from its own local arrays, or from tiles the whole
+#     block staged in shared memory) gets none of lab05's data-reuse points, its
+#     correctness points kept;
 #   - padding cannot buy points: lab03 uncoalesced plus useless coalesced loads, lab05
 #     untiled storing its running sum every 64 steps of k, score no more than their
 #     unpadded controls;
@@ -86,6 +89,14 @@ expect_test "$W/one_thread.json" "$REUSE" points 0 "one thread's work: none of t
 expect_test_says "$W/one_thread.json" "$REUSE" "made by 1\.0 threads of a warp on average \(the reference's: 3[0-9]\.[0-9]\)" "both averages named"
 expect_test_says "$W/one_thread.json" "$REUSE" "threads per global request 1\.0 \(reference: 3[0-9]\.[0-9]\)" "shown side by side"
 expect_score "$W/one_thread.json" 60 100 "its right answers keep the correctness points"
+# The block stages the tiles with every thread, as the reference does, and one thread
+# computes from them: the reference's global loads in full-warp requests, but a shared
+# request per read, about 30 times the reference's requests per element.
+fake_result from_shared lab05 lab05/one_thread_from_shared -
+expect_test "$W/from_shared.json" "$REUSE" points 0 "one thread computing from shared tiles: none of the data-reuse points"
+expect_test_says "$W/from_shared.json" "$REUSE" "made [0-9]+\.[0-9] memory requests \(global and shared, one per warp and instruction\) per output element, the reference's [0-9]+\.[0-9]" "both request counts named"
+expect_test_says "$W/from_shared.json" "$REUSE" "threads per shared request 1\.[0-9] \(reference: 3[0-9]\.[0-9]\)" "shown side by side"
+expect_score "$W/from_shared.json" 60 100 "its right answers keep the correctness points"
 expect_test "$W/flood.json" "$REUSE" measurement.counter.value "2062\.29[0-9]*" "the untiled kernel's 2k loads per element and the 300 launches' one each (1024 elements), counted past the limit"
 
 # 2b. Padding: work that improves an average per request or per store only adds to the

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 
 #include "compare/comparator.hpp"
 #include "grading/child_run_files.hpp"
@@ -41,6 +40,7 @@ void fail_without_kernel_work(const SimCheckSpec& check, TestResult& r) {
 // The figure would credit a kernel for work the host did (sim_counters.hpp).
 TestResult fail_for_host_work(const CounterTotals& got, const CounterTotals& reference, TestResult& r) {
   r.status = TestStatus::failed;
+  r.points = 0;
   r.message = "the host side of your code read or wrote memory " + std::to_string(got.host_accesses) +
               " times in this run (the reference's: " + std::to_string(reference.host_accesses) +
               "): the simulator credits the work kernels do, and an answer computed on the CPU "
@@ -54,18 +54,60 @@ TestResult fail_for_host_work(const CounterTotals& got, const CounterTotals& ref
 // ran_on_few_threads): the work was not spread over the GPU's threads.
 TestResult fail_for_few_threads(const CounterTotals& got, const CounterTotals& reference,
                                 TestResult& r) {
-  const auto one_decimal = [](const CounterTotals& t) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", threads_per_request(t).value_or(0));
-    return std::string(text);
+  const auto average = [](const CounterTotals& t) {
+    return one_decimal(threads_per_request(t).value_or(0));
   };
   r.status = TestStatus::failed;
-  r.message = "your kernels' global memory requests were made by " + one_decimal(got) +
-              " threads of a warp on average (the reference's: " + one_decimal(reference) +
+  r.points = 0;
+  r.message = "your kernels' global memory requests were made by " + average(got) +
+              " threads of a warp on average (the reference's: " + average(reference) +
               "): the work ran on a few threads, which a GPU runs one lane of its thousands at a "
               "time however little each loads (on a GPU it would cost the speed tests too). "
               "Give each thread a small part of the output (one element, or a few), and let "
               "the threads of a block share what they load";
+  r.message += "\n" + counters_side_by_side(got, reference);
+  return r;
+}
+
+// The kernels made far more requests per output than the reference's (sim_counters'
+// made_many_requests): each request served few threads.
+TestResult fail_for_many_requests(const CounterTotals& got, const CounterTotals& reference,
+                                  std::uint64_t elements, TestResult& r) {
+  const auto per_output = [elements](const CounterTotals& t) {
+    return one_decimal(requests_per_output(t, elements).value_or(0));
+  };
+  r.status = TestStatus::failed;
+  r.points = 0;
+  r.message = "your kernels made " + per_output(got) +
+              " memory requests (global and shared, one per warp and instruction) per output "
+              "element, the reference's " + per_output(reference) +
+              ": a warp issues a request once for all its threads, so most of yours served few "
+              "threads, and the work ran on a few of them (on a GPU it would cost the speed tests "
+              "too). Give each thread a small part of the output (one element, or a few), and "
+              "let every thread of a block compute from the tiles they share";
+  r.message += "\n" + counters_side_by_side(got, reference);
+  return r;
+}
+
+// A counted run's figure and the reference's, over the task's output elements.
+struct ScoredFigures {
+  double mine = 0;
+  double reference = 0;
+  std::uint64_t elements = 0;
+};
+
+// Scores a counted run that is consistent: the figure is measured either way (result.json
+// keeps it), and a run that got it by work a GPU would not do in its kernels' threads
+// earns nothing for it.
+TestResult score_counted_run(const SimCheckSpec& check, const CounterTotals& got,
+                             const CounterTotals& reference, const ScoredFigures& figures,
+                             TestResult& r) {
+  score_sim_check(check, figures.mine, figures.reference, r);
+  if (host_did_task_work(got, reference, figures.elements)) return fail_for_host_work(got, reference, r);
+  if (ran_on_few_threads(got, reference)) return fail_for_few_threads(got, reference, r);
+  if (made_many_requests(got, reference, figures.elements)) {
+    return fail_for_many_requests(got, reference, figures.elements, r);
+  }
   r.message += "\n" + counters_side_by_side(got, reference);
   return r;
 }
@@ -145,11 +187,7 @@ TestResult run_sim_check(GradingContext& ctx, const TestSpec& t,
                 why + "), so this check earns nothing";
     return r;
   }
-  if (host_did_task_work(*counted, *reference, elements)) return fail_for_host_work(*counted, *reference, r);
-  if (ran_on_few_threads(*counted, *reference)) return fail_for_few_threads(*counted, *reference, r);
-  score_sim_check(check, *value, *reference_value, r);
-  r.message += "\n" + counters_side_by_side(*counted, *reference);
-  return r;
+  return score_counted_run(check, *counted, *reference, {*value, *reference_value, elements}, r);
 }
 
 }  // namespace parlab::grader

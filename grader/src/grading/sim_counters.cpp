@@ -23,12 +23,6 @@ std::optional<std::uint64_t> count_field(const nlohmann::json& object, const cha
   return value;
 }
 
-std::string figure(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
-}
-
 // A share (0 to 1) as a whole percentage: "48%".
 std::string percent(double share) {
   char text[32];
@@ -38,6 +32,12 @@ std::string percent(double share) {
 
 }  // namespace
 
+std::string one_decimal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
 std::string contradictory_counts(const CounterTotals& t) {
   if (t.global_sectors < t.global_ideal_sectors) {
     return std::to_string(t.global_sectors) + " global sectors, fewer than the " +
@@ -46,6 +46,14 @@ std::string contradictory_counts(const CounterTotals& t) {
   if (t.global_sectors < t.global_requests) {
     return std::to_string(t.global_sectors) + " global sectors for " +
            std::to_string(t.global_requests) + " requests";
+  }
+  if (t.global_loads + t.global_stores < t.global_requests) {
+    return std::to_string(t.global_loads + t.global_stores) + " global loads and stores by lanes for " +
+           std::to_string(t.global_requests) + " requests";
+  }
+  if (t.shared_accesses < t.shared_requests) {
+    return std::to_string(t.shared_accesses) + " shared accesses by lanes for " +
+           std::to_string(t.shared_requests) + " requests";
   }
   if (t.shared_conflict_ways < t.shared_requests) {
     return std::to_string(t.shared_conflict_ways) + " shared conflict ways for " +
@@ -136,10 +144,28 @@ bool ran_on_few_threads(const CounterTotals& candidate, const CounterTotals& ref
   return mine && theirs && *mine < kMinLaneShare * *theirs;
 }
 
+std::optional<double> requests_per_output(const CounterTotals& t, std::uint64_t output_elements) {
+  if (output_elements == 0 || t.global_requests + t.shared_requests == 0) return std::nullopt;
+  return static_cast<double>(t.global_requests + t.shared_requests) /
+         static_cast<double>(output_elements);
+}
+
+bool made_many_requests(const CounterTotals& candidate, const CounterTotals& reference,
+                        std::uint64_t output_elements) {
+  const std::optional<double> mine = requests_per_output(candidate, output_elements);
+  const std::optional<double> theirs = requests_per_output(reference, output_elements);
+  return mine && theirs && *mine > kMaxRequestRatio * *theirs;
+}
+
 std::optional<double> threads_per_request(const CounterTotals& t) {
   if (t.global_requests == 0) return std::nullopt;
   return static_cast<double>(t.global_loads + t.global_stores) /
          static_cast<double>(t.global_requests);
+}
+
+std::optional<double> threads_per_shared_request(const CounterTotals& t) {
+  if (t.shared_requests == 0) return std::nullopt;
+  return static_cast<double>(t.shared_accesses) / static_cast<double>(t.shared_requests);
 }
 
 std::optional<double> sectors_per_request(const CounterTotals& t) {
@@ -191,9 +217,9 @@ void score_sim_check(const SimCheckSpec& check, double candidate, double referen
                   : fraction > 0.0 ? TestStatus::partial
                                    : TestStatus::failed;
   result.message = "simulator counters: " + counter_label(check.counter) + ": " +
-                   figure(candidate) + " (reference: " + figure(reference) +
-                   "); full marks at " + figure(check.full_at * reference) + " or less, none at " +
-                   figure(check.zero_at * reference) + " or more";
+                   one_decimal(candidate) + " (reference: " + one_decimal(reference) +
+                   "); full marks at " + one_decimal(check.full_at * reference) + " or less, none at " +
+                   one_decimal(check.zero_at * reference) + " or more";
   if (result.status != TestStatus::passed && !check.hint.empty())
     result.message += "\n" + check.hint;
   // The same figures for a reader of result.json (docs/result-schema.md, "Counter").
@@ -218,10 +244,10 @@ HintJudgement judge_memory_hint(bool shared, const CounterTotals& mine,
   if (!value || !theirs) return {};
   HintJudgement j;
   j.keep = *value >= 1.25 * *theirs;
-  j.comparison = std::string("this run: ") + figure(*value) + " " +
+  j.comparison = std::string("this run: ") + one_decimal(*value) + " " +
                  (shared ? "bank-conflict ways per shared request"
                          : "global sectors over the fewest needed") +
-                 " (reference on the same data: " + figure(*theirs) + ")";
+                 " (reference on the same data: " + one_decimal(*theirs) + ")";
   return j;
 }
 
@@ -248,6 +274,7 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
   const std::pair<const char*, Figure> figures[] = {
       {"global sectors per request", sectors_per_request},
       {"threads per global request", threads_per_request},
+      {"threads per shared request", threads_per_shared_request},
       {"global loads per global store", loads_per_store},
       {"shared bank-conflict ways per request",
        [](const CounterTotals& t) -> std::optional<double> { return conflict_ways_per_request(t); }},
@@ -256,8 +283,8 @@ std::string counters_side_by_side(const CounterTotals& candidate, const CounterT
     const auto mine = of(candidate);
     const auto theirs = of(reference);
     if (!mine && !theirs) continue;
-    line += sep + std::string(label) + " " + (mine ? figure(*mine) : "-") +
-            " (reference: " + (theirs ? figure(*theirs) : "-") + ")";
+    line += sep + std::string(label) + " " + (mine ? one_decimal(*mine) : "-") +
+            " (reference: " + (theirs ? one_decimal(*theirs) : "-") + ")";
     sep = ", ";
   }
   line += sep + std::string("memory accesses of host code ") + std::to_string(candidate.host_accesses) +

@@ -69,11 +69,26 @@ bool host_did_task_work(const CounterTotals& candidate, const CounterTotals& ref
 inline constexpr double kMinLaneShare = 0.5;
 bool ran_on_few_threads(const CounterTotals& candidate, const CounterTotals& reference);
 
+// Whether the submission's kernels made more than kMaxRequestRatio times the reference's
+// memory requests (global and shared, one per warp and instruction) per output element.
+// A request is an instruction a warp issues once for all its lanes: the closest the
+// counters come to time. A block that stages tiles in shared memory with every thread
+// (full global requests, as the reference's) and lets one thread compute the tile from
+// them makes a shared request per multiply-add where the reference's warps make one per
+// 32; on lab05 that is about 30 times the reference's. Padding only adds requests. Honest
+// kernels make about as many as the reference (an untiled matmul's global loads stand in
+// for the tile's shared ones; wider loads and register blocking make fewer).
+inline constexpr double kMaxRequestRatio = 4.0;
+std::optional<double> requests_per_output(const CounterTotals& totals, std::uint64_t output_elements);
+bool made_many_requests(const CounterTotals& candidate, const CounterTotals& reference,
+                        std::uint64_t output_elements);
+
 // Averages per request or instruction, shown beside the scored figure and used to judge
 // hints, never scored: padding with cheap requests improves them. Nothing without a
 // denominator; a run with no shared request has 1-way conflicts.
 std::optional<double> sectors_per_request(const CounterTotals& totals);
-std::optional<double> threads_per_request(const CounterTotals& totals);
+std::optional<double> threads_per_request(const CounterTotals& totals);  // global requests
+std::optional<double> threads_per_shared_request(const CounterTotals& totals);
 std::optional<double> sectors_over_ideal(const CounterTotals& totals);
 std::optional<double> loads_per_store(const CounterTotals& totals);
 double conflict_ways_per_request(const CounterTotals& totals);
@@ -82,6 +97,9 @@ double conflict_ways_per_request(const CounterTotals& totals);
 // (code block length x runs) that only some of a warp's lanes ran, 0 to 1; nothing
 // without code counted.
 std::optional<double> warp_divergence_share(const CounterTotals& totals);
+
+// A figure as the messages show it, to one decimal: "31.8".
+std::string one_decimal(double value);
 
 // "global traffic in bytes per output element", ...
 std::string counter_label(SimCounter counter);

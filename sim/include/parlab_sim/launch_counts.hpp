@@ -17,7 +17,8 @@ struct LaunchCounts {
   std::uint64_t global_requests = 0;       // warp-wide requests, loads and stores
   std::uint64_t global_sectors = 0;        // 32-byte sectors those requests touched
   std::uint64_t global_ideal_sectors = 0;  // the fewest sectors their bytes need
-  std::uint64_t shared_requests = 0;
+  std::uint64_t shared_accesses = 0;       // one per lane and shared load or store
+  std::uint64_t shared_requests = 0;       // warp-wide requests to shared memory
   std::uint64_t shared_conflict_ways = 0;  // bank-conflict ways summed over them
   // Loads and stores of the program's instrumented code (its CUDA files) run outside any
   // kernel, since the previous line: work done on the CPU, which no kernel figure shows.
@@ -50,6 +51,7 @@ inline constexpr CountField kLaunchCountFields[] = {
     {"global_requests", &LaunchCounts::global_requests, CountGroup::accesses},
     {"global_sectors", &LaunchCounts::global_sectors, CountGroup::accesses},
     {"global_ideal_sectors", &LaunchCounts::global_ideal_sectors, CountGroup::accesses},
+    {"shared_accesses", &LaunchCounts::shared_accesses, CountGroup::accesses},
     {"shared_requests", &LaunchCounts::shared_requests, CountGroup::accesses},
     {"shared_conflict_ways", &LaunchCounts::shared_conflict_ways, CountGroup::accesses},
     {"host_accesses", &LaunchCounts::host_accesses, CountGroup::host},

@@ -116,6 +116,7 @@ void BlockCounters::reset(bool sampled, unsigned lanes) {
   threads_ = sampled ? lanes : 0;
   global_loads_ = 0;
   global_stores_ = 0;
+  shared_accesses_ = 0;
   mergers_.assign(sampled ? lanes : 0, {});
   occurrences_.assign(sampled ? lanes : 0, {});
   instructions_.clear();
@@ -148,7 +149,7 @@ void BlockCounters::flush() {
 }
 
 void BlockCounters::record_merged(const VectorPiece& access, unsigned lane) {
-  if (!access.shared) ++(access.write ? global_stores_ : global_loads_);
+  ++(access.shared ? shared_accesses_ : access.write ? global_stores_ : global_loads_);
   std::vector<LaneCount>& counts = occurrences_[lane];
   auto it = std::find_if(counts.begin(), counts.end(),
                          [&](const LaneCount& c) { return c.pc == access.pc; });
@@ -219,17 +220,18 @@ void fold_block_counters(BlockCounters& block, LaunchAccessTotals& launch) {
   std::lock_guard lock(launch.mutex);
   block.fold_into(launch.instructions);
   launch.threads += block.threads();
-  launch.global_loads += block.global_loads();
-  launch.global_stores += block.global_stores();
+  launch.lane_accesses.global_loads += block.global_loads();
+  launch.lane_accesses.global_stores += block.global_stores();
+  launch.lane_accesses.shared_accesses += block.shared_accesses();
 }
 
 LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
-                        std::uint64_t threads, std::uint64_t global_loads,
-                        std::uint64_t global_stores) {
+                        std::uint64_t threads, const LaneAccessCounts& lane_accesses) {
   LaunchSummary s;
   s.threads = threads;
-  s.global_loads = global_loads;
-  s.global_stores = global_stores;
+  s.global_loads = lane_accesses.global_loads;
+  s.global_stores = lane_accesses.global_stores;
+  s.shared_accesses = lane_accesses.shared_accesses;
   for (const auto& [pc, t] : totals) {
     if (t.shared) {
       s.shared_requests += t.requests;
@@ -251,6 +253,7 @@ parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s) {
   c.global_requests = s.global_requests;
   c.global_sectors = s.global_sectors;
   c.global_ideal_sectors = s.global_ideal_sectors;
+  c.shared_accesses = s.shared_accesses;
   c.shared_requests = s.shared_requests;
   c.shared_conflict_ways = s.shared_conflict_ways;
   const DivergenceSummary& d = s.divergence;
@@ -343,16 +346,14 @@ void write_summary(const char* kernel_name, const LaunchSummary& summary) {
 void report_launch_counters(const char* kernel_name, LaunchCounters& launch) {
   std::map<const void*, InstructionTotals> totals;
   std::uint64_t threads = 0;
-  std::uint64_t global_loads = 0;
-  std::uint64_t global_stores = 0;
+  LaneAccessCounts lane_accesses;
   {
     std::lock_guard lock(launch.access.mutex);
     totals.swap(launch.access.instructions);
     std::swap(threads, launch.access.threads);
-    std::swap(global_loads, launch.access.global_loads);
-    std::swap(global_stores, launch.access.global_stores);
+    std::swap(lane_accesses, launch.access.lane_accesses);
   }
-  LaunchSummary summary = summarize(totals, threads, global_loads, global_stores);
+  LaunchSummary summary = summarize(totals, threads, lane_accesses);
   summary.divergence = report_launch_divergence(kernel_name, print_all(), launch.divergence);
   write_summary(kernel_name, summary);
   // A hint only for instructions that carry a tenth or more of the launch's requests of

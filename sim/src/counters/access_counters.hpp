@@ -56,11 +56,12 @@ class BlockCounters {
   void flush();
   // Adds this block's per-instruction figures to `totals`.
   void fold_into(std::map<const void*, InstructionTotals>& totals) const;
-  // Threads of the block and the global loads and stores they made (each lane's access
-  // counts once; not capped like the requests).
+  // Threads of the block and the loads and stores they made (each lane's access counts
+  // once; not capped like the requests).
   unsigned threads() const { return threads_; }
   std::uint64_t global_loads() const { return global_loads_; }
   std::uint64_t global_stores() const { return global_stores_; }
+  std::uint64_t shared_accesses() const { return shared_accesses_; }
 
  private:
   // One lane's access, kept until the block ends; a request is the accesses with the
@@ -91,6 +92,7 @@ class BlockCounters {
   unsigned threads_ = 0;
   std::uint64_t global_loads_ = 0;
   std::uint64_t global_stores_ = 0;
+  std::uint64_t shared_accesses_ = 0;
   std::vector<std::vector<LaneCount>> occurrences_;  // per lane
   std::vector<VectorMerger> mergers_;                // per lane
   mutable RemappedArray<Kept> kept_;                 // sorted by fold_into
@@ -105,11 +107,19 @@ std::uint64_t ideal_sectors_of(const std::vector<std::pair<std::uintptr_t, std::
 // and 8 lanes (as a GPU does), the degree is the worst phase's.
 unsigned bank_conflict_degree(const std::vector<std::pair<std::uintptr_t, std::size_t>>& accesses);
 
+// Each lane's loads and stores of one launch (every block's; not capped like requests).
+struct LaneAccessCounts {
+  std::uint64_t global_loads = 0;     // one per lane and global load
+  std::uint64_t global_stores = 0;    // the same for stores
+  std::uint64_t shared_accesses = 0;  // one per lane and shared load or store
+};
+
 // One launch's totals, the line written to PARLAB_SIM_COUNTERS_FILE.
 struct LaunchSummary {
   std::uint64_t threads = 0;           // threads of the launch's blocks
   std::uint64_t global_loads = 0;      // their global loads, one per lane and load
   std::uint64_t global_stores = 0;     // their global stores, the same
+  std::uint64_t shared_accesses = 0;   // their shared loads and stores, the same
   std::uint64_t global_requests = 0;   // global requests (loads and stores)
   std::uint64_t global_sectors = 0;
   std::uint64_t global_ideal_sectors = 0;
@@ -118,8 +128,7 @@ struct LaunchSummary {
   DivergenceSummary divergence;        // branch divergence of the sampled warps
 };
 LaunchSummary summarize(const std::map<const void*, InstructionTotals>& totals,
-                        std::uint64_t threads, std::uint64_t global_loads,
-                        std::uint64_t global_stores);
+                        std::uint64_t threads, const LaneAccessCounts& lane_accesses);
 // The launch's record as the grader reads it (parlab_sim/launch_counts.hpp).
 parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s);
 // The JSON line for one launch (kernel name reduced to identifier characters): every
@@ -134,8 +143,7 @@ struct LaunchAccessTotals {
   std::mutex mutex;
   std::map<const void*, InstructionTotals> instructions;
   std::uint64_t threads = 0;
-  std::uint64_t global_loads = 0;
-  std::uint64_t global_stores = 0;
+  LaneAccessCounts lane_accesses;
 };
 
 // What the counters gather over one launch: the launch owns it (runtime/launch.cpp), the

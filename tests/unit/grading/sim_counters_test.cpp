@@ -13,7 +13,7 @@ namespace {
 const char* kLine =
     "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 512, \"global_stores\": 256, "
     "\"global_requests\": 16, \"global_sectors\": 288, \"global_ideal_sectors\": 64, "
-    "\"shared_requests\": 4, \"shared_conflict_ways\": 32}\n";
+    "\"shared_accesses\": 128, \"shared_requests\": 4, \"shared_conflict_ways\": 32}\n";
 
 TestResult test_worth(double points) {
   TestResult r;
@@ -218,7 +218,8 @@ TEST_CASE("both runs' counters side by side", "[sim_counters]") {
   reference.global_sectors = 64;
   CHECK(counters_side_by_side(mine, reference) ==
         "counters of every block: global sectors per request 18.0 "
-        "(reference: 4.0), threads per global request 48.0 (reference: 48.0), global loads "
+        "(reference: 4.0), threads per global request 48.0 (reference: 48.0), threads per shared "
+        "request 32.0 (reference: 32.0), global loads "
         "per global store 2.0 (reference: 2.0), shared "
         "bank-conflict ways per request 8.0 (reference: 8.0), memory accesses of host code 0 "
         "(reference: 0)");
@@ -267,6 +268,48 @@ TEST_CASE("kernels whose memory requests ran on few threads of their warps fail 
   CHECK_FALSE(ran_on_few_threads(one_thread, CounterTotals{}));
 }
 
+TEST_CASE("kernels that made many times the reference's requests per output fail the counter "
+          "check, an untiled kernel does not", "[sim_counters]") {
+  // lab05's data-reuse check, 32 x 32 outputs, K = 1031, per output: the reference tile
+  // makes 2K / 16 global loads in 8 full-warp requests per 256 outputs of each step, and
+  // 2K shared reads in requests of 32.
+  const std::uint64_t outputs = 32 * 32;
+  CounterTotals tile;
+  tile.launches = 1;
+  tile.global_requests = outputs * 4;
+  tile.global_loads = outputs * 129;
+  tile.shared_requests = outputs * 68;
+  tile.shared_accesses = tile.shared_requests * 32;
+  CHECK(requests_per_output(tile, outputs) == Approx(72.0));
+  // The block stages the same tiles, one thread computes from them: a shared request of
+  // one lane per read.
+  CounterTotals one_thread = tile;
+  one_thread.shared_requests = outputs * (4 + 2062);
+  one_thread.shared_accesses = outputs * (128 + 2062);
+  CHECK(made_many_requests(one_thread, tile, outputs));
+  CHECK_FALSE(ran_on_few_threads(one_thread, tile));  // its global requests are full
+  // Full-warp padding to raise the lanes per shared request only adds requests.
+  CounterTotals padded = one_thread;
+  padded.shared_requests += outputs * 2062;
+  padded.shared_accesses += outputs * 2062 * 32;
+  CHECK(made_many_requests(padded, tile, outputs));
+  // Untiled: the tile's shared reads are global loads instead, in as many requests.
+  CounterTotals untiled;
+  untiled.launches = 1;
+  untiled.global_requests = outputs * 2062 / 32 + outputs / 32;
+  untiled.global_loads = outputs * 2062;
+  CHECK_FALSE(made_many_requests(untiled, tile, outputs));
+  // Four times the reference's is still honest (a conflicted or unrolled-less variant).
+  CounterTotals four = tile;
+  four.shared_requests = outputs * 284;
+  CHECK_FALSE(made_many_requests(four, tile, outputs));
+  four.shared_requests += outputs;
+  CHECK(made_many_requests(four, tile, outputs));
+  // Nothing to judge without outputs or a request on either side.
+  CHECK_FALSE(made_many_requests(one_thread, tile, 0));
+  CHECK_FALSE(made_many_requests(one_thread, CounterTotals{}, outputs));
+}
+
 TEST_CASE("a memory-access hint is kept only where this run is clearly worse than the "
           "reference on the same data", "[sim_counters]") {
   CounterTotals coalesced;
@@ -298,7 +341,7 @@ TEST_CASE("warp divergence: summed from the lines that have it, a share of the w
   const std::string divergent =
       "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
       "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
-      "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
+      "\"shared_accesses\": 0, \"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
       "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
       "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
       "\"divergent_code_bytes\": 1000}\n";
@@ -356,4 +399,11 @@ TEST_CASE("counts the simulator cannot produce are named, real ones pass", "[sim
   forged = *real;
   forged.shared_conflict_ways = 1;
   CHECK_THAT(contradictory_counts(forged), Contains("1 shared conflict ways for 4 requests"));
+  forged = *real;
+  forged.shared_accesses = 3;  // a request is at least one lane's access
+  CHECK_THAT(contradictory_counts(forged), Contains("3 shared accesses by lanes for 4 requests"));
+  forged = *real;
+  forged.global_loads = 4;
+  forged.global_stores = 4;
+  CHECK_THAT(contradictory_counts(forged), Contains("8 global loads and stores by lanes for 16 requests"));
 }

@@ -35,7 +35,7 @@ TestResult passed_test() {
 constexpr const char* kHalfDivergentCounters =
     "{\"kernel\": \"k\", \"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
     "\"global_requests\": 16, \"global_sectors\": 64, \"global_ideal_sectors\": 64, "
-    "\"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
+    "\"shared_accesses\": 0, \"shared_requests\": 0, \"shared_conflict_ways\": 0, \"warps\": 8, "
     "\"divergent_warps\": 8, \"warp_blocks\": 32, \"divergent_warp_blocks\": 16, "
     "\"warp_block_runs\": 32, \"divergent_runs\": 16, \"code_bytes\": 2000, "
     "\"divergent_code_bytes\": 1000}\n";
@@ -131,7 +131,7 @@ TEST_CASE("memory-access hints are judged against the reference's counters on th
   std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
       << "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
          "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
-         "\"shared_requests\": 2, \"shared_conflict_ways\": 4}\n";
+         "\"shared_accesses\": 64, \"shared_requests\": 2, \"shared_conflict_ways\": 4}\n";
   CounterTotals reference_totals;  // coalesced, with the same 2-way conflicts
   reference_totals.launches = 1;
   reference_totals.global_requests = 2;
@@ -151,7 +151,7 @@ TEST_CASE("memory-access hints are judged against the reference's counters on th
   const std::optional<CounterTotals> same = parse_sim_counters(
       "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
       "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
-      "\"shared_requests\": 2, \"shared_conflict_ways\": 4}\n");
+      "\"shared_accesses\": 64, \"shared_requests\": 2, \"shared_conflict_ways\": 4}\n");
   TestResult own = passed_test();
   std::vector<std::string> no_notes;
   add_sim_findings(own, folder.root, "run", no_notes, false, &same);

@@ -177,7 +177,7 @@ TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with its totals",
   // The work (code bytes x runs) depends on g++'s code: its figure is not pinned.
   CHECK_THAT(coalesced, StartsWith("{\"kernel\": \"coalesced_load\", \"threads\": 256, \"global_loads\": 256, "
                      "\"global_stores\": 256, \"global_requests\": 16, \"global_sectors\": 64, "
-                     "\"global_ideal_sectors\": 64, \"shared_requests\": 0, "
+                     "\"global_ideal_sectors\": 64, \"shared_accesses\": 0, \"shared_requests\": 0, "
                      "\"shared_conflict_ways\": 0, \"host_accesses\": "));
   // The host's accesses before the launch depend on g++'s code too: not pinned.
   CHECK_THAT(coalesced, Contains(", \"warps\": 8, \"divergent_warps\": 0, "
@@ -205,6 +205,25 @@ TEST_CASE("every block and every execution of a loop is counted", "[sim][counter
   CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 51200, \"global_stores\": 256, "
                             "\"global_requests\": 1608, \"global_sectors\": 6432, "
                             "\"global_ideal_sectors\": 6432"));
+}
+
+TEST_CASE("shared loads and stores are counted per lane beside their warp requests",
+          "[sim][counters]") {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-shared-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  run_counted("one_lane_from_shared");  // <<<1, 64>>>: 64 lanes store, one lane reads 64
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::filesystem::remove(file);
+  INFO(line);
+  // The stores: 64 lanes' accesses in 2 warp requests. The reads: lane 0's 64 floats,
+  // back to back, count as 16 accesses of 16 bytes (as a GPU's vector loads), each a
+  // request of its own.
+  CHECK_THAT(line, Contains("\"shared_accesses\": 80, \"shared_requests\": 18, "));
 }
 
 namespace {
@@ -271,10 +290,11 @@ TEST_CASE("a launch's summary adds its instructions by kind, odd kernel names ar
   totals[&a] = InstructionTotals{false, false, 4, 128, 16, 0};
   totals[&b] = InstructionTotals{false, true, 4, 16, 16, 0};
   totals[&c] = InstructionTotals{true, false, 10, 0, 0, 80};
-  const auto s = parlab_sim::detail::summarize(totals, 64, 7, 3);
+  const auto s = parlab_sim::detail::summarize(totals, 64, {7, 3, 25});
   CHECK(s.threads == 64);
   CHECK(s.global_loads == 7);
   CHECK(s.global_stores == 3);
+  CHECK(s.shared_accesses == 25);
   CHECK(s.global_requests == 8);
   CHECK(s.global_sectors == 144);
   CHECK(s.global_ideal_sectors == 32);

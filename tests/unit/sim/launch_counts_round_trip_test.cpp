@@ -25,6 +25,7 @@ LaunchSummary distinct_summary() {
   s.global_ideal_sectors = value();
   s.global_sectors = s.global_ideal_sectors + value();
   s.shared_requests = value();
+  s.shared_accesses = s.shared_requests + value();
   s.shared_conflict_ways = s.shared_requests + value();
   s.divergence.divergent_warps = value();
   s.divergence.warps = s.divergence.divergent_warps + value();
@@ -62,6 +63,7 @@ TEST_CASE("every field of a launch's counts reaches the grader under its own nam
   CHECK(r.global_requests == 2 * s.global_requests);
   CHECK(r.global_sectors == 2 * s.global_sectors);
   CHECK(r.global_ideal_sectors == 2 * s.global_ideal_sectors);
+  CHECK(r.shared_accesses == 2 * s.shared_accesses);
   CHECK(r.shared_requests == 2 * s.shared_requests);
   CHECK(r.shared_conflict_ways == 2 * s.shared_conflict_ways);
   CHECK(r.warps == 2 * s.divergence.warps);
