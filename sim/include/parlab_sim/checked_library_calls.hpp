@@ -15,4 +15,9 @@ extern "C" {
 void* memcpy(void* to, const void* from, size_t bytes) noexcept __asm__("parlab_sim_checked_memcpy");
 void* memmove(void* to, const void* from, size_t bytes) noexcept __asm__("parlab_sim_checked_memmove");
 void* memset(void* to, int value, size_t bytes) noexcept __asm__("parlab_sim_checked_memset");
+// CUDA's in-kernel malloc and free, the same way: a kernel's thread gets memory of the
+// simulated device heap, which the checks see as global memory, host code the C
+// library's (sim/src/runtime/kernel_malloc.cpp, sim/src/memory/device_heap.hpp).
+void* malloc(size_t bytes) noexcept __asm__("parlab_sim_malloc");
+void free(void* block) noexcept __asm__("parlab_sim_free");
 }

@@ -39,6 +39,17 @@ struct ProgramCodeRange {
   std::uintptr_t end = 0;  // 0: not found (no offsets are reported)
 };
 
+// Where the executable's writable data lies (its .data and .bss): a program's __device__
+// and __managed__ variables are there, since the qualifiers vanish in the simulator
+// (parlab_sim/qualifiers.hpp). A kernel's thread reaches no other static data on a GPU
+// (nvcc refuses host variables in device code), so the race check and the counters take
+// every access a kernel's thread makes there as one to global memory (exec/race_check).
+// Looked up with the code range; empty: not found.
+struct ProgramDataRange {
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+};
+
 // One whole page (aligned and sized to it), so sealing it seals nothing else and
 // nothing else shares its protection.
 struct alignas(kLockedPageBytes) LockedState {
@@ -52,6 +63,7 @@ struct alignas(kLockedPageBytes) LockedState {
   char helper_path[256] = {};
   ReportIdentity report;
   ProgramCodeRange program_code;
+  ProgramDataRange program_data;
 };
 static_assert(sizeof(LockedState) == kLockedPageBytes, "the locked state fills one page");
 

@@ -17,6 +17,7 @@
 #include "report/source_lines.hpp"
 #include "report/diagnostics.hpp"
 #include "memory/guarded_mapping.hpp"
+#include "memory/device_heap.hpp"
 #include "memory/memory_registry.hpp"
 
 namespace parlab_sim::detail {
@@ -33,11 +34,21 @@ struct DeviceRange {
   std::uintptr_t end;
   std::uintptr_t accessible_end;
   bool device;  // device or managed: races and counters; pinned host: bounds only
+  bool variables = false;  // the executable's writable data (its __device__ variables)
 };
 // Sorted by accessible_begin; written by the host thread between launches, read by workers.
 std::vector<DeviceRange> g_device_ranges;
 
-enum class RegionKind { none, static_shared, dynamic_shared, device };
+// device: a device allocation; device_variables: the executable's writable data, where
+// its __device__ and __managed__ variables are (config/locked_state's ProgramDataRange).
+// Both are global memory to the checks and the counters.
+// device_heap: what a kernel's malloc gave (memory/device_heap.hpp).
+enum class RegionKind { none, static_shared, dynamic_shared, device, device_variables, device_heap };
+
+bool is_global(RegionKind kind) {
+  return kind == RegionKind::device || kind == RegionKind::device_variables ||
+         kind == RegionKind::device_heap;
+}
 
 struct Region {
   RegionKind kind = RegionKind::none;
@@ -84,7 +95,14 @@ Region classify(std::uintptr_t address, std::size_t bytes, bool write, const Blo
     }
   }
   if (const DeviceRange* range = allocation_near(address, bytes, write, pc)) {
-    if (range->device) return {RegionKind::device, range->begin, range->end - range->begin, nullptr};
+    if (range->device) {
+      return {range->variables ? RegionKind::device_variables : RegionKind::device, range->begin,
+              range->end - range->begin, nullptr};
+    }
+  }
+  if (in_device_heap(address)) {
+    const DeviceHeapExtent heap = device_heap_extent();
+    return {RegionKind::device_heap, heap.begin, heap.bytes, nullptr};
   }
   return {};
 }
@@ -117,6 +135,8 @@ std::string region_text(const Region& region, std::uintptr_t address) {
     case RegionKind::device:
       return "device memory (a cudaMalloc block of " + std::to_string(region.bytes) + " bytes, " +
              offset + ")";
+    case RegionKind::device_variables: return "a __device__ variable (global memory)";
+    case RegionKind::device_heap: return "memory a kernel's malloc gave (global memory)";
     case RegionKind::none: break;
   }
   return "memory";
@@ -228,7 +248,7 @@ void defer_race(const RaceConflict& conflict, const Region& region, bool in_plac
   const std::string second = source_line_of(conflict.later.pc());
   const dim3 block = runner.job()->request->config.block;
   const std::string what = region_text(region, conflict.address);
-  const char* array_kind = region.kind == RegionKind::device ? "global memory" : "shared memory";
+  const char* array_kind = is_global(region.kind) ? "global memory" : "shared memory";
   std::string barrier = runner.barriers_passed() == 0
                             ? "no __syncthreads() since the kernel started"
                             : "the last __syncthreads() passed was at " + runner.last_barrier_site();
@@ -248,7 +268,7 @@ void defer_race(const RaceConflict& conflict, const Region& region, bool in_plac
                                    : std::string(array_kind)) +
                               " between " + first + " and " + second;
   const bool both_write = conflict.earlier_is_write && conflict.later_is_write;
-  const bool in_place_candidate = region.kind == RegionKind::device && runner.barriers_passed() == 0;
+  const bool in_place_candidate = is_global(region.kind) && runner.barriers_passed() == 0;
   if (!both_write && (first == second || in_place_candidate)) {
     defer_race(conflict, region, in_place_candidate, same_warp, {first, second, message, summary});
     return;
@@ -362,6 +382,9 @@ void race_check_begin_launch() {
                                  accessible_end(range), device});
     }
   });
+  if (const ProgramDataRange& data = g_locked.program_data; data.begin < data.end) {
+    g_device_ranges.push_back({data.begin, data.begin, data.end, data.end, true, true});
+  }
   std::sort(g_device_ranges.begin(), g_device_ranges.end(),
             [](const DeviceRange& a, const DeviceRange& b) {
               return a.accessible_begin < b.accessible_begin;
@@ -382,16 +405,16 @@ void race_check_access(const volatile void* address, std::size_t bytes, bool wri
   if (region.kind == RegionKind::none) return;  // the thread's own stack, host memory
   if (runner->counters().sampled() && !atomic) {
     runner->counters().record(pc, lane->linear, where, bytes == 0 ? 1 : bytes,
-                              region.kind != RegionKind::device, write);
+                              !is_global(region.kind), write);
   }
   if (!g_locked.race_check_enabled) return;
-  if (write && !atomic && region.kind == RegionKind::device) {
+  if (write && !atomic && is_global(region.kind)) {
     check_grid_write(where, bytes, region, *runner, lane->linear, pc);
   }
   const RaceConflict conflict =
       runner->race_shadow().access(where, bytes, write, atomic, lane->linear, pc);
   if (conflict.word != 0) report_race(conflict, region, *runner);
-  if (write && !atomic && region.kind == RegionKind::device)
+  if (write && !atomic && is_global(region.kind))
     remember_device_write(where, lane->linear, runner->race_shadow().epoch());
   if (write && !t_pending_races.empty())
     note_pending_write(where, bytes, lane->linear, runner->race_shadow().epoch());

@@ -17,6 +17,7 @@
 #include "counters/access_counters.hpp"
 #include "exec/race_check.hpp"
 #include "copies/deferred_copies.hpp"
+#include "memory/device_heap.hpp"
 #include "memory/device_pages.hpp"
 #include "runtime/device_context.hpp"
 #include "runtime/managed_kernel_writes.hpp"
@@ -75,6 +76,7 @@ void run_launch(const LaunchRequest& request) {
   if (g_locked.counters_enabled) job.counters = &counters;
   complete_kernel_writes();  // the earlier kernels' writes to managed memory land first
   land_copies_to_device();   // and the copies to the device: the kernel reads their bytes
+  device_heap_reuse_freed();  // what kernels freed before this launch may be malloc'd again
   if (g_locked.access_hooks_enabled) race_check_begin_launch();
   open_device_sources(true);
   WorkerPool::instance().run(job);  // opens the device allocations it touches

@@ -207,6 +207,23 @@ TEST_CASE("every block and every execution of a loop is counted", "[sim][counter
                             "\"global_ideal_sectors\": 6432"));
 }
 
+TEST_CASE("loads from a __device__ array are counted as global loads", "[sim][counters]") {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("counters-variable-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(file);
+  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
+  run_counted("device_table_load");  // <<<2, 128>>>: out[i] = g_device_table[threadIdx.x]
+  unsetenv("PARLAB_SIM_COUNTERS_FILE");
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::filesystem::remove(file);
+  INFO(line);
+  // As coalesced_load: a load and a store a thread, 8 warps x 2 requests of 4 sectors.
+  CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
+                            "\"global_requests\": 16, \"global_sectors\": 64, "));
+}
+
 TEST_CASE("shared loads and stores are counted per lane beside their warp requests",
           "[sim][counters]") {
   const std::string file =

@@ -82,6 +82,26 @@ TEST_CASE("threads of a block writing one global word race", "[sim][race]") {
   CHECK_THAT(outcome.output, Contains("Several threads write it on one line: make the update atomic"));
 }
 
+TEST_CASE("a plain ++ on a __device__ variable races as on global memory, atomicAdd does not",
+          "[sim][race]") {
+  const auto outcome = run_checked("device_variable_plain");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on a __device__ variable (global memory) in kernel "
+                                      "device_variable_plain"));
+  CHECK_THAT(outcome.output, Contains("make the update atomic"));
+  const auto atomic = run_checked("device_variable_atomic");
+  INFO(atomic.output);
+  CHECK(atomic.output == "device_variable_atomic: out[0] = 0\n");
+}
+
+TEST_CASE("memory a kernel's malloc gave is global memory to the race check", "[sim][race]") {
+  const auto outcome = run_checked("kernel_malloc_shared");
+  INFO(outcome.output);
+  CHECK_THAT(outcome.output, Contains("data race on memory a kernel's malloc gave (global memory) "
+                                      "in kernel kernel_malloc_shared"));
+  CHECK_THAT(outcome.output, Contains("kernel_malloc_shared: out[0] = 0\n"));  // malloc gave memory
+}
+
 TEST_CASE("two statements writing one element with nothing between them need ordering, not an atomic",
           "[sim][race]") {
   const auto outcome = run_checked("two_writers_unordered");
