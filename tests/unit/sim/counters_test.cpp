@@ -207,42 +207,6 @@ TEST_CASE("every block and every execution of a loop is counted", "[sim][counter
                             "\"global_ideal_sectors\": 6432"));
 }
 
-TEST_CASE("loads from a __device__ array are counted as global loads", "[sim][counters]") {
-  const std::string file =
-      (std::filesystem::temp_directory_path() / ("counters-variable-" + std::to_string(::getpid()))).string();
-  std::filesystem::remove(file);
-  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
-  run_counted("device_table_load");  // <<<2, 128>>>: out[i] = g_device_table[threadIdx.x]
-  unsetenv("PARLAB_SIM_COUNTERS_FILE");
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  std::filesystem::remove(file);
-  INFO(line);
-  // As coalesced_load: a load and a store a thread, 8 warps x 2 requests of 4 sectors.
-  CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
-                            "\"global_requests\": 16, \"global_sectors\": 64, "));
-}
-
-TEST_CASE("shared loads and stores are counted per lane beside their warp requests",
-          "[sim][counters]") {
-  const std::string file =
-      (std::filesystem::temp_directory_path() / ("counters-shared-" + std::to_string(::getpid()))).string();
-  std::filesystem::remove(file);
-  setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
-  run_counted("one_lane_from_shared");  // <<<1, 64>>>: 64 lanes store, one lane reads 64
-  unsetenv("PARLAB_SIM_COUNTERS_FILE");
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  std::filesystem::remove(file);
-  INFO(line);
-  // The stores: 64 lanes' accesses in 2 warp requests. The reads: lane 0's 64 floats,
-  // back to back, count as 16 accesses of 16 bytes (as a GPU's vector loads), each a
-  // request of its own.
-  CHECK_THAT(line, Contains("\"shared_accesses\": 80, \"shared_requests\": 18, "));
-}
-
 namespace {
 
 // The counters file's line for `kernel` run under `settings` (name=value, set for the run).
@@ -268,6 +232,25 @@ std::string counted_line(const std::string& kernel,
 std::string scored_part(const std::string& line) { return line.substr(0, line.find(", \"warps\"")); }
 
 }  // namespace
+
+TEST_CASE("loads from a __device__ array are counted as global loads", "[sim][counters]") {
+  // <<<2, 128>>>: out[i] = g_device_table[threadIdx.x]. As coalesced_load: a load and a
+  // store a thread, 8 warps x 2 requests of 4 sectors.
+  const std::string line = counted_line("device_table_load", {});
+  INFO(line);
+  CHECK_THAT(line, Contains("\"threads\": 256, \"global_loads\": 256, \"global_stores\": 256, "
+                            "\"global_requests\": 16, \"global_sectors\": 64, "));
+}
+
+TEST_CASE("shared loads and stores are counted per lane beside their warp requests",
+          "[sim][counters]") {
+  // <<<1, 64>>>: 64 lanes store, one lane reads 64. The stores: 64 lanes' accesses in 2
+  // warp requests. The reads: lane 0's 64 floats, back to back, count as 16 accesses of
+  // 16 bytes (as a GPU's vector loads), each a request of its own.
+  const std::string line = counted_line("one_lane_from_shared", {});
+  INFO(line);
+  CHECK_THAT(line, Contains("\"shared_accesses\": 80, \"shared_requests\": 18, "));
+}
 
 TEST_CASE("two counting runs in other thread orders and sampled blocks score the same figures",
           "[sim][counters]") {
