@@ -17,8 +17,10 @@ namespace {
 
 constexpr std::size_t kAlignment = 16;  // what CUDA's in-kernel malloc guarantees
 // Addresses reserved per byte of the heap's size: what a launch can allocate and free
-// before the addresses freed in it come back (see the header).
+// before the addresses freed in it come back (see the header). At most kMaxSlackBytes
+// beyond the heap's size: a run's address space may be limited (RLIMIT_AS).
 constexpr std::size_t kAddressesPerHeapByte = 16;
+constexpr std::size_t kMaxSlackBytes = std::size_t{1} << 30;
 
 // The arena and its bookkeeping: free stretches by offset (neighbours merged when freed)
 // and the blocks handed out. The extent is atomic for in_device_heap's readers.
@@ -42,8 +44,9 @@ DeviceHeap& heap() {
 // Makes the arena (under the mutex); false when the memory cannot be had.
 bool make_arena(DeviceHeap& h, std::size_t heap_bytes) {
   h.heap_bytes = heap_bytes;
-  const std::size_t bytes = (heap_bytes + kAlignment - 1) / kAlignment * kAlignment * kAddressesPerHeapByte;
-  if (bytes == 0) return false;
+  const std::size_t size = (heap_bytes + kAlignment - 1) / kAlignment * kAlignment;
+  if (size == 0 || size > (std::size_t{1} << 40)) return false;
+  const std::size_t bytes = size + std::min(size * (kAddressesPerHeapByte - 1), kMaxSlackBytes);
   void* arena = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (arena == MAP_FAILED) return false;
   h.free_stretches[0] = bytes;

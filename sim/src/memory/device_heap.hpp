@@ -15,8 +15,8 @@
 // the race check between blocks keeps a launch's writes by address, and another block
 // handed the same bytes by a later malloc would read as a block overwriting what the
 // first wrote, where the allocator orders the two. So the arena reserves far more
-// addresses than the heap's size (untouched pages cost nothing), and the size is counted
-// in bytes not freed.
+// addresses than the heap's size (16 times, at most 1 GiB beyond it; untouched pages cost
+// nothing), and the size is counted in bytes not freed.
 #include <cstddef>
 #include <cstdint>
 
