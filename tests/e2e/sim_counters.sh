@@ -7,7 +7,8 @@
 #   - lab05 with the "tiled" kernel untiled: the data-reuse check (10 points) gets 0, on
 #     counts of every block (32 x 32 x 1031);
 #   - one thread doing a block's work (from its own local arrays, or from tiles the whole
-#     block staged in shared memory or in a buffer from the device heap) gets none of
+#     block staged in shared memory or in a buffer from the device heap, by malloc or
+#     by new[]) gets none of
 #     lab05's data-reuse points, its correctness points kept;
 #   - padding cannot buy points: lab03 uncoalesced plus useless coalesced loads, lab05
 #     untiled storing its running sum every 64 steps of k, score no more than their
@@ -103,6 +104,11 @@ fake_result from_heap lab05 lab05/one_thread_from_heap -
 expect_test "$W/from_heap.json" "$REUSE" points 0 "one thread computing from a malloc'd buffer: none of the data-reuse points"
 expect_test_says "$W/from_heap.json" "$REUSE" "made by 1\.[0-9] threads of a warp on average" "its global requests are one thread's"
 expect_score "$W/from_heap.json" 60 100 "no false race between blocks reusing freed heap memory: the correctness points kept"
+# And with new[] and delete[] in the kernel: C++'s allocation is CUDA's device heap too.
+fake_result from_new lab05 lab05/one_thread_from_new -
+expect_test "$W/from_new.json" "$REUSE" points 0 "one thread computing from a new[]'d buffer: none of the data-reuse points"
+expect_test_says "$W/from_new.json" "$REUSE" "made by 1\.[0-9] threads of a warp on average" "its global requests are one thread's"
+expect_score "$W/from_new.json" 60 100 "delete[] gives the block back: the correctness points kept"
 expect_test "$W/flood.json" "$REUSE" measurement.counter.value "2062\.29[0-9]*" "the untiled kernel's 2k loads per element and the 300 launches' one each (1024 elements), counted past the limit"
 
 # 2b. Padding: work that improves an average per request or per store only adds to the

@@ -11,7 +11,13 @@
 # And lab04 including <cuda_fp16.h>, which the simulator does not provide
 # (tests/fakes/lab04/needs_gpu_header.patch): the sim build stops, but every test is
 # "not graded here: needs a GPU (<cuda_fp16.h> at sum_reduce.cu:LINE)", none failed.
-# The grading is the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh).
+# And lab04 whose lines differ between what the simulator and a GPU build compile
+# (compile/compiled_views): the racy ++ under #ifdef __CUDA_ARCH__ (arch_branch_race), the
+# atomicAdd under #ifdef PARLAB_SIM (sim_branch_race), the race under an #if that reads
+# __CUDA_ARCH_LIST__ (arch_list_branch): the build is "needs a GPU", naming the line,
+# every test left out, none failed. The agreement table's lab04/arch_guarded_helpers
+# (#ifdef __CUDACC__, the programming guide's __CUDA_ARCH__ < 600 guard) is graded as usual.
+# The gradings are the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh).
 source "$(dirname "$0")/lib.bash"
 W="$E2E_WORK"
 
@@ -58,4 +64,25 @@ expect_test_says "$R" "sum: one element" "^not graded here: needs a GPU \(<cuda_
   "a test names the header and its line"
 expect_score "$R" 0 100 "score 0 of 100"
 expect_field "$R" graded_max_score '0(\.0)?' "nothing graded here, so nothing lost"
+
+# Lines compiled differently: the simulator would grade other code than a GPU runs.
+views_case() {  # NAME FEATURE-REGEX WHAT
+  local name=$1 feature=$2 what=$3
+  fake_result "$name" lab04 "lab04/$name" --no-perf
+  R="$W/$name.json"
+  expect_field "$R" build.ok false "$name: no sim build ($what)"
+  expect_field "$R" build.needs_gpu "$feature" "$name: the build names $what"
+  expect_no_test "$R" 'passed|failed|error|inconclusive' "$name: every test left out, none failed"
+  expect_test_says "$R" "histogram: 4096 bins, skewed keys" "^not graded here: needs a GPU \($feature\)" \
+    "$name: a test names what and where"
+  expect_score "$R" 0 100 "$name: score 0 of 100"
+  expect_field "$R" graded_max_score '0(\.0)?' "$name: nothing graded here, so nothing lost"
+}
+race_line=$(line_of "$PARLAB_SOURCE_DIR/reference/lab04-atomics-reductions/histogram.cu" 'atomicAdd\(&local\[keys')
+views_case arch_branch_race "code nvcc for sm_[0-9]+ compiles and the simulator does not, at histogram\.cu:$((race_line + 1))" \
+  "the GPU-only racy line"
+views_case sim_branch_race "code the simulator compiles and nvcc's host pass does not, at histogram\.cu:$((race_line + 1))" \
+  "the simulator-only atomicAdd line"
+views_case arch_list_branch "code chosen by the GPU it is built for, at histogram\.cu:$race_line" \
+  "the #if that reads __CUDA_ARCH_LIST__"
 finish

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "compile/python_program.hpp"
 #include "core/errors.hpp"
@@ -127,6 +128,13 @@ bool nvcc_check_wanted() {
   return value == nullptr || std::string(value) != "0";
 }
 
+// PARLAB_SIM_VIEWS=0 (benchmarks) leaves out the comparison of the simulator's and the
+// GPU's views of the sources (compile/compiled_views); PARLAB_SIM_NVCC_CHECK=0 does too.
+bool views_wanted() {
+  const char* value = std::getenv("PARLAB_SIM_VIEWS");
+  return nvcc_check_wanted() && (value == nullptr || std::string(value) != "0");
+}
+
 // Rewritten copies of every CUDA file (headers too: they may hold kernels and
 // launches) go to stage/sim/, at the same relative path (common/helpers.cuh to
 // sim/common/helpers.cuh), so a quoted #include from a rewritten file finds the
@@ -174,6 +182,75 @@ void add_nvcc_check(const LabSpec& lab, const Toolchain& tc, const fs::path& sta
   plan.inputs.push_back(tc.nvcc);
 }
 
+// Runs nvcc once per GPU view, four at a time: $1 nvcc, $2 the count of the arguments
+// every view shares, then those, then pairs of (the view's -Xcompiler defines, its
+// output). A view that stops leaves its messages in OUTPUT.failed; the step itself
+// never fails for a view (compile/compiled_views reads what each left).
+constexpr const char* kGpuViewsScript =
+    "nvcc=$1; count=$2; shift 2; common=(\"${@:1:count}\"); shift \"$count\"; running=0\n"
+    "while [ $# -ge 2 ]; do\n"
+    "  ( \"$nvcc\" \"${common[@]}\" \"$1\" -o \"$2\" 2>\"$2.failed\" && rm -f \"$2.failed\" ) &\n"
+    "  shift 2; running=$((running + 1))\n"
+    "  if [ \"$running\" -ge 4 ]; then wait -n; running=$((running - 1)); fi\n"
+    "done\n"
+    "wait\n";
+
+// The GPU's views of `source` as nvcc's own preprocessor makes them, with the GPU
+// build's flags (cuda_plan), conditional groups decided and macros left as written.
+// __CUDA_ARCH__ is set to each view's architecture, or undefined for the host's view;
+// __CUDA_ARCH_LIST__ (the architectures a GPU build targets, which depends on the GPU)
+// is defined as 1/0, so an #if that reads its value stops the view ("division by zero
+// in #if": a finding, compile/compiled_views) while #ifdef sees it defined as on a GPU.
+// One step for all of them: a dozen sandboxed nvcc runs one after another cost more
+// than the rest of a small build.
+CompileStep gpu_views_step(const Toolchain& tc, const LabToolchain& labtc, const fs::path& stage,
+                           const std::string& src, const std::vector<CompiledView>& views) {
+  const fs::path source = stage / src;
+  const std::vector<std::string> common = {
+      "-std=c++20", "-O3", "-arch=sm_80", "-lineinfo", "-I" + stage.string(), "-I" + labtc.dir.string(),
+      "-I" + tc.harness_include.string(), "-E", "-Xcompiler=-fdirectives-only", source.string()};
+  CompileStep step{"/bin/bash", {"-c", kGpuViewsScript, "parlab-gpu-views", tc.nvcc.string(),
+                                 std::to_string(common.size())}};
+  append(step.args, common);
+  for (const CompiledView& view : views) {
+    if (view.source != src || view.kind == ViewKind::sim) continue;
+    std::string defines = "-Xcompiler=-U__CUDA_ARCH_LIST__";
+    if (has_extension(source, {".cu"})) {
+      defines += ",-U__CUDA_ARCH__,-D__CUDA_ARCH_LIST__=1/0";
+      defines += view.kind == ViewKind::gpu_host ? ",-UCUDA_DOUBLE_MATH_FUNCTIONS"  // the device pass's only other macro
+                                                 : ",-D__CUDA_ARCH__=" + view.arch + "0";  // sm_90: 900
+    }
+    step.args.insert(step.args.end(), {defines, view.output.string()});
+  }
+  return step;
+}
+
+// The simulator's view: its own compile of the source, preprocessed the same way, of
+// the staged file rather than its rewritten copy: the rewriter keeps every directive but
+// may move a rewritten launch's text onto its first line, which would read as lines the
+// simulator left out.
+CompileStep sim_view_step(const CompileStep& compile, const Toolchain& tc, const fs::path& staged,
+                          const CompiledView& view) {
+  CompileStep step;
+  step.program = compile.program;
+  const std::string pch = "-I" + tc.sim.prelude_pch_dir.string();
+  for (std::size_t i = 0; i < compile.args.size(); ++i) {
+    const std::string& arg = compile.args[i];
+    if (!tc.sim.prelude_pch_dir.empty() && arg == pch) continue;  // a precompiled header holds no text
+    if (arg == "-c" && i + 1 < compile.args.size()) {
+      // -x c++: g++ takes an unknown extension (.cu) for a linker input
+      step.args.insert(step.args.end(), {"-E", "-fdirectives-only", "-x", "c++", staged.string()});
+      ++i;
+    } else if (arg == "-o" && i + 1 < compile.args.size()) {
+      step.args.insert(step.args.end(), {"-o", view.output.string()});
+      ++i;
+    } else {
+      step.args.push_back(arg);
+    }
+  }
+  return step;
+}
+
 // Each CUDA source is compiled on its own with the race check's instrumentation (the
 // hooks are parlab_sim's; the link must not name -fsanitize, which would add libtsan),
 // then linked. Plain host sources (.cpp) are compiled as the reference's are: no kernel
@@ -200,6 +277,10 @@ CompileStep sim_compile_step(const Toolchain& tc, const LabToolchain& labtc, con
   // header itself where the flags differ (benchmarks' PARLAB_SIM_* builds).
   if (check && !tc.sim.prelude_pch_dir.empty()) compile.args.push_back("-I" + tc.sim.prelude_pch_dir.string());
   compile.args.insert(compile.args.end(), {"-include", tc.sim.prelude});
+  if (has_extension(staged, {".cu"})) {
+    compile.args.insert(compile.args.end(),
+                        {"-include", (fs::path(tc.sim.prelude).parent_path() / "nvcc_macros.hpp").string()});
+  }
   for (const fs::path& dir : tc.sim.include_dirs) compile.args.push_back("-I" + dir.string());
   compile.args.insert(compile.args.end(), {"-iquote", stage.string(), "-I" + stage.string(),
                                            "-I" + labtc.dir.string(),
@@ -210,6 +291,46 @@ CompileStep sim_compile_step(const Toolchain& tc, const LabToolchain& labtc, con
                                            "-fmacro-prefix-map=" + stage.string() + "/=",
                                            "-c", source.string(), "-o", object.string()});
   return compile;
+}
+
+// C++'s global allocation functions and the runtime's own (sim/src/runtime/kernel_new.cpp).
+// A .cu object's references are renamed after its compile, so a `new` in a kernel gets
+// device heap memory, as CUDA's in-kernel new does, and the checks see it as global
+// memory; declaring them with assembler names in the prelude, as malloc is, makes
+// g++ 12 crash (its -Wfree-nonheap-object pass). The runtime's own objects are never
+// renamed, so its allocations stay the C++ library's.
+constexpr std::pair<const char*, const char*> kSimAllocationRenames[] = {
+    {"_Znwm", "parlab_sim_new"},
+    {"_Znam", "parlab_sim_new_array"},
+    {"_ZnwmRKSt9nothrow_t", "parlab_sim_new_nothrow"},
+    {"_ZnamRKSt9nothrow_t", "parlab_sim_new_array_nothrow"},
+    {"_ZnwmSt11align_val_t", "parlab_sim_new_aligned"},
+    {"_ZnamSt11align_val_t", "parlab_sim_new_array_aligned"},
+    {"_ZnwmSt11align_val_tRKSt9nothrow_t", "parlab_sim_new_aligned_nothrow"},
+    {"_ZnamSt11align_val_tRKSt9nothrow_t", "parlab_sim_new_array_aligned_nothrow"},
+    {"_ZdlPv", "parlab_sim_delete"},
+    {"_ZdaPv", "parlab_sim_delete_array"},
+    {"_ZdlPvm", "parlab_sim_delete_sized"},
+    {"_ZdaPvm", "parlab_sim_delete_array_sized"},
+    {"_ZdlPvSt11align_val_t", "parlab_sim_delete_aligned"},
+    {"_ZdaPvSt11align_val_t", "parlab_sim_delete_array_aligned"},
+    {"_ZdlPvmSt11align_val_t", "parlab_sim_delete_sized_aligned"},
+    {"_ZdaPvmSt11align_val_t", "parlab_sim_delete_array_sized_aligned"},
+    {"_ZdlPvRKSt9nothrow_t", "parlab_sim_delete_nothrow"},
+    {"_ZdaPvRKSt9nothrow_t", "parlab_sim_delete_array_nothrow"},
+    {"_ZdlPvSt11align_val_tRKSt9nothrow_t", "parlab_sim_delete_aligned_nothrow"},
+    {"_ZdaPvSt11align_val_tRKSt9nothrow_t", "parlab_sim_delete_array_aligned_nothrow"},
+};
+
+CompileStep allocation_rename_step(const Toolchain& tc, const fs::path& object) {
+  fs::path objcopy = tc.sim.objcopy;
+  if (objcopy.empty()) objcopy = fs::path(tc.cxx).parent_path() / "objcopy";
+  CompileStep step{objcopy, {}};
+  for (const auto& [from, to] : kSimAllocationRenames) {
+    step.args.push_back("--redefine-sym=" + std::string(from) + "=" + to);
+  }
+  step.args.push_back(object.string());
+  return step;
 }
 
 // The same compile, preprocessed only (-E), for the grader to read what the compiler saw
@@ -251,14 +372,24 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
   const fs::path out_dir = stage / "sim";
   add_rewrite_steps(tc, stage, out_dir, plan);
   add_nvcc_check(lab, tc, stage, plan);
+  const std::vector<CompiledView> views = sim_compiled_views(lab, tc, stage);
   std::vector<std::string> objects;
   for (const std::string& src : lab.sources) {
     const fs::path object = (out_dir / src).string() + ".o";
     CompileStep compile = sim_compile_step(tc, labtc, stage, out_dir, src, object);
+    for (const CompiledView& view : views) {
+      if (view.source == src && view.kind == ViewKind::sim) {
+        plan.steps.push_back(sim_view_step(compile, tc, stage / src, view));
+      }
+    }
+    if (std::any_of(views.begin(), views.end(), [&](const CompiledView& v) { return v.source == src; })) {
+      plan.steps.push_back(gpu_views_step(tc, labtc, stage, src, views));
+    }
     if (sim_check_build() && has_extension(stage / src, {".cu"})) {
       plan.steps.push_back(preprocess_step(compile, sim_preprocessed_path(stage, src)));
     }
     plan.steps.push_back(std::move(compile));
+    if (has_extension(stage / src, {".cu"})) plan.steps.push_back(allocation_rename_step(tc, object));
     objects.push_back(object.string());
   }
   plan.steps.push_back(sim_link_step(tc, labtc, exe, objects));
@@ -272,6 +403,37 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
 }
 
 }  // namespace
+
+std::vector<CompiledView> sim_compiled_views(const LabSpec& lab, const Toolchain& toolchain,
+                                             const fs::path& stage) {
+  std::vector<CompiledView> views;
+  if (toolchain.nvcc.empty() || !views_wanted()) return views;
+  for (const std::string& src : lab.sources) {
+    const fs::path staged = stage / src;
+    if (!has_extension(staged, {".cu", ".cpp", ".cc", ".cxx"})) continue;
+    const auto view = [&](ViewKind kind, const std::string& arch) {
+      CompiledView v{src, kind, arch, {}};
+      v.output = (stage / "sim" / src).string() + ".view-" + view_name(v) + ".ii";
+      views.push_back(std::move(v));
+    };
+    view(ViewKind::sim, "");
+    view(ViewKind::gpu_host, "");
+    if (!has_extension(staged, {".cu"})) continue;  // nvcc compiles a .cpp for the host only
+    for (const std::string& arch : toolchain.nvcc_architectures) {
+      view(ViewKind::gpu_device, arch.substr(0, arch.size() - 1));  // __CUDA_ARCH__ 900: sm_90
+    }
+  }
+  return views;
+}
+
+std::string view_name(const CompiledView& view) {
+  switch (view.kind) {
+    case ViewKind::sim: return "sim";
+    case ViewKind::gpu_host: return "host";
+    case ViewKind::gpu_device: return "sm_" + view.arch;
+  }
+  return "?";
+}
 
 fs::path sim_preprocessed_path(const fs::path& stage, const std::string& source) {
   return (stage / "sim" / source).string() + ".ii";

@@ -43,6 +43,28 @@ std::filesystem::path cuda_object_path(const std::filesystem::path& stage, const
 // "prog arg arg ..." for the report.
 std::string join_command(const CompileStep& step);
 
+// One way a compiler sees a source of a sim build: the simulator's own g++ (`sim`), or
+// nvcc's preprocessor as a GPU build runs it, for the host (`host`) or for one GPU
+// architecture (`sm_90`). Each is the source preprocessed with -fdirectives-only: its
+// conditional groups decided, its macros not expanded (compile/compiled_views).
+enum class ViewKind { sim, gpu_host, gpu_device };
+
+struct CompiledView {
+  std::string source;  // the staged file name
+  ViewKind kind = ViewKind::sim;
+  std::string arch;  // gpu_device: the architecture ("90" for sm_90, __CUDA_ARCH__ 900)
+  std::filesystem::path output;
+};
+
+// "sim", "host", "sm_90": the view's name in its file and in messages.
+std::string view_name(const CompiledView& view);
+
+// The views a sim build compares, where nvcc is installed (and its check is wanted):
+// the simulator's, the host's and one per GPU architecture this nvcc compiles for,
+// for every listed source. Empty without nvcc.
+std::vector<CompiledView> sim_compiled_views(const LabSpec& lab, const Toolchain& toolchain,
+                                             const std::filesystem::path& stage);
+
 // Where a sim check build leaves `source` preprocessed (stage/sim/SOURCE.ii), for the
 // grader's check of code the instrumentation would not see (compile/unchecked_code).
 std::filesystem::path sim_preprocessed_path(const std::filesystem::path& stage, const std::string& source);

@@ -8,6 +8,7 @@
 
 #include "compile/build_seal.hpp"
 #include "compile/compile_check_memo.hpp"
+#include "compile/compiled_views.hpp"
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
@@ -154,6 +155,42 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
   return "";
 }
 
+// Sim builds: the lines the simulator compiled are the lines a GPU build compiles, for
+// the host and for every GPU architecture (compile/compiled_views). A difference is
+// written into `result` (first in the log, and as what the tests need a GPU for);
+// true when there was one.
+bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
+                            const fs::path& submission, BuildResult& result) {
+  const std::vector<CompiledView> views = sim_compiled_views(lab, toolchain, stage);
+  for (const std::string& src : lab.sources) {
+    std::optional<ViewDifference> d;
+    try {
+      d = compare_compiled_views(views, src, stage);
+    } catch (const std::runtime_error& e) {
+      throw ToolError(kExitInternal, std::string("sim build: ") + e.what());
+    }
+    if (!d) continue;
+    const std::string prefix = stage.string() + "/";
+    std::string file = fs::path(d->file).lexically_normal().string();
+    file = file.starts_with(prefix) ? file.substr(prefix.size()) : src;
+    const std::string display = (submission / file).string();
+    const std::string message = view_difference_message(*d, display);
+    result.log = message + "\n" + result.log;
+    result.diagnostics.insert(result.diagnostics.begin(), {display, d->line, 0, "error", message});
+    result.needs_gpu = view_difference_feature(*d, file);
+    return true;
+  }
+  return false;
+}
+
+// A build compares only the views it made itself (compile/compiled_views).
+void forget_previous_views(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage) {
+  for (const CompiledView& view : sim_compiled_views(lab, toolchain, stage)) {
+    fs::remove(view.output);
+    fs::remove(view.output.string() + ".failed");
+  }
+}
+
 // GPU builds: the student's objects must not replace a library function the driver,
 // the harness or the CUDA runtime calls (compile/library_interposition). The message,
 // or empty.
@@ -291,6 +328,17 @@ void put_first(BuildResult& result, const fs::path& submission_dir, const std::s
   result.diagnostics.insert(result.diagnostics.begin(), {submission_dir.string(), 0, 0, "error", why});
 }
 
+// The checks of a finished build: a refusal (build_refusal) first, then, for a sim
+// build, lines that differ from a GPU build's. True when one said no, into `result`.
+bool refuses_built(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
+                   const fs::path& submission, const fs::path& exe, BuildResult& result) {
+  if (const std::string refused = build_refusal(target, lab, toolchain, stage, submission, exe); !refused.empty()) {
+    put_first(result, submission, refused);
+    return true;
+  }
+  return target == BuildTarget::sim && differs_from_gpu_build(lab, toolchain, stage, submission, result);
+}
+
 BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
                            const fs::path& submission_dir, const fs::path& work_dir,
                            ProcessRunner& runner, BuildTarget target, const fs::path& check_memo) {
@@ -328,6 +376,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   fs::remove(exe);
   fs::remove(key_file);
   fs::create_directories(stage / "sim");
+  forget_previous_views(lab, toolchain, stage);
 
   auto t0 = std::chrono::steady_clock::now();
   std::string log;
@@ -356,10 +405,8 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
     if (!why.empty()) put_first(built.result, submission_dir, why);
     return built;
   }
-  if (const std::string refused = build_refusal(target, lab, toolchain, stage, submission_dir, exe);
-      !refused.empty()) {
+  if (refuses_built(target, lab, toolchain, stage, submission_dir, exe, built.result)) {
     fs::remove(exe);
-    put_first(built.result, submission_dir, refused);
     return built;
   }
   // Before any run: from here on no run can change what a later grading reuses.

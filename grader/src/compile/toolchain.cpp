@@ -44,6 +44,7 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
     t.cuda = j.at("cuda").get<bool>();
     t.nvcc = j.value("nvcc", "");
     t.cuda_probe = j.value("cuda_probe", "");
+    t.nvcc_architectures = j.value("nvcc_architectures", std::vector<std::string>{});
     t.compute_sanitizer = j.value("compute_sanitizer", "");
     // A tree built where the toolkit lacked it and carried to a GPU host whose toolkit
     // (at the same nvcc path) has it: the same toolkit's tool, looked up where it lives.
@@ -67,6 +68,7 @@ Toolchain load_toolchain(const std::filesystem::path& file) {
     t.sim.check_flags = sim.at("check_flags").get<std::vector<std::string>>();
     t.sim.divergence_flags = sim.at("divergence_flags").get<std::vector<std::string>>();
     t.sim.prelude_pch_dir = sim.value("prelude_pch_dir", "");
+    t.sim.objcopy = sim.value("objcopy", "");
     for (const auto& [id, lab] : j.at("labs").items()) {
       LabToolchain l;
       l.dir = lab.at("dir").get<std::string>();

@@ -44,6 +44,9 @@ struct SimToolchain {
   // Works out a check build's code places once, for all its runs (grading/code_places);
   // empty (an older toolchain.json): the runs look their lines up themselves.
   std::filesystem::path code_places_tool;
+  // Renames a .cu object's calls of C++'s new and delete to the runtime's (compile/
+  // compile_steps); empty: objcopy from the compiler's folder.
+  std::filesystem::path objcopy;
 };
 
 struct Toolchain {
@@ -59,6 +62,9 @@ struct Toolchain {
   bool cuda = false;
   std::filesystem::path nvcc;        // empty without CUDA
   std::filesystem::path cuda_probe;  // empty without CUDA
+  // __CUDA_ARCH__ of every GPU architecture that nvcc compiles for ("900"); empty
+  // without CUDA (compile/compiled_views).
+  std::vector<std::string> nvcc_architectures;
   // NVIDIA's compute-sanitizer from the toolkit found at configure time; empty when
   // that toolkit has none (then GPU correctness tests run without it, said in the report).
   std::filesystem::path compute_sanitizer;

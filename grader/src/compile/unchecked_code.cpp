@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+
+#include "compile/line_markers.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -21,22 +22,6 @@ bool is_assembly_keyword(std::string_view word) { return word == "asm" || word =
 bool turns_instrumentation_off(std::string_view word) {
   while (word.starts_with("_")) word.remove_prefix(1);
   return word.starts_with("no_sanitize");
-}
-
-// A line marker, `# 12 "file" flags`: the next line is line 12 of file.
-bool read_line_marker(std::string_view line, int& number, std::string& file) {
-  std::size_t i = 0;
-  while (i < line.size() && line[i] == ' ') ++i;
-  if (i >= line.size() || line[i] != '#') return false;
-  ++i;
-  if (line.substr(i).starts_with("line")) i += 4;
-  while (i < line.size() && line[i] == ' ') ++i;
-  if (i >= line.size() || !std::isdigit(static_cast<unsigned char>(line[i]))) return false;
-  number = std::atoi(line.data() + i);
-  const std::size_t open = line.find('"', i);
-  const std::size_t close = open == std::string_view::npos ? open : line.find('"', open + 1);
-  if (close != std::string_view::npos) file = std::string(line.substr(open + 1, close - open - 1));
-  return true;
 }
 
 // Past a literal that starts at text[i] (a quote): its closing quote, backslashes

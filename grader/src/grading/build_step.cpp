@@ -63,8 +63,9 @@ void erase_all(std::string& text, const std::string& what) {
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at)) text.erase(at, what.size());
 }
 
-// The simulator cannot build this correct code (a library it does not provide): every
-// test is left out with the reason; nothing is lost.
+// The simulator cannot build this code (a library it does not provide), or would grade
+// other lines than a GPU compiles (compile/compiled_views): every test is left out with
+// the reason; nothing is lost.
 std::vector<TestResult> needs_gpu_results(const GradingContext& ctx, const std::string& needs_gpu) {
   std::vector<TestResult> results;
   for (const TestSpec& t : ctx.lab.tests) {
@@ -74,8 +75,11 @@ std::vector<TestResult> needs_gpu_results(const GradingContext& ctx, const std::
     r.outcome = RunOutcome::not_run;
     r.message = why && why->status == TestStatus::not_graded
                     ? why->reason
-                    : "not graded here: needs a GPU (" + needs_gpu +
-                          "): the simulator does not provide this library; a GPU grading counts it";
+                    : "not graded here: needs a GPU (" + needs_gpu + "): " +
+                          (needs_gpu.starts_with("code ")
+                               ? "the simulator grades only the lines a GPU build compiles"
+                               : "the simulator does not provide this library") +
+                          "; a GPU grading counts it";
     results.push_back(r);
   }
   return results;

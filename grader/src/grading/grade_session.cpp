@@ -86,7 +86,9 @@ GradeResult Session::run() {
   run_reference_step(ctx_, *extras_, [this](const TestSpec& t) { return selected(t); });
   ctx_.phases.switch_to(GradingPhase::build);
   if (!build(result)) {
-    if (ctx_.mode == DeviceMode::sim) result.build.needs_gpu = unsupported_header_of(result.build);
+    if (ctx_.mode == DeviceMode::sim && result.build.needs_gpu.empty()) {
+      result.build.needs_gpu = unsupported_header_of(result.build);
+    }
     result.tests = not_compiled_results(ctx_, result.build);
     return finish(result, t0);
   }

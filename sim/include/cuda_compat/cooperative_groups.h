@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parlab_sim/runtime.hpp"
+#include "parlab_sim/runtime_allocator.hpp"
 
 namespace parlab_sim::detail {
 // Every block waits for every other (exec/device_calls.cpp); refused with a report when
@@ -146,10 +147,12 @@ inline grid_group this_grid() { return grid_group(); }
 
 namespace detail {
 // A multi-warp tile's exchange slots, one per thread of the block: worker threads run
-// one block at a time, so per-OS-thread storage is per block, as __shared__ is.
+// one block at a time, so per-OS-thread storage is per block, as __shared__ is. The
+// runtime's allocator: this code is compiled into the submission's object, whose new
+// and delete give a kernel's thread device heap memory (parlab_sim/runtime_allocator.hpp).
 template <class T>
 T* tile_slots() {
-  thread_local std::vector<T> slots;
+  thread_local std::vector<T, parlab_sim::detail::RuntimeAllocator<T>> slots;
   if (slots.size() < parlab_sim::detail::block_thread_count()) slots.resize(parlab_sim::detail::block_thread_count());
   return slots.data();
 }

@@ -28,6 +28,8 @@
 // `extern __shared__` (dynamic shared memory) is rewritten by parlab-sim-rewrite.
 #define __shared__ static thread_local
 
-// nvcc accepts __restrict__ and so does g++; __CUDACC__ stays undefined because the
-// code is not compiled by nvcc. PARLAB_SIM tells code it runs in the simulator.
+// nvcc accepts __restrict__ and so does g++. __CUDACC__ is defined for .cu files only
+// (parlab_sim/nvcc_macros.hpp). PARLAB_SIM tells code it runs in the simulator; a
+// submission whose lines depend on it is not graded here (the grader compares which
+// lines the simulator and a GPU build compile).
 #define PARLAB_SIM 1

@@ -232,7 +232,7 @@ CODE
         grep -q "PARLAB_FAKE_QUIET __global__" "$dir/histogram.cu" ;;
       header_assembly)
         # nvcc's check reads PTX, g++ the x86 form.
-        printf '%s\n' '#pragma once' '__device__ static inline void parlab_fake_bump(int* p) {' '#ifdef __NVCC__' \
+        printf '%s\n' '#pragma once' '__device__ static inline void parlab_fake_bump(int* p) {' '#ifdef __CUDA_ARCH__' \
           '  asm volatile("red.global.add.u32 [%0], 1;" : : "l"(p) : "memory");' '#else' \
           '  asm volatile("addl $1, (%0)" : : "r"(p) : "memory");' '#endif' '}' >"$dir/quiet.hpp"
         perl -0pi -e 's{local\[keys\[i\]\]\+\+;}{parlab_fake_bump(&local[keys[i]]);}' "$dir/histogram.cu"

@@ -115,7 +115,7 @@ TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each sourc
           "[build]") {
   Fixture f;
   CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
-  REQUIRE(plan.steps.size() == 5);
+  REQUIRE(plan.steps.size() == 6);
   CHECK(plan.steps[0].program == f.tc.sim.rewrite_tool);
   CHECK(plan.steps[0].args == std::vector<std::string>{(f.stage / "helpers.cuh").string(),
                                                        (f.stage / "sim" / "helpers.cuh").string()});
@@ -138,7 +138,17 @@ TEST_CASE("sim build: every .cu and .cuh is rewritten into stage/sim, each sourc
   CHECK(contains(compile.args, "-c"));
   CHECK(contains(compile.args, (f.stage / "sim" / "kernels.cu.cpp").string()));
   CHECK_FALSE(contains(compile.args, (f.stage / "kernels.cu").string()));
-  const CompileStep& link = plan.steps[4];
+  // The object's calls of C++'s new and delete renamed to the runtime's, whose kernel
+  // threads get device heap memory (sim/src/runtime/kernel_new.cpp).
+  const CompileStep& rename = plan.steps[4];
+  CHECK(rename.program == "/usr/bin/objcopy");  // next to the compiler when toolchain.json names none
+  CHECK(contains(rename.args, "--redefine-sym=_Znwm=parlab_sim_new"));
+  CHECK(contains(rename.args, "--redefine-sym=_ZdaPv=parlab_sim_delete_array"));
+  CHECK(contains(rename.args, "--redefine-sym=_ZdlPvm=parlab_sim_delete_sized"));
+  CHECK(contains(rename.args, "--redefine-sym=_ZnwmSt11align_val_t=parlab_sim_new_aligned"));
+  CHECK(rename.args.size() == 21);
+  CHECK(rename.args.back() == (f.stage / "sim" / "kernels.cu.o").string());
+  const CompileStep& link = plan.steps[5];
   CHECK(link.program == "/usr/bin/c++");
   CHECK(contains(link.args, "-Wl,-z,relro,-z,now"));  // the GOT read-only before the runtime's lock
   CHECK(contains(link.args, (f.stage / "sim" / "kernels.cu.o").string()));
@@ -155,8 +165,10 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends
           "[build]") {
   Fixture f;
   f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  setenv("PARLAB_SIM_VIEWS", "0", 1);  // the views' steps: the next test
   CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
-  REQUIRE(plan.steps.size() == 6);
+  unsetenv("PARLAB_SIM_VIEWS");
+  REQUIRE(plan.steps.size() == 7);
   const CompileStep& check = plan.steps[2];  // after the rewrites, before g++
   CHECK(check.program == "/usr/local/cuda/bin/nvcc");
   CHECK(contains(check.args, (f.stage / "kernels.cu").string()));
@@ -167,8 +179,64 @@ TEST_CASE("sim build with nvcc installed: nvcc checks each .cu first (front ends
     if (&step != &check) CHECK(step.checks_source.empty());  // the build's own steps never are
   CHECK(std::find(plan.inputs.begin(), plan.inputs.end(), f.tc.nvcc) != plan.inputs.end());
   setenv("PARLAB_SIM_NVCC_CHECK", "0", 1);
-  CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 5);
+  CHECK(plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe").steps.size() == 6);
   unsetenv("PARLAB_SIM_NVCC_CHECK");
+}
+
+TEST_CASE("sim build with nvcc installed: each source preprocessed as the simulator and as "
+          "nvcc sees it, for the host and for every GPU architecture", "[build][views]") {
+  Fixture f;
+  f.tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  f.tc.nvcc_architectures = {"750", "900", "1210"};
+  f.lab.sources = {"kernels.cu", "host.cpp"};
+  std::ofstream(f.stage / "host.cpp") << "";
+  const std::vector<CompiledView> views = sim_compiled_views(f.lab, f.tc, f.stage);
+  std::vector<std::string> names;
+  for (const CompiledView& v : views) names.push_back(v.source + " " + view_name(v));
+  CHECK(names == std::vector<std::string>{"kernels.cu sim", "kernels.cu host", "kernels.cu sm_75",
+                                          "kernels.cu sm_90", "kernels.cu sm_121", "host.cpp sim",
+                                          "host.cpp host"});  // nvcc compiles a .cpp for the host only
+  CHECK(views[3].output == f.stage / "sim" / "kernels.cu.view-sm_90.ii");
+
+  const CompilePlan plan = plan_compile(BuildTarget::sim, f.lab, f.tc, f.stage, f.root / "exe");
+  const auto writes = [](const CompileStep& s, const fs::path& out) { return contains(s.args, out.string()); };
+  const auto sim_view = std::find_if(plan.steps.begin(), plan.steps.end(),
+                                     [&](const CompileStep& s) { return writes(s, views[0].output); });
+  REQUIRE(sim_view != plan.steps.end());
+  // The simulator's own compile, preprocessed: its prelude and the nvcc macros, no
+  // precompiled header (it holds no text), -E -fdirectives-only.
+  CHECK(sim_view->program == f.tc.cxx);
+  CHECK(contains(sim_view->args, "-fdirectives-only"));
+  CHECK(contains(sim_view->args, "-E"));
+  CHECK_FALSE(contains(sim_view->args, "-c"));
+  CHECK(contains(sim_view->args, (f.stage / "kernels.cu").string()));  // the file, not its rewritten copy
+  CHECK_FALSE(contains(sim_view->args, (f.stage / "sim" / "kernels.cu.cpp").string()));
+  CHECK(contains(sim_view->args, "parlab_sim/nvcc_macros.hpp"));
+  CHECK_FALSE(contains(sim_view->args, "-I" + (f.root / "prelude-pch").string()));
+  CHECK(contains(sim_view->args, "-fsanitize=thread"));  // the very flags: they define macros too
+
+  const auto gpu_views = std::find_if(plan.steps.begin(), plan.steps.end(),
+                                      [&](const CompileStep& s) { return writes(s, views[3].output); });
+  REQUIRE(gpu_views != plan.steps.end());
+  CHECK(gpu_views->program == "/bin/bash");
+  CHECK(contains(gpu_views->args, f.tc.nvcc.string()));
+  CHECK(contains(gpu_views->args, "-Xcompiler=-fdirectives-only"));
+  CHECK(contains(gpu_views->args, "-O3"));  // the GPU build's flags (__OPTIMIZE__)
+  CHECK(contains(gpu_views->args,
+                 "-Xcompiler=-U__CUDA_ARCH_LIST__,-U__CUDA_ARCH__,-D__CUDA_ARCH_LIST__=1/0,-D__CUDA_ARCH__=900"));
+  CHECK(contains(gpu_views->args,
+                 "-Xcompiler=-U__CUDA_ARCH_LIST__,-U__CUDA_ARCH__,-D__CUDA_ARCH_LIST__=1/0,-D__CUDA_ARCH__=1210"));
+  CHECK(contains(gpu_views->args,
+                 "-Xcompiler=-U__CUDA_ARCH_LIST__,-U__CUDA_ARCH__,-D__CUDA_ARCH_LIST__=1/0,-UCUDA_DOUBLE_MATH_FUNCTIONS"));
+  // The .cpp's host view: nvcc passes a .cpp to the host compiler, no CUDA macros.
+  CHECK(std::any_of(plan.steps.begin(), plan.steps.end(),
+                    [&](const CompileStep& s) { return writes(s, views[6].output); }));
+
+  setenv("PARLAB_SIM_VIEWS", "0", 1);
+  CHECK(sim_compiled_views(f.lab, f.tc, f.stage).empty());
+  unsetenv("PARLAB_SIM_VIEWS");
+  f.tc.nvcc.clear();  // without nvcc no GPU view can be made
+  CHECK(sim_compiled_views(f.lab, f.tc, f.stage).empty());
 }
 
 TEST_CASE("CUDA build: nvcc for this machine's GPU, a clear error without nvcc", "[build]") {
