@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "compile/architecture_names.hpp"
 #include "compile/python_program.hpp"
 #include "core/errors.hpp"
 
@@ -133,6 +134,16 @@ bool nvcc_check_wanted() {
 bool views_wanted() {
   const char* value = std::getenv("PARLAB_SIM_VIEWS");
   return nvcc_check_wanted() && (value == nullptr || std::string(value) != "0");
+}
+
+// The architectures whose device view a sim build compares (compile/architecture_names):
+// every one nvcc supports where a student's file may read the architecture, else sm_90
+// (the GPU parlab's own GPU checks run on), or the first nvcc lists when it has none.
+std::vector<std::string> device_view_architectures(const Toolchain& tc, const fs::path& stage) {
+  if (tc.nvcc_architectures.empty() || sources_may_read_gpu_architecture(stage)) return tc.nvcc_architectures;
+  const bool has_90 = std::find(tc.nvcc_architectures.begin(), tc.nvcc_architectures.end(), "900") !=
+                      tc.nvcc_architectures.end();
+  return {has_90 ? std::string("900") : tc.nvcc_architectures.front()};
 }
 
 // Rewritten copies of every CUDA file (headers too: they may hold kernels and
@@ -419,7 +430,7 @@ std::vector<CompiledView> sim_compiled_views(const LabSpec& lab, const Toolchain
     view(ViewKind::sim, "");
     view(ViewKind::gpu_host, "");
     if (!has_extension(staged, {".cu"})) continue;  // nvcc compiles a .cpp for the host only
-    for (const std::string& arch : toolchain.nvcc_architectures) {
+    for (const std::string& arch : device_view_architectures(toolchain, stage)) {
       view(ViewKind::gpu_device, arch.substr(0, arch.size() - 1));  // __CUDA_ARCH__ 900: sm_90
     }
   }
