@@ -25,7 +25,7 @@ std::size_t skip_quoted(std::string_view text, std::size_t i) {
 
 bool names_gpu_architecture(std::string_view id) {
   while (id.starts_with("_")) id.remove_prefix(1);
-  for (std::string_view family : {"CUDA", "NV_", "CG_", "CCCL", "cccl"}) {
+  for (std::string_view family : {"CUDA_ARCH", "NV_", "CG_", "CCCL", "cccl"}) {
     if (id.starts_with(family)) return true;
   }
   return false;

@@ -6,10 +6,11 @@
 // architecture through a macro whose value differs between them, and every such macro
 // of the CUDA headers the simulator provides is named __CUDA_ARCH__, __CUDA_ARCH_LIST__,
 // _CG_..., _NV_..., NV_..., __NV_..., _CCCL_... or __cccl_... (the unit test
-// architecture_names_test checks that against this nvcc's headers). So the dozen views
-// are made when a student's file names an identifier of those families (or anything
-// starting with CUDA, __CUDA...), or pastes tokens (`##` could spell one), outside
-// comments; else two views do.
+// architecture_names_test checks that against this nvcc's headers: a family a new CUDA
+// adds fails it). So the dozen views are made when a student's file names an identifier
+// of those families (any leading underscores: CUDA_ARCH..., NV_..., CG_..., CCCL...,
+// cccl...), or pastes tokens (`##` could spell one), outside comments and strings; else
+// one device view does. A student's own CUDA_CHECK is not of them.
 #include <filesystem>
 #include <string_view>
 

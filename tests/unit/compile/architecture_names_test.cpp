@@ -25,7 +25,9 @@ TEST_CASE("a source may read the GPU architecture when it names one of the famil
   CHECK(may_read_gpu_architecture("#if defined(__CUDA_ARCH_LIST__)\n#endif\n"));
   CHECK(may_read_gpu_architecture("#ifdef _CG_HAS_CLUSTER_GROUP\n#endif\n"));
   CHECK(may_read_gpu_architecture("NV_IF_TARGET(NV_PROVIDES_SM_90, (a();), (b();))\n"));
-  CHECK(may_read_gpu_architecture("#ifdef __CUDACC__\n#endif\n"));
+  // The same on every architecture: a student's CUDA_CHECK, nvcc's __CUDACC__.
+  CHECK_FALSE(may_read_gpu_architecture("#define CUDA_CHECK(x) x\n#ifdef __CUDACC__\n#endif\n"));
+  CHECK(may_read_gpu_architecture("#if __CUDA_ARCH_FEAT_SM90_ALL\n#endif\n"));
   CHECK(may_read_gpu_architecture("#define CAT(a, b) a##b\n"));  // could spell __CUDA_ARCH__
   CHECK_FALSE(may_read_gpu_architecture("// needs __CUDA_ARCH__ >= 600\n/* CUDA ## */ int x;\n"));
   CHECK_FALSE(may_read_gpu_architecture("const char* s = \"CUDA error ##\"; char c = '#';\n"));
