@@ -4,22 +4,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "compile/source_text.hpp"
+
 namespace fs = std::filesystem;
 
 namespace parlab::grader {
 namespace {
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Past a quoted literal starting at text[i]; an unclosed one ends at its line's end.
-std::size_t skip_quoted(std::string_view text, std::size_t i) {
-  const char quote = text[i];
-  for (++i; i < text.size() && text[i] != '\n'; ++i) {
-    if (text[i] == quote) return i + 1;
-    if (text[i] == '\\') ++i;
-  }
-  return i;
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "compile/line_markers.hpp"
+#include "compile/source_text.hpp"
 
 namespace parlab::grader {
 namespace {
@@ -22,17 +23,6 @@ bool is_assembly_keyword(std::string_view word) { return word == "asm" || word =
 bool turns_instrumentation_off(std::string_view word) {
   while (word.starts_with("_")) word.remove_prefix(1);
   return word.starts_with("no_sanitize");
-}
-
-// Past a literal that starts at text[i] (a quote): its closing quote, backslashes
-// honoured; an unclosed one ends before its line's break.
-std::size_t skip_quoted(std::string_view text, std::size_t i) {
-  const char quote = text[i];
-  for (++i; i < text.size() && text[i] != '\n'; ++i) {
-    if (text[i] == quote) return i + 1;
-    if (text[i] == '\\') ++i;
-  }
-  return i;
 }
 
 // Past a raw string whose `"` is at text[i]: R"delim( ... )delim".
