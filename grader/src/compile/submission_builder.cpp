@@ -156,7 +156,7 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
 }
 
 // Sim builds: the lines the simulator compiled are the lines a GPU build compiles, for
-// the host and for every GPU architecture (compile/compiled_views). A difference is
+// the host and for the GPU architectures compared (compile/compiled_views). A difference is
 // written into `result` (first in the log, and as what the tests need a GPU for);
 // true when there was one.
 bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
