@@ -1,8 +1,6 @@
 #include "compile/architecture_names.hpp"
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
 #include "compile/source_text.hpp"
 
@@ -53,19 +51,10 @@ bool may_read_gpu_architecture(std::string_view text) {
 }
 
 bool sources_may_read_gpu_architecture(const fs::path& stage) {
-  std::error_code error;
-  for (fs::recursive_directory_iterator it(stage, error), end; !error && it != end; it.increment(error)) {
-    if (it.depth() == 0 && it->path() == stage / "sim") {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (!it->is_regular_file()) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in || may_read_gpu_architecture(text.str())) return true;
+  for (const SourceFile& file : staged_student_files(stage)) {
+    if (!file.readable || may_read_gpu_architecture(file.text)) return true;
   }
-  return static_cast<bool>(error);
+  return false;
 }
 
 }  // namespace parlab::grader
