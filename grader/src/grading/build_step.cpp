@@ -66,7 +66,8 @@ void erase_all(std::string& text, const std::string& what) {
 // The simulator cannot build this code (a library it does not provide), or would grade
 // other lines than a GPU compiles (compile/compiled_views): every test is left out with
 // the reason; nothing is lost.
-std::vector<TestResult> needs_gpu_results(const GradingContext& ctx, const std::string& needs_gpu) {
+std::vector<TestResult> needs_gpu_results(const GradingContext& ctx, const BuildResult& build) {
+  const std::string& needs_gpu = build.needs_gpu;
   std::vector<TestResult> results;
   for (const TestSpec& t : ctx.lab.tests) {
     const auto why = t.kind == TestKind::performance ? ctx.not_measured_reason(t, {}) : std::nullopt;
@@ -76,7 +77,7 @@ std::vector<TestResult> needs_gpu_results(const GradingContext& ctx, const std::
     r.message = why && why->status == TestStatus::not_graded
                     ? why->reason
                     : "not graded here: needs a GPU (" + needs_gpu + "): " +
-                          (needs_gpu.starts_with("code ")
+                          (build.needs_gpu_cause == BuildResult::NeedsGpuCause::compiled_lines
                                ? "the simulator grades only the lines a GPU build compiles"
                                : "the simulator does not provide this library") +
                           "; a GPU grading counts it";
@@ -111,7 +112,7 @@ void hide_grader_paths(BuildResult& build, const std::vector<fs::path>& folders)
 }
 
 std::vector<TestResult> not_compiled_results(const GradingContext& ctx, const BuildResult& build) {
-  if (!build.needs_gpu.empty()) return needs_gpu_results(ctx, build.needs_gpu);
+  if (!build.needs_gpu.empty()) return needs_gpu_results(ctx, build);
   const std::string error = first_error(build);
   const std::string message = "not run: the submission did not compile" +
                               (error.empty() ? std::string(" (the build section says why)")

@@ -226,6 +226,10 @@ struct BuildResult {
   // ("<cuda_fp16.h> at kernels.cu:3"): the code may well be right, it needs a GPU.
   // Empty otherwise (and in results written before it existed).
   std::string needs_gpu;
+  // Why, when needs_gpu is set: a library the simulator does not provide, or lines the
+  // simulator and a GPU build may compile differently (grader/src/compile/compiled_views,
+  // sim_without_nvcc). Not written to result.json (the reports say needs_gpu).
+  enum class NeedsGpuCause { library, compiled_lines } needs_gpu_cause = NeedsGpuCause::library;
 };
 
 struct HostInfo {
