@@ -129,13 +129,6 @@ bool nvcc_check_wanted() {
   return value == nullptr || std::string(value) != "0";
 }
 
-// PARLAB_SIM_VIEWS=0 (benchmarks) leaves out the comparison of the simulator's and the
-// GPU's views of the sources (compile/compiled_views); PARLAB_SIM_NVCC_CHECK=0 does too.
-bool views_wanted() {
-  const char* value = std::getenv("PARLAB_SIM_VIEWS");
-  return nvcc_check_wanted() && (value == nullptr || std::string(value) != "0");
-}
-
 // The architectures whose device view a sim build compares (compile/architecture_names):
 // every one nvcc supports where a student's file may read the architecture, else sm_90
 // (the GPU parlab's own GPU checks run on), or the first nvcc lists when it has none.
@@ -414,6 +407,11 @@ CompilePlan sim_plan(const LabSpec& lab, const Toolchain& tc, const fs::path& st
 }
 
 }  // namespace
+
+bool views_wanted() {
+  const char* value = std::getenv("PARLAB_SIM_VIEWS");
+  return nvcc_check_wanted() && (value == nullptr || std::string(value) != "0");
+}
 
 std::vector<CompiledView> sim_compiled_views(const LabSpec& lab, const Toolchain& toolchain,
                                              const fs::path& stage) {

@@ -59,6 +59,11 @@ struct CompiledView {
 // "sim", "host", "sm_90": the view's name in its file and in messages.
 std::string view_name(const CompiledView& view);
 
+// Whether a sim build compares what it compiles with what a GPU build compiles (compile/
+// compiled_views, compile/sim_without_nvcc): PARLAB_SIM_VIEWS=0 (benchmarks) leaves it
+// out, and so does PARLAB_SIM_NVCC_CHECK=0.
+bool views_wanted();
+
 // The views a sim build compares, where nvcc is installed (and its check is wanted):
 // the simulator's, the host's and one per GPU architecture this nvcc compiles for,
 // for every listed source. Empty without nvcc.

@@ -9,6 +9,7 @@
 #include "compile/build_seal.hpp"
 #include "compile/compile_check_memo.hpp"
 #include "compile/compiled_views.hpp"
+#include "compile/sim_without_nvcc.hpp"
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
@@ -159,8 +160,26 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
 // the host and for the GPU architectures compared (compile/compiled_views). A difference is
 // written into `result` (first in the log, and as what the tests need a GPU for);
 // true when there was one.
+// Sim builds without nvcc: no view to compare, so a conditional that nvcc and the
+// simulator may decide apart leaves the tests to a GPU (compile/sim_without_nvcc).
+bool reads_what_only_a_gpu_decides(const Toolchain& toolchain, const fs::path& stage,
+                                   const fs::path& submission, BuildResult& result) {
+  const std::optional<ConditionalRead> read = conditional_only_a_gpu_decides(toolchain, stage);
+  if (!read) return false;
+  const std::string display = (submission / read->file).string();
+  const std::string message = conditional_read_message(*read, display);
+  result.log = message + "\n" + result.log;
+  result.diagnostics.insert(result.diagnostics.begin(), {display, read->line, 0, "error", message});
+  result.needs_gpu = conditional_read_feature(*read, read->file);
+  result.needs_gpu_cause = BuildResult::NeedsGpuCause::compiled_lines;
+  return true;
+}
+
 bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
                             const fs::path& submission, BuildResult& result) {
+  if (toolchain.nvcc.empty()) {
+    return views_wanted() && reads_what_only_a_gpu_decides(toolchain, stage, submission, result);
+  }
   const std::vector<CompiledView> views = sim_compiled_views(lab, toolchain, stage);
   for (const std::string& src : lab.sources) {
     std::optional<ViewDifference> d;
@@ -178,6 +197,7 @@ bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, cons
     result.log = message + "\n" + result.log;
     result.diagnostics.insert(result.diagnostics.begin(), {display, d->line, 0, "error", message});
     result.needs_gpu = view_difference_feature(*d, file);
+    result.needs_gpu_cause = BuildResult::NeedsGpuCause::compiled_lines;
     return true;
   }
   return false;
