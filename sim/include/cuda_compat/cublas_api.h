@@ -7,6 +7,8 @@
 
 #include "parlab_sim/runtime.hpp"
 
+#define CUBLAS_API_H_  // cuBLAS's include guard (cublas_v2.h)
+
 typedef enum {
   CUBLAS_STATUS_SUCCESS = 0,
   CUBLAS_STATUS_NOT_INITIALIZED = 1,

@@ -3,6 +3,10 @@
 // the plain names are macros for the _v2 functions.
 #include "cublas_api.h"
 
+// cuBLAS's include guards, which public code tests to learn what is included
+// (helper_cuda.h: #ifdef CUBLAS_API_H_).
+#define CUBLAS_V2_H_
+
 #define CUBLAS_VER_MAJOR 12
 #define CUBLAS_VER_MINOR 0
 
