@@ -202,13 +202,13 @@ struct Conditional {
 // The first name of `start`'s closure over the students' macros that is decided apart
 // ("##" for a paste), or empty.
 std::string first_apart(const std::vector<Read>& start, const std::map<std::string, MacroUse>& macros,
-                        const std::function<bool(std::string_view)>& decided_apart) {
+                        const DecidedApart& decided_apart) {
   std::vector<Read> pending(start.rbegin(), start.rend());
   std::set<std::string> expanded;
   while (!pending.empty()) {
     const Read read = pending.back();
     pending.pop_back();
-    if (decided_apart(read.name)) return read.name;
+    if (decided_apart(read.name, read.expanded)) return read.name;
     const auto it = macros.find(read.name);
     if (!read.expanded || it == macros.end() || !expanded.insert(read.name).second) continue;
     if (it->second.pastes) return "##";
@@ -220,8 +220,8 @@ std::string first_apart(const std::vector<Read>& start, const std::map<std::stri
 
 }  // namespace
 
-std::optional<ConditionalRead> first_read_decided_apart(
-    const std::vector<SourceFile>& files, const std::function<bool(std::string_view)>& decided_apart) {
+std::optional<ConditionalRead> first_read_decided_apart(const std::vector<SourceFile>& files,
+                                                        const DecidedApart& decided_apart) {
   std::vector<const SourceFile*> ordered;
   for (const SourceFile& f : files) ordered.push_back(&f);
   std::sort(ordered.begin(), ordered.end(), [](const SourceFile* a, const SourceFile* b) { return a->name < b->name; });

@@ -32,10 +32,15 @@ struct ConditionalRead {
   std::string macro;  // the macro read, or "##" for a paste
 };
 
+// Whether a conditional's read of `name` may decide apart; `expanded` when the
+// preprocessor replaces the name by its definition (an #if's operand), false when it only
+// asks whether it is defined (#ifdef's name, `defined X`).
+using DecidedApart = std::function<bool(std::string_view name, bool expanded)>;
+
 // The first conditional (by file, then line) that reads, directly or through the files'
 // own macros, a name `decided_apart` holds true for, or a token paste.
-std::optional<ConditionalRead> first_read_decided_apart(
-    const std::vector<SourceFile>& files, const std::function<bool(std::string_view)>& decided_apart);
+std::optional<ConditionalRead> first_read_decided_apart(const std::vector<SourceFile>& files,
+                                                        const DecidedApart& decided_apart);
 
 // Every macro name a header under `dirs` #defines (the simulator's headers).
 std::vector<std::string> macros_defined_under(const std::vector<std::filesystem::path>& dirs);

@@ -1,37 +1,54 @@
 #include "compile/nvcc_macro_names.hpp"
 
 #include <algorithm>
-#include <string>
 #include <vector>
 
 namespace parlab::grader {
 namespace {
 
-// grader/data/nvcc_macro_names.txt as one string (grader/CMakeLists.txt).
-constexpr std::string_view kNames =
+// grader/data/*.txt as one string each (grader/CMakeLists.txt).
+constexpr std::string_view kNvccNames =
 #include "compile/nvcc_macro_names_list.inc"
     ;
+constexpr std::string_view kSimFlagNames =
+#include "compile/sim_flag_macros_list.inc"
+    ;
+constexpr std::string_view kIfdefAlikeNames =
+#include "compile/ifdef_alike_list.inc"
+    ;
 
-const std::vector<std::string_view>& sorted_names() {
-  static const std::vector<std::string_view> names = [] {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < kNames.size()) {
-      const std::size_t end = std::min(kNames.find('\n', i), kNames.size());
-      if (end > i) out.push_back(kNames.substr(i, end - i));
-      i = end + 1;
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  }();
-  return names;
+// The names of a list, one a line, sorted.
+std::vector<std::string_view> sorted_lines(std::string_view list) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < list.size()) {
+    const std::size_t end = std::min(list.find('\n', i), list.size());
+    if (end > i) out.push_back(list.substr(i, end - i));
+    i = end + 1;
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool holds(const std::vector<std::string_view>& names, std::string_view name) {
+  return std::binary_search(names.begin(), names.end(), name);
 }
 
 }  // namespace
 
 bool nvcc_may_define(std::string_view name) {
-  const std::vector<std::string_view>& names = sorted_names();
-  return std::binary_search(names.begin(), names.end(), name);
+  static const std::vector<std::string_view> names = sorted_lines(kNvccNames);
+  return holds(names, name);
+}
+
+bool sim_flags_define(std::string_view name) {
+  static const std::vector<std::string_view> names = sorted_lines(kSimFlagNames);
+  return holds(names, name);
+}
+
+bool ifdef_decides_alike(std::string_view name) {
+  static const std::vector<std::string_view> names = sorted_lines(kIfdefAlikeNames);
+  return holds(names, name);
 }
 
 }  // namespace parlab::grader

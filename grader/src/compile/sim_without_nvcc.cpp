@@ -27,19 +27,19 @@ bool is_reserved(std::string_view name) {
 }
 
 // The names the simulator's compile defines: its headers', and its flags' -D names.
-std::vector<std::string> simulator_names(const Toolchain& toolchain) {
-  std::vector<std::string> names = macros_defined_under(toolchain.sim.include_dirs);
+SimulatorMacros simulator_macros(const Toolchain& toolchain, bool every_source_cu) {
+  SimulatorMacros sim{macros_defined_under(toolchain.sim.include_dirs), every_source_cu};
   const auto add_flags = [&](const std::vector<std::string>& flags) {
     for (const std::string& flag : flags) {
       if (!flag.starts_with("-D") || flag.size() == 2) continue;
-      names.push_back(flag.substr(2, flag.find_first_of("=(") - 2));
+      sim.names.push_back(flag.substr(2, flag.find_first_of("=(") - 2));
     }
   };
   add_flags(toolchain.cxx_flags);
   add_flags(toolchain.sim.check_flags);
   add_flags(toolchain.sim.divergence_flags);
-  std::sort(names.begin(), names.end());
-  return names;
+  std::sort(sim.names.begin(), sim.names.end());
+  return sim;
 }
 
 std::string where(const ConditionalRead& read, const std::string& display_file) {
@@ -52,17 +52,25 @@ std::string what_it_reads(const ConditionalRead& read) {
 
 }  // namespace
 
-bool decided_apart(std::string_view name, const std::vector<std::string>& sim_names) {
+bool decided_apart(std::string_view name, bool expanded, const SimulatorMacros& sim) {
   if (std::find(kSharedReserved.begin(), kSharedReserved.end(), name) != kSharedReserved.end()) return false;
-  return is_reserved(name) || nvcc_may_define(name) ||
-         std::binary_search(sim_names.begin(), sim_names.end(), name);
+  if (name.starts_with("__has_")) return true;  // __has_include(<a header only one has>)
+  const bool either_defines = nvcc_may_define(name) || sim_flags_define(name) ||
+                              std::binary_search(sim.names.begin(), sim.names.end(), name);
+  // In .cu files, whether a name is defined: alike where both define it in the same
+  // files, and where neither may define it at all (a reserved guard of a header the
+  // simulator does not have, such as cuFFT's _CUFFT_H_: including it stops the build).
+  if (!expanded && sim.every_source_cu) return !ifdef_decides_alike(name) && either_defines;
+  return is_reserved(name) || either_defines;
 }
 
 std::optional<ConditionalRead> conditional_only_a_gpu_decides(const Toolchain& toolchain,
-                                                              const std::filesystem::path& stage) {
-  const std::vector<std::string> sim_names = simulator_names(toolchain);
-  return first_read_decided_apart(staged_student_files(stage),
-                                  [&](std::string_view name) { return decided_apart(name, sim_names); });
+                                                              const std::filesystem::path& stage,
+                                                              bool every_source_cu) {
+  const SimulatorMacros sim = simulator_macros(toolchain, every_source_cu);
+  return first_read_decided_apart(staged_student_files(stage), [&](std::string_view name, bool expanded) {
+    return decided_apart(name, expanded, sim);
+  });
 }
 
 std::string conditional_read_feature(const ConditionalRead& read, const std::string& display_file) {

@@ -162,9 +162,11 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
 // true when there was one.
 // Sim builds without nvcc: no view to compare, so a conditional that nvcc and the
 // simulator may decide apart leaves the tests to a GPU (compile/sim_without_nvcc).
-bool reads_what_only_a_gpu_decides(const Toolchain& toolchain, const fs::path& stage,
+bool reads_what_only_a_gpu_decides(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
                                    const fs::path& submission, BuildResult& result) {
-  const std::optional<ConditionalRead> read = conditional_only_a_gpu_decides(toolchain, stage);
+  const bool every_source_cu = std::all_of(lab.sources.begin(), lab.sources.end(),
+                                           [](const std::string& src) { return src.ends_with(".cu"); });
+  const std::optional<ConditionalRead> read = conditional_only_a_gpu_decides(toolchain, stage, every_source_cu);
   if (!read) return false;
   const std::string display = (submission / read->file).string();
   const std::string message = conditional_read_message(*read, display);
@@ -178,7 +180,7 @@ bool reads_what_only_a_gpu_decides(const Toolchain& toolchain, const fs::path& s
 bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
                             const fs::path& submission, BuildResult& result) {
   if (toolchain.nvcc.empty()) {
-    return views_wanted() && reads_what_only_a_gpu_decides(toolchain, stage, submission, result);
+    return views_wanted() && reads_what_only_a_gpu_decides(lab, toolchain, stage, submission, result);
   }
   const std::vector<CompiledView> views = sim_compiled_views(lab, toolchain, stage);
   for (const std::string& src : lab.sources) {

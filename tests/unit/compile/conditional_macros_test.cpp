@@ -3,11 +3,13 @@
 // against this machine's compilers, that every macro nvcc or the simulator's compile
 // defines otherwise than g++ is among those.
 #include "compile/conditional_macros.hpp"
+#include "compile/nvcc_macro_names.hpp"
 #include "compile/sim_without_nvcc.hpp"
 #include "compile/toolchain.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -22,7 +24,8 @@ namespace {
 
 // The first read of one of `apart` in `files` (name: text), as "file:line macro".
 std::string first_read(const std::vector<SourceFile>& files, const std::set<std::string>& apart) {
-  const auto read = first_read_decided_apart(files, [&](std::string_view n) { return apart.contains(std::string(n)); });
+  const auto read =
+      first_read_decided_apart(files, [&](std::string_view n, bool) { return apart.contains(std::string(n)); });
   return read ? read->file + ":" + std::to_string(read->line) + " " + read->macro : "none";
 }
 
@@ -63,18 +66,37 @@ TEST_CASE("a conditional's reads: its names, #ifdef's, and a student's macros an
 
 TEST_CASE("without nvcc, the names nvcc, the CUDA headers or the simulator may decide otherwise",
           "[compile][views]") {
-  const std::vector<std::string> sim = {"CUDART_PI_F", "PARLAB_SIM", "cudaStreamPerThread"};
-  for (const char* apart : {"__CUDA_ARCH__", "__CUDA_ARCH_LIST__", "PARLAB_SIM", "__PARLAB_X", "CUDART_VERSION", "CUDA_VERSION", "__CUDA_RUNTIME_H__",
-                            "__NVCC__", "__CUDACC_VER_MAJOR__", "_CG_HAS_CLUSTER_GROUP", "NV_IF_TARGET",
-                            "__SANITIZE_THREAD__", "_REENTRANT", "__OPTIMIZE__", "__has_include",
-                            "__cplusplus", "CUDART_PI_F", "cudaStreamPerThread"}) {
+  SimulatorMacros sim{{"CUDART_PI_F", "PARLAB_SIM", "cudaStreamPerThread"}, false};
+  for (const char* apart : {"__CUDA_ARCH__", "__CUDA_ARCH_LIST__", "PARLAB_SIM", "__PARLAB_X", "CUDART_VERSION",
+                            "CUDA_VERSION", "__CUDA_RUNTIME_H__", "__NVCC__", "__CUDACC_VER_MAJOR__",
+                            "_CG_HAS_CLUSTER_GROUP", "NV_IF_TARGET", "__SANITIZE_THREAD__", "_REENTRANT",
+                            "__OPTIMIZE__", "__has_include", "__cplusplus", "CUDART_PI_F", "cudaStreamPerThread"}) {
     INFO(apart);
-    CHECK(decided_apart(apart, sim));
+    CHECK(decided_apart(apart, true, sim));
+    CHECK(decided_apart(apart, false, sim));
   }
   for (const char* alike : {"__CUDACC__", "DEBUG", "NDEBUG", "CUDA_CHECK", "USE_SHARED", "M_PI", "INT_MAX",
                             "_WIN32", "__GNUC__", "__x86_64__", "BLOCK_SIZE", "PARLAB_MY_HELPERS_H"}) {
     INFO(alike);
-    CHECK_FALSE(decided_apart(alike, sim));
+    CHECK_FALSE(decided_apart(alike, true, sim));
+  }
+  // In a lab of .cu sources only, #ifdef agrees on a name both define in the same files,
+  // and on one neither may define; a value may still differ (CUDART_VERSION is the
+  // toolkit's).
+  sim.every_source_cu = true;
+  for (const char* name : {"__CUDA_RUNTIME_H__", "__DRIVER_TYPES_H__", "CUDART_VERSION", "__NVCC__", "CURAND_H_",
+                           "CUBLAS_API_H_", "_CUFFT_H_", "NV_NPPIDEFS_H"}) {
+    INFO(name);
+    CHECK_FALSE(decided_apart(name, false, sim));
+  }
+  for (const char* name : {"__CUDA_RUNTIME_H__", "CUDART_VERSION", "_CUFFT_H_"}) {
+    INFO(name);
+    CHECK(decided_apart(name, true, sim));
+  }
+  for (const char* name : {"__CUDA_ARCH__", "PARLAB_SIM", "__SANITIZE_THREAD__", "_REENTRANT", "__has_include",
+                           "__CUDA_RUNTIME_API_H__"}) {  // nvcc's guard; the simulator's header has none
+    INFO(name);
+    CHECK(decided_apart(name, false, sim));
   }
 }
 
@@ -88,9 +110,9 @@ TEST_CASE("a sim build's stage: the student's files are read, the simulator's fo
   std::ofstream(stage / "lab.cu") << "#include \"common/h.cuh\"\n#ifdef DEBUG\n#endif\n";
   std::ofstream(stage / "sim" / "lab.cu.cpp") << "#ifdef PARLAB_SIM\n#endif\n";
   Toolchain toolchain;
-  CHECK_FALSE(conditional_only_a_gpu_decides(toolchain, stage));
+  CHECK_FALSE(conditional_only_a_gpu_decides(toolchain, stage, true));
   std::ofstream(stage / "common" / "h.cuh") << "\n#ifndef __CUDA_ARCH__\n#endif\n";
-  const auto read = conditional_only_a_gpu_decides(toolchain, stage);
+  const auto read = conditional_only_a_gpu_decides(toolchain, stage, true);
   REQUIRE(read);
   CHECK(read->file == "common/h.cuh");
   CHECK(read->line == 2);
@@ -117,6 +139,12 @@ std::set<std::string> defines_of(const std::string& command) {
 
 std::string name_of(const std::string& define) { return define.substr(0, define.find_first_of(" (\n")); }
 
+std::set<std::string> names_of(const std::set<std::string>& defines) {
+  std::set<std::string> names;
+  for (const std::string& d : defines) names.insert(name_of(d));
+  return names;
+}
+
 // The macros `compiler` defines otherwise than plain g++ with the standard headers.
 std::set<std::string> defined_otherwise(const std::set<std::string>& compiler, const std::set<std::string>& gxx) {
   std::set<std::string> names;
@@ -134,36 +162,59 @@ const char* kStandardHeaders =
     "#include <atomic>\n#include <assert.h>\n#include <limits>\n#include <algorithm>\n#include <iostream>\n"
     "#include <pthread.h>\n#include <unistd.h>\n#include <cfloat>\n#include <climits>\n";
 
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += " " + w;
+  return out;
+}
+
+// g++ as the simulator's compile of a .cu file runs it, to print its macros: flags,
+// headers, prelude.
+std::string simulator_preprocessor(const Toolchain& toolchain) {
+  std::string command = toolchain.cxx + " -std=" + toolchain.cxx_standard + joined(toolchain.cxx_flags) +
+                        joined(toolchain.sim.check_flags) + joined(toolchain.sim.divergence_flags);
+  for (const auto& d : toolchain.sim.include_dirs) command += " -I" + d.string();
+  return command + " -include " + toolchain.sim.prelude + " -include parlab_sim/nvcc_macros.hpp -E -dM -x c++ ";
+}
+
+std::filesystem::path scratch(const std::string& what) {
+  const auto dir = std::filesystem::temp_directory_path() / ("parlab-cond-" + what + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 }  // namespace
 
 TEST_CASE("every macro the simulator's compile defines otherwise than g++ is left to a GPU",
           "[compile][views]") {
   const Toolchain toolchain = load_toolchain(default_toolchain_path());
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("parlab-cond-sim-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = scratch("sim");
   std::ofstream(dir / "std.cpp") << kStandardHeaders;
   std::ofstream(dir / "all.cpp") << kStandardHeaders << "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n";
-  std::string flags = "-std=" + toolchain.cxx_standard;
-  for (const std::string& f : toolchain.cxx_flags) flags += " " + f;
-  std::string sim = flags;
-  for (const std::string& f : toolchain.sim.check_flags) sim += " " + f;
-  for (const std::string& f : toolchain.sim.divergence_flags) sim += " " + f;
-  for (const auto& d : toolchain.sim.include_dirs) sim += " -I" + d.string();
-  const std::string prelude = toolchain.sim.prelude;
-  sim += " -include " + prelude + " -include " + std::filesystem::path(prelude).parent_path().string() +
-         "/nvcc_macros.hpp";
-  const auto gxx = defines_of(toolchain.cxx + " -std=" + toolchain.cxx_standard + " -E -dM -x c++ " +
-                              (dir / "std.cpp").string());
-  const auto names = defined_otherwise(defines_of(toolchain.cxx + " " + sim + " -E -dM -x c++ " +
-                                                  (dir / "all.cpp").string()), gxx);
+  std::ofstream(dir / "empty.cu") << "";
+  const std::string plain = toolchain.cxx + " -std=" + toolchain.cxx_standard + " -E -dM -x c++ ";
+  const auto names = defined_otherwise(defines_of(simulator_preprocessor(toolchain) + (dir / "all.cpp").string()),
+                                       defines_of(plain + (dir / "std.cpp").string()));
   CHECK(names.size() > 20);  // the CUDA names the simulator mirrors, at least
-  std::vector<std::string> sim_names = macros_defined_under(toolchain.sim.include_dirs);
-  std::sort(sim_names.begin(), sim_names.end());
+  SimulatorMacros sim{macros_defined_under(toolchain.sim.include_dirs), false};
+  std::sort(sim.names.begin(), sim.names.end());
   for (const std::string& name : names) {
     if (name == "__CUDACC__") continue;  // nvcc's too
     INFO(name);
-    CHECK(decided_apart(name, sim_names));
+    CHECK(decided_apart(name, true, sim));
+  }
+  // What the flags add is listed, so that #ifdef of it is left to a GPU in a .cu file too.
+  const std::string flags = joined(toolchain.cxx_flags) + joined(toolchain.sim.check_flags) +
+                            joined(toolchain.sim.divergence_flags);
+  const auto flagged = defined_otherwise(defines_of(toolchain.cxx + " -std=" + toolchain.cxx_standard + flags +
+                                                    " -E -dM -x c++ " + (dir / "empty.cu").string()),
+                                         defines_of(plain + (dir / "empty.cu").string()));
+  CHECK(flagged.contains("__SANITIZE_THREAD__"));
+  sim.every_source_cu = true;
+  for (const std::string& name : flagged) {
+    INFO(name);
+    CHECK(sim_flags_define(name));
+    CHECK(decided_apart(name, false, sim));
   }
   std::filesystem::remove_all(dir);
 }
@@ -171,13 +222,12 @@ TEST_CASE("every macro the simulator's compile defines otherwise than g++ is lef
 #ifdef PARLAB_TEST_NVCC
 TEST_CASE("every macro nvcc defines otherwise than g++, for the host or sm_90, is in the list",
           "[compile][views]") {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("parlab-cond-nvcc-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = scratch("nvcc");
   std::ofstream(dir / "std.cpp") << kStandardHeaders;
   std::ofstream(dir / "all.cu") << kStandardHeaders << "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n";
   const std::string nvcc = PARLAB_TEST_NVCC;
   const auto gxx = defines_of("g++ -std=c++20 -E -dM -x c++ " + (dir / "std.cpp").string());
+  const SimulatorMacros none;
   for (const std::string& pass : {std::string(""), std::string("--cuda -arch=sm_90 ")}) {
     const auto names = defined_otherwise(
         defines_of(nvcc + " -std=c++20 -E -Xcompiler=-dM " + pass + (dir / "all.cu").string() + " -o -"), gxx);
@@ -185,7 +235,34 @@ TEST_CASE("every macro nvcc defines otherwise than g++, for the host or sm_90, i
     for (const std::string& name : names) {
       if (name == "__CUDACC__") continue;  // the simulator's too, for a .cu file
       INFO(pass << name);
-      CHECK(decided_apart(name, {}));
+      CHECK(decided_apart(name, true, none));
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the names #ifdef decides alike on are defined by nvcc and the simulator in the same .cu files",
+          "[compile][views]") {
+  const Toolchain toolchain = load_toolchain(default_toolchain_path());
+  const std::filesystem::path dir = scratch("alike");
+  const std::string nvcc = PARLAB_TEST_NVCC;
+  std::ifstream list(std::filesystem::path(PARLAB_SOURCE_DIR) / "grader/data/ifdef_alike.txt");
+  std::vector<std::string> alike;
+  for (std::string name; std::getline(list, name);) alike.push_back(name);
+  CHECK(alike.size() > 100);
+  int file = 0;
+  for (const char* header : {"", "cuda_runtime.h", "cublas_v2.h", "cooperative_groups.h", "math_constants.h"}) {
+    const std::filesystem::path source = dir / ("case" + std::to_string(++file) + ".cu");
+    std::ofstream(source) << (*header != '\0' ? std::string("#include <") + header + ">\n" : "");
+    const auto sim = names_of(defines_of(simulator_preprocessor(toolchain) + source.string()));
+    for (const std::string& pass : {std::string(""), std::string("--cuda -arch=sm_90 ")}) {
+      const auto gpu =
+          names_of(defines_of(nvcc + " -std=c++20 -E -Xcompiler=-dM " + pass + source.string() + " -o -"));
+      for (const std::string& name : alike) {
+        INFO(header << " " << pass << name);
+        CHECK(ifdef_decides_alike(name));
+        CHECK(gpu.contains(name) == sim.contains(name));
+      }
     }
   }
   std::filesystem::remove_all(dir);
