@@ -8,6 +8,8 @@
 #   - the atomicAdd under #ifdef PARLAB_SIM (lab04/sim_branch_race) and the racy ++ under
 #     #ifdef __CUDA_ARCH__ (lab04/arch_branch_race): the build "needs a GPU", naming the
 #     macro and the line, every test left out, none failed, nothing lost;
+#   - a port of cuda-samples' helper_cuda.h, whose guards test what is included
+#     (sim_patterns/lab03_float4_helper_cuda): graded as usual;
 #   - the programming guide's __CUDA_ARCH__ < 600 guard (lab04/arch_guarded_helpers),
 #     graded where nvcc can compare: left to a GPU here, said so.
 source "$(dirname "$0")/lib.bash"
@@ -29,6 +31,16 @@ expect_field "$R" build.ok true "the reference builds without nvcc"
 expect_no_test "$R" 'failed|error|inconclusive' "no test of the reference failed"
 expect_score "$R" 60 100 "the reference: all 60 correctness points (--no-perf)"
 expect_field "$R" graded_max_score '60(\.0)?' "every correctness test graded"
+
+# Public code's guards on what is included (cuda-samples' helper_cuda.h: #ifdef
+# __DRIVER_TYPES_H__, CUBLAS_API_H_, _CUFFT_H_, CURAND_H_) decide alike: graded.
+fake_submission lab03 sim_patterns/lab03_float4_helper_cuda
+PARLAB_TOOLCHAIN="$TC" run_grade helper lab03 "$FAKE_DIR" --device sim --no-perf --json "$W/helper.json"
+R="$W/helper.json"
+expect_rc helper 0
+expect_field "$R" build.ok true "helper_cuda.h's guards: the build is graded without nvcc"
+expect_no_test "$R" 'failed|error|inconclusive' "helper_cuda.h: no test failed"
+expect_some_test "$R" status passed "helper_cuda.h: its correctness tests graded and passed"
 
 views_case() {  # NAME MACRO FILE LINE-REGEX WHAT
   local name=$1 macro=$2 file=$3 line
