@@ -1,153 +1,17 @@
 #include "compile/conditional_macros.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include "compile/source_text.hpp"
+#include "compile/directive_lines.hpp"
 
 namespace fs = std::filesystem;
 
 namespace parlab::grader {
 namespace {
-
-bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-struct Directive {
-  int line = 0;
-  std::string keyword;
-  std::string rest;  // after the keyword, comments removed, continued lines joined
-};
-
-// Past the block comment that starts at text[i] ("/*"), counting its line breaks into
-// `line`.
-std::size_t skip_block_comment(std::string_view text, std::size_t i, int& line) {
-  const std::size_t end = std::min(text.find("*/", i + 2), text.size());
-  line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
-                                      text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-  return std::min(end + 2, text.size());
-}
-
-// Steps `i` past a line continuation or a comment that starts at text[i], counting line
-// breaks into `line`; false when none starts there. A // comment stops before its break.
-bool skip_continuation_or_comment(std::string_view text, std::size_t& i, int& line) {
-  if (text.substr(i, 2) == "\\\n") {
-    ++line;
-    i += 2;
-  } else if (text.substr(i, 2) == "//") {
-    i = std::min(text.find('\n', i), text.size());
-  } else if (text.substr(i, 2) == "/*") {
-    i = skip_block_comment(text, i, line);
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// Past a raw string literal whose opening quote is text[i] (R"delim( ... )delim"),
-// counting the line breaks it holds into `line`.
-std::size_t skip_raw_string(std::string_view text, std::size_t i, int& line) {
-  const std::size_t open = text.find('(', i);
-  if (open == std::string_view::npos) return text.size();
-  const std::string close = ")" + std::string(text.substr(i + 1, open - i - 1)) + "\"";
-  std::size_t end = text.find(close, open);
-  end = end == std::string_view::npos ? text.size() : end + close.size();
-  line += static_cast<int>(std::count(text.begin() + static_cast<std::ptrdiff_t>(i),
-                                      text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-  return end;
-}
-
-// Reads the directive whose text starts at text[i] (just past its '#') up to its line's
-// unescaped end; returns where that end is. `line` counts the continued lines.
-std::size_t read_directive(std::string_view text, std::size_t i, int& line, std::string& out) {
-  while (i < text.size() && text[i] != '\n') {
-    if (skip_continuation_or_comment(text, i, line)) {
-      out += ' ';
-    } else if (text[i] == '"' || text[i] == '\'') {
-      const std::size_t end = skip_quoted(text, i);
-      out += text.substr(i, end - i);
-      i = end;
-    } else {
-      out += text[i++];
-    }
-  }
-  return i;
-}
-
-Directive split_directive(int line, const std::string& body) {
-  std::size_t i = 0;
-  while (i < body.size() && is_blank(body[i])) ++i;
-  std::size_t end = i;
-  while (end < body.size() && is_identifier_char(body[end])) ++end;
-  return {line, body.substr(i, end - i), body.substr(end)};
-}
-
-// The directives of a file, each at the line its '#' stands on.
-std::vector<Directive> directives_of(std::string_view text) {
-  std::vector<Directive> out;
-  int line = 1;
-  bool line_start = true;  // only blanks and comments since the line began
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-      line_start = true;
-      ++i;
-    } else if (skip_continuation_or_comment(text, i, line)) {
-      continue;
-    } else if (is_blank(c)) {
-      ++i;
-    } else if (c == '#' && line_start) {
-      const int at = line;
-      std::string body;
-      i = read_directive(text, i + 1, line, body);
-      out.push_back(split_directive(at, body));
-      line_start = false;
-    } else if (c == '"' && i > 0 && text[i - 1] == 'R') {
-      i = skip_raw_string(text, i, line);
-      line_start = false;
-    } else if (c == '"' || c == '\'') {
-      i = skip_quoted(text, i);
-      line_start = false;
-    } else {
-      line_start = false;
-      ++i;
-    }
-  }
-  return out;
-}
-
-// The identifiers of a directive's text, literals and numbers skipped; `pastes` is set
-// when it holds a `##`.
-std::vector<std::string> identifiers_of(std::string_view text, bool& pastes) {
-  std::vector<std::string> names;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '"' || c == '\'') {
-      i = skip_quoted(text, i);
-    } else if (c == '#' && i + 1 < text.size() && text[i + 1] == '#') {
-      pastes = true;
-      i += 2;
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      while (i < text.size() && (is_identifier_char(text[i]) || text[i] == '.')) ++i;  // 1e5f, 0x1Fu
-    } else if (is_identifier_start(c)) {
-      std::size_t end = i;
-      while (end < text.size() && is_identifier_char(text[end])) ++end;
-      names.emplace_back(text.substr(i, end - i));
-      i = end;
-    } else {
-      ++i;
-    }
-  }
-  return names;
-}
 
 bool is_conditional(const std::string& keyword) {
   static const std::set<std::string> kConditionals = {"if", "elif", "ifdef", "ifndef", "elifdef", "elifndef"};

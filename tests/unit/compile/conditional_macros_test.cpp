@@ -59,6 +59,19 @@ TEST_CASE("a conditional's reads: its names, #ifdef's, and a student's macros an
   CHECK(first_read("/* a\n b */ #if \\\n  __CUDA_ARCH__\n#endif\n", apart) == "k.cu:2 __CUDA_ARCH__");
   CHECK(first_read("#if 1 /* two\nlines */ && \\\n 1\n#endif\n#ifdef PARLAB_SIM\n", apart) == "k.cu:5 PARLAB_SIM");
   CHECK(first_read("#if 0x1Fu > 1e5f\n#endif\n", {"x1Fu", "e5f"}) == "none");
+  // Read as the preprocessor reads: splices first (one may close a comment or continue a
+  // line, with blanks before the break), whole numbers (a digit separator is no quote),
+  // exact raw-string prefixes, the digraph %: for #.
+  CHECK(first_read("/* a *\\\n/\n#ifdef PARLAB_SIM\n#endif\n", apart) == "k.cu:3 PARLAB_SIM");
+  CHECK(first_read("#if 0 \\  \n || defined(PARLAB_SIM)\n#endif\n", apart) == "k.cu:1 PARLAB_SIM");
+  CHECK(first_read("#if 1'0 /* ' */ || PARLAB_SIM\n#endif\n", apart) == "k.cu:1 PARLAB_SIM");
+  CHECK(first_read("#define M(...)\nM(1'2'/*')\n#ifdef PARLAB_SIM\n#endif\n", apart) == "k.cu:3 PARLAB_SIM");
+  CHECK(first_read("#define B\nconst char* s = B\"(\";\n#ifdef PARLAB_SIM\n#endif\n// )\"\n", apart) ==
+        "k.cu:3 PARLAB_SIM");
+  CHECK(first_read("auto s = u8R\"d(\n#ifdef PARLAB_SIM\n)d\";\n%:ifdef __CUDA_ARCH__\n", apart) ==
+        "k.cu:4 __CUDA_ARCH__");
+  CHECK(first_read("#define CAT(a, b) a %:%: b\n#if CAT(PARLAB, _SIM)\n#endif\n", apart) == "k.cu:2 ##");
+  CHECK(first_read("#i\\\nfdef PARLAB_\\\nSIM\n#endif\n", apart) == "k.cu:1 PARLAB_SIM");
   // The first by file name, then line.
   CHECK(first_read({{"b.cu", "#ifdef PARLAB_SIM\n#endif\n"}, {"a.cuh", "\n\n#if __CUDA_ARCH__\n#endif\n"}}, apart) ==
         "a.cuh:3 __CUDA_ARCH__");
