@@ -4,15 +4,14 @@
 # grades a source only when its conditionals decide alike for the simulator and a GPU:
 #   nvcc_macro_names.txt  the macros nvcc, or the CUDA headers the simulator also
 #                         provides, define for the host or a GPU that g++ and the C and
-#                         C++ standard headers do not (or define otherwise);
-#   sim_flag_macros.txt   the macros the simulator's compile flags make g++ define that
-#                         it does not define with -std alone (the race check's
-#                         __SANITIZE_THREAD__, -pthread's _REENTRANT);
-#   ifdef_alike.txt       the names of those two lists and of the simulator's headers'
-#                         macros that nvcc (host pass and every GPU pass) and the
-#                         simulator define in the same .cu files: in one that includes
-#                         nothing, and in one that includes any one header the simulator
-#                         implements. #ifdef and `defined` decide alike on them.
+#                         C++ standard headers do not (or define otherwise): their values
+#                         may differ;
+#   defined_in_one.txt    the macros one of nvcc's passes (host, sm_75, sm_90, sm_120) or
+#                         the simulator defines and the other does not, in a .cu file that
+#                         includes nothing or one that includes any one header the
+#                         simulator implements (nvcc's own, the simulator's PARLAB_SIM, the
+#                         guards of the standard headers its prelude includes, its flags'
+#                         __SANITIZE_THREAD__): even #ifdef decides apart on them.
 # Run it where nvcc is, after a CUDA update or a change of the simulator's headers or
 # flags, with a configured build (its toolchain.json says how the simulator compiles):
 #   bash grader/data/make_nvcc_macro_names.sh BUILD_DIR [NVCC]
@@ -69,15 +68,8 @@ print(t["cxx"], "-std=" + t["cxx_standard"], shlex.join(flags + ["-I" + d for d 
       ["-include", s["prelude"], "-include", "parlab_sim/nvcc_macros.hpp"]))
 PY
 )
-: > "$work/empty.cu"
-"$cxx" "$std" -E -dM -x c++ "$work/empty.cu" | defines > "$work/plain.txt"
-"$cxx" "$std" $(python3 -c 'import json,sys; t=json.load(open(sys.argv[1])); print(" ".join(t["cxx_flags"]+t["sim"]["check_flags"]+t["sim"]["divergence_flags"]))' "$build/toolchain.json") \
-  -E -dM -x c++ "$work/empty.cu" | defines > "$work/flagged.txt"
-comm -13 "$work/plain.txt" "$work/flagged.txt" | names > "$here/sim_flag_macros.txt"
 
 # Per .cu file: empty, then each implemented header alone; the names each compiler defines.
-sim_names() { grep -rhoE '^\s*#\s*define\s+[A-Za-z_][A-Za-z0-9_]*' "$sim_include" | sed -E 's/^\s*#\s*define\s+//' | sort -u; }
-sort -u "$here/nvcc_macro_names.txt" "$here/sim_flag_macros.txt" <(sim_names) > "$work/candidates.txt"
 i=0
 for h in "" $(cat "$work/real.txt"); do
   i=$((i + 1))
@@ -88,5 +80,4 @@ for h in "" $(cat "$work/real.txt"); do
     # The names defined by one and not the other, in this file and pass.
     names < "$pass" | comm -3 - "$work/case$i-sim.txt" | tr -d '\t'
   done
-done | sort -u > "$work/differ.txt"
-comm -23 "$work/candidates.txt" "$work/differ.txt" > "$here/ifdef_alike.txt"
+done | sort -u > "$here/defined_in_one.txt"

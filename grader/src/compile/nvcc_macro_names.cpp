@@ -10,11 +10,8 @@ namespace {
 constexpr std::string_view kNvccNames =
 #include "compile/nvcc_macro_names_list.inc"
     ;
-constexpr std::string_view kSimFlagNames =
-#include "compile/sim_flag_macros_list.inc"
-    ;
-constexpr std::string_view kIfdefAlikeNames =
-#include "compile/ifdef_alike_list.inc"
+constexpr std::string_view kDefinedInOneNames =
+#include "compile/defined_in_one_list.inc"
     ;
 
 // The names of a list, one a line, sorted.
@@ -41,13 +38,8 @@ bool nvcc_may_define(std::string_view name) {
   return holds(names, name);
 }
 
-bool sim_flags_define(std::string_view name) {
-  static const std::vector<std::string_view> names = sorted_lines(kSimFlagNames);
-  return holds(names, name);
-}
-
-bool ifdef_decides_alike(std::string_view name) {
-  static const std::vector<std::string_view> names = sorted_lines(kIfdefAlikeNames);
+bool defined_in_one_only(std::string_view name) {
+  static const std::vector<std::string_view> names = sorted_lines(kDefinedInOneNames);
   return holds(names, name);
 }
 

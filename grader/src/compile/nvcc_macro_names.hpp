@@ -12,13 +12,10 @@ namespace parlab::grader {
 // does not (or defines it otherwise).
 bool nvcc_may_define(std::string_view name);
 
-// sim_flag_macros.txt: the simulator's compile flags make g++ define it
-// (__SANITIZE_THREAD__, _REENTRANT).
-bool sim_flags_define(std::string_view name);
-
-// ifdef_alike.txt: nvcc (every pass) and the simulator define it in the same .cu files
-// (one that includes nothing, one that includes any one header the simulator implements):
-// #ifdef and `defined` decide alike on it (__CUDA_RUNTIME_H__, CUDART_VERSION).
-bool ifdef_decides_alike(std::string_view name);
+// defined_in_one.txt: in a .cu file that includes nothing, or one that includes any one
+// header the simulator implements, one of nvcc's passes or the simulator defines it and
+// the other does not (__CUDA_ARCH__, PARLAB_SIM, __SANITIZE_THREAD__, the guard of a
+// standard header the simulator's prelude includes): even #ifdef decides apart on it.
+bool defined_in_one_only(std::string_view name);
 
 }  // namespace parlab::grader

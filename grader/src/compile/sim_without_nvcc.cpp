@@ -55,13 +55,14 @@ std::string what_it_reads(const ConditionalRead& read) {
 bool decided_apart(std::string_view name, bool expanded, const SimulatorMacros& sim) {
   if (std::find(kSharedReserved.begin(), kSharedReserved.end(), name) != kSharedReserved.end()) return false;
   if (name.starts_with("__has_")) return true;  // __has_include(<a header only one has>)
-  const bool either_defines = nvcc_may_define(name) || sim_flags_define(name) ||
-                              std::binary_search(sim.names.begin(), sim.names.end(), name);
-  // In .cu files, whether a name is defined: alike where both define it in the same
-  // files, and where neither may define it at all (a reserved guard of a header the
-  // simulator does not have, such as cuFFT's _CUFFT_H_: including it stops the build).
-  if (!expanded && sim.every_source_cu) return !ifdef_decides_alike(name) && either_defines;
-  return is_reserved(name) || either_defines;
+  if (defined_in_one_only(name)) return true;
+  const bool simulator_defines = std::binary_search(sim.names.begin(), sim.names.end(), name);
+  // In .cu files, whether a name is defined decides alike unless one of them defines it
+  // where the other does not: both define __CUDA_RUNTIME_H__ everywhere, neither defines
+  // cuFFT's _CUFFT_H_ (including a header the simulator lacks stops the build). A name
+  // only the simulator's headers define stays apart even if the list missed it.
+  if (!expanded && sim.every_source_cu) return simulator_defines && !nvcc_may_define(name);
+  return is_reserved(name) || nvcc_may_define(name) || simulator_defines;
 }
 
 std::optional<ConditionalRead> conditional_only_a_gpu_decides(const Toolchain& toolchain,

@@ -3,16 +3,15 @@
 // container) cannot compare its view of a source with nvcc's (compile/compiled_views),
 // so it grades only sources whose conditionals decide alike for the simulator and a GPU
 // (compile/conditional_macros). A conditional decides apart when it reads:
-//   - a name nvcc or the CUDA headers define (compile/nvcc_macro_names);
-//   - a name the simulator's headers or its compile's flags define (PARLAB_SIM, the CUDA
-//     names they mirror, the check build's __SANITIZE_THREAD__);
-//   - the value of a reserved name (`__x`, `_X`) other than those a compiler on the same
-//     machine defines alike for both or neither defines (kSharedReserved in the .cpp:
-//     __CUDACC__, __GNUC__, __x86_64__, _WIN32, ...), or __has_include and its kin;
-//   - a token paste, which could spell any of them.
-// Where every source is a .cu file, #ifdef and `defined` decide alike on a name both
-// define in the same files (__CUDA_RUNTIME_H__, CUDART_VERSION) and on one neither may
-// define (cuFFT's _CUFFT_H_), as public code's guards (helper_cuda.h) read them.
+//   - a name one compiler defines where the other does not (in a .cu file that includes
+//     nothing or one header the simulator implements: __CUDA_ARCH__, PARLAB_SIM, the
+//     check build's __SANITIZE_THREAD__; compile/nvcc_macro_names);
+//   - the value of a name nvcc or the CUDA headers define otherwise than g++, or the
+//     simulator's headers define (CUDART_VERSION is the toolkit's), or of a reserved name
+//     (`__x`, `_X`) other than those a compiler on the same machine defines alike for both
+//     or neither defines (kSharedReserved in the .cpp: __CUDACC__, __GNUC__, _WIN32, ...);
+//   - __has_include and its kin, or a token paste, which could spell any name.
+// Where a lab's sources are not all .cu files, #ifdef is judged as a value is.
 // Such a source's tests are "not graded here: needs a GPU", no points lost, as when the
 // views differ.
 #include <filesystem>

@@ -9,7 +9,6 @@
 #include "compile/build_seal.hpp"
 #include "compile/compile_check_memo.hpp"
 #include "compile/compiled_views.hpp"
-#include "compile/sim_without_nvcc.hpp"
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
@@ -20,6 +19,7 @@
 #include "compile/python_program.hpp"
 #include "compile/library_interposition.hpp"
 #include "compile/runtime_interposition.hpp"
+#include "compile/sim_without_nvcc.hpp"
 #include "compile/startup_code_check.hpp"
 #include "compile/unchecked_code.hpp"
 #include "core/errors.hpp"
@@ -156,10 +156,6 @@ std::string sim_build_refusal(const LabSpec& lab, const Toolchain& toolchain, co
   return "";
 }
 
-// Sim builds: the lines the simulator compiled are the lines a GPU build compiles, for
-// the host and for the GPU architectures compared (compile/compiled_views). A difference is
-// written into `result` (first in the log, and as what the tests need a GPU for);
-// true when there was one.
 // Sim builds without nvcc: no view to compare, so a conditional that nvcc and the
 // simulator may decide apart leaves the tests to a GPU (compile/sim_without_nvcc).
 bool reads_what_only_a_gpu_decides(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
@@ -177,6 +173,11 @@ bool reads_what_only_a_gpu_decides(const LabSpec& lab, const Toolchain& toolchai
   return true;
 }
 
+// Sim builds: the lines the simulator compiled are the lines a GPU build compiles, for
+// the host and for the GPU architectures compared (compile/compiled_views; without nvcc,
+// reads_what_only_a_gpu_decides above). A difference is
+// written into `result` (first in the log, and as what the tests need a GPU for);
+// true when there was one.
 bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
                             const fs::path& submission, BuildResult& result) {
   if (toolchain.nvcc.empty()) {
