@@ -1,17 +1,13 @@
 #include "compile/architecture_names.hpp"
 
-#include <cctype>
+#include <algorithm>
 
+#include "compile/directive_lines.hpp"
 #include "compile/source_text.hpp"
 
 namespace fs = std::filesystem;
 
 namespace parlab::grader {
-namespace {
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-}  // namespace
 
 bool names_gpu_architecture(std::string_view id) {
   while (id.starts_with("_")) id.remove_prefix(1);
@@ -21,33 +17,12 @@ bool names_gpu_architecture(std::string_view id) {
   return false;
 }
 
+// Read as the preprocessor reads (compile/directive_lines): a splice, a digit separator
+// or a string prefix cannot hide a name from it.
 bool may_read_gpu_architecture(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == std::string_view::npos) return false;
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      i = text.find("*/", i + 2);
-      if (i == std::string_view::npos) return false;
-      i += 2;
-    } else if (c == '"' || c == '\'') {
-      i = skip_quoted(text, i);
-    } else if (c == '#' && i + 1 < text.size() && text[i + 1] == '#') {
-      return true;  // a token paste could spell any name
-    } else if (is_identifier_char(c)) {
-      std::size_t end = i;
-      while (end < text.size() && is_identifier_char(text[end])) ++end;
-      if (!std::isdigit(static_cast<unsigned char>(c)) && names_gpu_architecture(text.substr(i, end - i))) {
-        return true;
-      }
-      i = end;
-    } else {
-      ++i;
-    }
-  }
-  return false;
+  bool pastes = false;
+  const std::vector<std::string> names = identifiers_of(text, pastes);
+  return pastes || std::any_of(names.begin(), names.end(), [](const std::string& n) { return names_gpu_architecture(n); });
 }
 
 bool sources_may_read_gpu_architecture(const fs::path& stage) {

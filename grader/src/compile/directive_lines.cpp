@@ -153,7 +153,9 @@ std::vector<Directive> directives_of(std::string_view text) {
   return out;
 }
 
-std::vector<std::string> identifiers_of(std::string_view text, bool& pastes) {
+std::vector<std::string> identifiers_of(std::string_view raw, bool& pastes) {
+  const Spliced spliced = splice_lines(raw);  // a directive's text is already: no change
+  const std::string_view text = spliced.text;
   std::vector<std::string> names;
   std::size_t i = 0;
   while (i < text.size()) {

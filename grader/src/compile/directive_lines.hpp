@@ -21,8 +21,9 @@ struct Directive {
 
 std::vector<Directive> directives_of(std::string_view text);
 
-// The identifiers of a directive's text, literals and numbers skipped; `pastes` is set
-// when it holds a token paste (## or %:%:).
+// The identifiers of a directive's text, or of a whole file's (lines spliced first),
+// comments, literals and numbers skipped; `pastes` is set when it holds a token paste
+// (## or %:%:).
 std::vector<std::string> identifiers_of(std::string_view text, bool& pastes);
 
 }  // namespace parlab::grader

@@ -32,6 +32,11 @@ TEST_CASE("a source may read the GPU architecture when it names one of the famil
   CHECK_FALSE(may_read_gpu_architecture("// needs __CUDA_ARCH__ >= 600\n/* CUDA ## */ int x;\n"));
   CHECK_FALSE(may_read_gpu_architecture("const char* s = \"CUDA error ##\"; char c = '#';\n"));
   CHECK_FALSE(may_read_gpu_architecture("int MY_CUDA_COUNT = 0; int cuda_ok;\n"));  // not a prefix
+  // Read as the preprocessor reads: a digit separator is no quote (here it would hide the
+  // #if in a "comment"), a splice joins a name, B"( is no raw string.
+  CHECK(may_read_gpu_architecture("#define M(...)\nM(1'2'/*')\n#if __CUDA_ARCH__ == 800\n#endif\n// */\n"));
+  CHECK(may_read_gpu_architecture("#if __CUDA_\\\nARCH__ == 800\n#endif\n"));
+  CHECK(may_read_gpu_architecture("#define B\nconst char* s = B\"(\";\n#if __CUDA_ARCH__\n#endif\n// )\"\n"));
 }
 
 TEST_CASE("the staged sources are read, the simulator's rewritten copies are not", "[compile][views]") {
