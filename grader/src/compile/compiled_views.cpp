@@ -1,11 +1,11 @@
 #include "compile/compiled_views.hpp"
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "compile/line_markers.hpp"
+#include "compile/source_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -17,14 +17,6 @@ bool is_blank(std::string_view line) { return line.find_first_not_of(" \t\r\f\v"
 // "/stage/common/../x.cuh" and "/stage/x.cuh" are one file: the simulator includes a
 // rewritten copy from another folder, nvcc the original.
 std::string normal_name(const std::string& file) { return fs::path(file).lexically_normal().string(); }
-
-std::optional<std::string> read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A stopped view as a difference: the place whose #if read __CUDA_ARCH_LIST__ (gcc's
 // note "FILE:LINE:COL: note: in expansion of macro '__CUDA_ARCH_LIST__'"), else the
@@ -62,7 +54,7 @@ std::string gpu_view_words(const CompiledView& view) {
 // A view the build made; one it should have made and did not is the grader's failure,
 // never taken as agreeing or as the student's.
 std::string read_view(const CompiledView& view) {
-  std::optional<std::string> text = read_text(view.output);
+  std::optional<std::string> text = read_whole_file(view.output);
   if (!text) {
     throw std::runtime_error("the " + view_name(view) + " view of " + view.source + " was not made (" +
                              view.output.string() + ")");
@@ -156,7 +148,7 @@ std::optional<ViewDifference> compare_compiled_views(const std::vector<CompiledV
   for (const CompiledView& view : views) {
     if (view.source != source || view.kind == ViewKind::sim) continue;
     const std::string words = gpu_view_words(view);
-    if (const auto failed = read_text(view.output.string() + ".failed")) {
+    if (const auto failed = read_whole_file(view.output.string() + ".failed")) {
       return stopped_view(*failed, stage / source, words);
     }
     if (auto d = first_difference(*sim, kept_student_lines(read_view(view), prefix, excluded), words)) {

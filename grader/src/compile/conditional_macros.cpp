@@ -1,10 +1,8 @@
 #include "compile/conditional_macros.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "compile/directive_lines.hpp"
 
@@ -116,10 +114,7 @@ std::vector<std::string> macros_defined_under(const std::vector<fs::path>& dirs)
     std::error_code error;
     for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
       if (!it->is_regular_file()) continue;
-      std::ifstream in(it->path(), std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      for (const Directive& d : directives_of(text.str())) {
+      for (const Directive& d : directives_of(read_whole_file(it->path()).value_or(""))) {
         bool pastes = false;
         const std::vector<std::string> ids = d.keyword == "define" ? identifiers_of(d.rest, pastes)
                                                                     : std::vector<std::string>{};

@@ -16,6 +16,15 @@ std::size_t skip_quoted(std::string_view text, std::size_t i) {
   return i;
 }
 
+std::optional<std::string> read_whole_file(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
 std::vector<SourceFile> staged_student_files(const fs::path& stage) {
   std::vector<SourceFile> files;
   std::error_code error;
@@ -25,10 +34,8 @@ std::vector<SourceFile> staged_student_files(const fs::path& stage) {
       continue;
     }
     if (!it->is_regular_file()) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    files.push_back({it->path().lexically_relative(stage).generic_string(), text.str(), static_cast<bool>(in)});
+    std::optional<std::string> text = read_whole_file(it->path());
+    files.push_back({it->path().lexically_relative(stage).generic_string(), text.value_or(""), text.has_value()});
   }
   if (error) files.push_back({stage.generic_string(), "", false});
   return files;

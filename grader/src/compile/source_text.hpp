@@ -3,6 +3,7 @@
 // student wrote or a compiler saw (compile/unchecked_code, compile/architecture_names).
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,9 @@ namespace parlab::grader {
 // Past a literal that starts at text[i] (a quote): its closing quote, backslashes
 // honoured; an unclosed one ends before its line's break.
 std::size_t skip_quoted(std::string_view text, std::size_t i);
+
+// A whole file as text (bytes as they are); none when it cannot be opened or read.
+std::optional<std::string> read_whole_file(const std::filesystem::path& file);
 
 struct SourceFile {
   std::string name;  // relative to the stage, '/'-separated
