@@ -14,7 +14,8 @@
 # And lab04 whose lines differ between what the simulator and a GPU build compile
 # (compile/compiled_views): the racy ++ under #ifdef __CUDA_ARCH__ (arch_branch_race), the
 # atomicAdd under #ifdef PARLAB_SIM (sim_branch_race), the race under an #if that reads
-# __CUDA_ARCH_LIST__ (arch_list_branch): the build is "needs a GPU", naming the line,
+# __CUDA_ARCH_LIST__ (arch_list_branch), the race under __CUDA_ARCH__ == 800 behind a digit
+# separator (arch_race_hidden_from_scan): the build is "needs a GPU", naming the line,
 # every test left out, none failed. The agreement table's lab04/arch_guarded_helpers
 # (#ifdef __CUDACC__, the programming guide's __CUDA_ARCH__ < 600 guard) is graded as usual.
 # The gradings are the fake-gradings fixture's (fake_result: tests/fakes/grade_table.sh).
@@ -85,4 +86,10 @@ views_case sim_branch_race "code the simulator compiles and nvcc's host pass doe
   "the simulator-only atomicAdd line"
 views_case arch_list_branch "code chosen by the GPU it is built for, at histogram\.cu:$race_line" \
   "the #if that reads __CUDA_ARCH_LIST__"
+# The same race under #if __CUDA_ARCH__ == 800, behind a digit separator that a lexer
+# taking it for a quote would read as opening a comment: every architecture is still
+# compared, and sm_80's view keeps the race (5 lines inserted above it).
+views_case arch_race_hidden_from_scan \
+  "code nvcc for sm_80 compiles and the simulator does not, at histogram\.cu:$((race_line + 6))" \
+  "the sm_80-only racy line"
 finish
