@@ -69,6 +69,11 @@ class LabRunner {
   // its first run, whose table every run of it is given (grading/code_places).
   void set_code_places_tool(std::filesystem::path tool) { code_places_tool_ = std::move(tool); }
 
+  // The program's code places table (worked out at the first call, then kept); empty
+  // without the tool or when it failed. The grader names its runs' instructions by it
+  // (grading/code_place_names).
+  const std::string& code_places_for(const std::filesystem::path& program);
+
   // Wall time of every child this runner started, for the overhead figure.
   double child_seconds() const { return child_seconds_; }
 
@@ -82,7 +87,6 @@ class LabRunner {
   // Each program's table (empty: none), worked out before its first run: what the
   // program's later runs write cannot change it.
   std::map<std::string, std::string> code_places_;
-  const std::string& code_places_for(const std::filesystem::path& program);
 };
 
 }  // namespace parlab::grader

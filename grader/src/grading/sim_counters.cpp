@@ -1,11 +1,14 @@
 #include "grading/sim_counters.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 
+#include "parlab_sim/code_block_counts.hpp"
+#include "parlab_sim/instruction_counts.hpp"
 #include "score/scoring.hpp"
 
 namespace parlab::grader {
@@ -91,25 +94,56 @@ std::optional<LaunchCounts> read_launch_counts(const nlohmann::json& object) {
 
 }  // namespace
 
-std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
-  CounterTotals totals;
+namespace {
+
+// Each launch line's counts, with its kernel's name, in the file's order.
+template <typename Visit>
+void for_each_launch_line(const std::string& text, Visit visit) {
   std::istringstream lines(text);
   std::string line;
   std::size_t seen = 0;
   while (seen++ < kMaxLines && std::getline(lines, line)) {
     const nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
-    if (!object.is_object()) continue;
-    const std::optional<LaunchCounts> counts = read_launch_counts(object);
-    if (!counts) continue;
-    // The run's last line sums launches past the runtime's line limit (threads: theirs)
-    // and host accesses; with no launch in it, it is none.
-    if (counts->threads != 0) ++totals.launches;
-    for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
-      totals.*field.member += (*counts).*field.member;
+    // A record of an instruction or a code block (grading/memory_hints, divergence_hint)
+    // is no launch.
+    if (!object.is_object() || !object.contains(std::string(parlab_sim::kLaunchKernelKey)) ||
+        object.contains(std::string(parlab_sim::kInstructionOffsetKey)) ||
+        object.contains(std::string(parlab_sim::kCodeBlockOffsetKey))) {
+      continue;
     }
+    const nlohmann::json& kernel = object.at(std::string(parlab_sim::kLaunchKernelKey));
+    if (!kernel.is_string()) continue;
+    if (const std::optional<LaunchCounts> counts = read_launch_counts(object)) visit(kernel.get<std::string>(), *counts);
   }
+}
+
+void add_line(CounterTotals& totals, const LaunchCounts& counts) {
+  // The run's last line sums launches past the runtime's line limit (threads: theirs)
+  // and host accesses; with no launch in it, it is none.
+  if (counts.threads != 0) ++totals.launches;
+  for (const parlab_sim::CountField& field : parlab_sim::kLaunchCountFields) {
+    totals.*field.member += counts.*field.member;
+  }
+}
+
+}  // namespace
+
+std::optional<CounterTotals> parse_sim_counters(const std::string& text) {
+  CounterTotals totals;
+  for_each_launch_line(text, [&totals](const std::string&, const LaunchCounts& counts) { add_line(totals, counts); });
   if (totals.launches == 0) return std::nullopt;
   return totals;
+}
+
+std::vector<std::pair<std::string, CounterTotals>> sim_counters_by_kernel(const std::string& text) {
+  std::vector<std::pair<std::string, CounterTotals>> kernels;
+  for_each_launch_line(text, [&kernels](const std::string& kernel, const LaunchCounts& counts) {
+    if (kernel == parlab_sim::kLaunchTailName) return;  // launches of any kernel, summed
+    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const auto& k) { return k.first == kernel; });
+    if (it == kernels.end()) it = kernels.insert(kernels.end(), {kernel, CounterTotals{}});
+    add_line(it->second, counts);
+  });
+  return kernels;
 }
 
 std::optional<double> counter_value(const CounterTotals& t, SimCounter counter,

@@ -10,6 +10,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "parlab_sim/launch_counts.hpp"
 #include "result/result.hpp"
@@ -37,6 +39,10 @@ std::string contradictory_counts(const CounterTotals& totals);
 // Sums the file's lines; nothing when no line is valid (no kernel launched, or the
 // counters were off).
 std::optional<CounterTotals> parse_sim_counters(const std::string& text);
+
+// The same per kernel, in the order the kernels first ran (the run's last line, which
+// sums launches of any kernel, is none of them).
+std::vector<std::pair<std::string, CounterTotals>> sim_counters_by_kernel(const std::string& text);
 
 // The named counter (SimCheckSpec::counter) over the outputs' `output_elements`: a total
 // of the run per element the task must produce, so useless work only raises it. Nothing

@@ -90,7 +90,8 @@ void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
     reruns.push_back(reordered_run_name(slug, n));
   }
   races_.note(t, add_sim_findings_against(r, ctx.runs_root(), slug, notes, false,
-                                          hint_counters_source(ctx, t), reruns));
+                                          hint_counters_source(ctx, t), reruns,
+                                          instruction_place_namer(ctx, slug)));
 }
 
 // The same run again, with another seed for the simulator's order (grading/schedule_check).
@@ -133,7 +134,8 @@ void SimExtras::after_performance(GradingContext& ctx, const TestSpec& t, TestRe
   if (grades_performance(t) && r.outcome == RunOutcome::ok)
     races_.note(t, add_sim_findings(r, ctx.runs_root(), run_slug(t.name), notes, true,
                                     reference_counters_.count(t.name) ? &reference_counters_[t.name]
-                                                                      : nullptr));
+                                                                      : nullptr,
+                                    {}, instruction_place_namer(ctx, run_slug(t.name))));
 }
 
 void SimExtras::after_tests(GradingContext& ctx, std::map<std::string, TestResult>& done) {

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "grading/child_run_files.hpp"
+#include "grading/divergence_hint.hpp"
+#include "grading/memory_hints.hpp"
 #include "grading/sealed_report.hpp"
 
 namespace parlab::grader {
@@ -15,6 +17,13 @@ constexpr std::size_t kMaxFindings = 16;
 constexpr std::size_t kMaxMessage = 1200;
 constexpr std::size_t kMaxSummary = 200;
 constexpr std::uint64_t kFindingsFileCap = 256 << 10;
+
+// The memory-access and divergence hints are made by the grader from the run's counted
+// facts (grading/memory_hints, divergence_hint), never taken from the runtime's findings
+// channel.
+bool is_made_by_grader(const std::string& kind) {
+  return kind == kUncoalescedAccessKind || kind == kBankConflictsKind || kind == kWarpDivergenceKind;
+}
 
 std::string text_field(const nlohmann::json& object, const char* key) {
   auto it = object.find(key);
@@ -69,6 +78,7 @@ std::vector<SimFinding> parse_sim_findings(const std::string& text) {
     SimFinding finding{text_field(object, "kind"), text_field(object, "summary"),
                        text_field(object, "message")};
     if (finding.kind.empty() || finding.kind.size() > 64 || finding.message.empty()) continue;
+    if (is_made_by_grader(finding.kind)) continue;
     if (finding.summary.size() > kMaxSummary) finding.summary = finding.summary.substr(0, kMaxSummary) + "...";
     if (finding.message.size() > kMaxMessage) finding.message = finding.message.substr(0, kMaxMessage) + "...";
     const bool race = finding.kind == "data_race";
@@ -88,18 +98,18 @@ namespace {
 // A memory-access hint: global accesses far from coalesced, or shared-memory bank
 // conflicts (judged against the reference's counters of the same memory).
 bool is_memory_finding(const SimFinding& finding) {
-  return finding.kind == "uncoalesced_access" || finding.kind == "bank_conflicts";
+  return finding.kind == kUncoalescedAccessKind || finding.kind == kBankConflictsKind;
 }
 
 // Facts about speed (coalescing, bank conflicts, divergence), not about the answer.
 bool is_speed_finding(const SimFinding& finding) {
-  return is_memory_finding(finding) || finding.kind == "warp_divergence";
+  return is_memory_finding(finding) || finding.kind == kWarpDivergenceKind;
 }
 
 // What a note is said once per: a finding's headline, but a kernel's divergence once
 // whatever line leads it in each test ("warp divergence in kernel K at f.cu:31").
 std::string note_key(const std::string& kind, const std::string& headline) {
-  if (kind != "warp_divergence") return headline;
+  if (kind != kWarpDivergenceKind) return headline;
   return headline.substr(0, headline.find(" at "));
 }
 
@@ -150,7 +160,7 @@ std::vector<SimFinding> judged_findings(std::vector<SimFinding> findings,
     if (finding.kind == "unsupported_feature") continue;
     if (is_speed_finding(finding)) {
       if (!judged) continue;
-      const bool shared = finding.kind == "bank_conflicts";
+      const bool shared = finding.kind == kBankConflictsKind;
       const HintJudgement j = is_memory_finding(finding)
                                   ? judge_memory_hint(shared, *mine, **reference)
                                   : judge_divergence_hint(*mine, **reference);
@@ -217,7 +227,7 @@ void write_findings(TestResult& result, const std::vector<SimFinding>& findings,
                              "'; details in its message)";
     // A divergence note of this kernel, whatever line it named, or this very note.
     const std::string key = "simulator found: " + note_key(finding.kind, headline) +
-                            (finding.kind == "warp_divergence" ? " " : " (");
+                            (finding.kind == kWarpDivergenceKind ? " " : " (");
     const bool noted = std::any_of(notes.begin(), notes.end(),
                                    [&](const std::string& n) { return n.rfind(key, 0) == 0; });
     if (!noted && notes.size() < 64) notes.push_back(note);
@@ -243,10 +253,11 @@ void write_findings(TestResult& result, const std::vector<SimFinding>& findings,
 std::vector<SimFinding> add_sim_findings(TestResult& result, const std::filesystem::path& runs_root,
                                          const std::string& run_name, std::vector<std::string>& notes,
                                          bool scored, const std::optional<CounterTotals>* reference,
-                                         const std::vector<std::string>& more_runs) {
+                                         const std::vector<std::string>& more_runs,
+                                         const InstructionPlaceNamer& place_of) {
   ReferenceCountersSource source;
   if (reference != nullptr && reference->has_value()) source = [reference] { return reference; };
-  return add_sim_findings_against(result, runs_root, run_name, notes, scored, source, more_runs);
+  return add_sim_findings_against(result, runs_root, run_name, notes, scored, source, more_runs, place_of);
 }
 
 std::vector<SimFinding> add_sim_findings_against(TestResult& result,
@@ -254,7 +265,8 @@ std::vector<SimFinding> add_sim_findings_against(TestResult& result,
                                                  const std::string& run_name,
                                                  std::vector<std::string>& notes, bool scored,
                                                  const ReferenceCountersSource& reference,
-                                                 const std::vector<std::string>& more_runs) {
+                                                 const std::vector<std::string>& more_runs,
+                                                 const InstructionPlaceNamer& place_of) {
   // Sealed reports (grading/sealed_report): one that was altered costs the test. The
   // run's counters are read (and their seal checked) whether or not a hint needs them.
   ReportReader reader{runs_root, {}};
@@ -266,6 +278,15 @@ std::vector<SimFinding> add_sim_findings_against(TestResult& result,
     result.points = 0;
     result.message = tampered_report_message(reader.tampered);
     return {};
+  }
+  if (counted) {
+    std::vector<SimFinding> hints =
+        divergence_findings(sim_counters_by_kernel(*counted), parse_code_block_records(*counted), place_of);
+    for (SimFinding& hint : memory_hint_findings(parse_instruction_records(*counted), place_of))
+      hints.push_back(std::move(hint));
+    for (SimFinding& hint : hints) {
+      if (findings.size() < kMaxFindings) findings.push_back(std::move(hint));
+    }
   }
   if (findings.empty()) return {};
   const std::optional<CounterTotals> mine = counted ? parse_sim_counters(*counted) : std::nullopt;

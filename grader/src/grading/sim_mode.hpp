@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "grading/code_place_names.hpp"
 #include "grading/sim_counters.hpp"
+#include "grading/sim_finding.hpp"
 #include "result/result.hpp"
 
 namespace parlab::grader {
@@ -34,12 +36,6 @@ std::map<std::string, std::string> sim_child_environment(int cores);
 // gradings score the same figures and no block escapes the count. Only these runs pay
 // for it (docs/performance.md, "Every block counted, only where scored").
 std::map<std::string, std::string> sim_scored_counting_environment();
-
-struct SimFinding {
-  std::string kind;     // "exited_before_barrier", "data_race", ... (sim/src/report)
-  std::string summary;  // one short line with the place (may be empty)
-  std::string message;  // the simulator's text (untrusted; reporters escape it)
-};
 
 // Parses the findings file's JSON lines; malformed lines are skipped, at most 16 kept,
 // each message capped.
@@ -65,7 +61,8 @@ std::vector<SimFinding> add_sim_findings(TestResult& result, const std::filesyst
                                          const std::string& run_name, std::vector<std::string>& notes,
                                          bool scored = false,
                                          const std::optional<CounterTotals>* reference = nullptr,
-                                         const std::vector<std::string>& more_runs = {});
+                                         const std::vector<std::string>& more_runs = {},
+                                         const InstructionPlaceNamer& place_of = {});
 
 // The reference's counters, asked for only when a memory-access or divergence finding
 // must be judged against them: each answer costs a run of the reference, and most
@@ -78,6 +75,7 @@ std::vector<SimFinding> add_sim_findings_against(TestResult& result,
                                                  const std::string& run_name,
                                                  std::vector<std::string>& notes, bool scored,
                                                  const ReferenceCountersSource& reference,
-                                                 const std::vector<std::string>& more_runs = {});
+                                                 const std::vector<std::string>& more_runs = {},
+                                                 const InstructionPlaceNamer& place_of = {});
 
 }  // namespace parlab::grader

@@ -12,11 +12,12 @@
 // kind that fill a naturally aligned 8- or 16-byte piece back to back are merged
 // (vector_access.hpp). Every block of a launch is counted, every request (a block keeps a
 // bounded number of accesses; past it, a long loop's later requests are counted by their
-// executions: BlockCounters::fold_into). PARLAB_SIM_COUNTERS=1 turns them on (with the check build):
-// an instruction far from ideal becomes a finding with a hint; =2 also prints every
-// instruction's figures on stderr. PARLAB_SIM_COUNTERS_FILE names a file that
-// gets one JSON line per launch with the launch's totals (the grader compares a
-// submission's with the reference's: docs/simulation.md, "Scored counter checks").
+// executions: BlockCounters::fold_into). PARLAB_SIM_COUNTERS=1 turns them on (with the check build);
+// =2 also prints every instruction's figures on stderr. PARLAB_SIM_COUNTERS_FILE names a
+// file that gets one JSON line per launch with the launch's totals (the grader compares a
+// submission's with the reference's: docs/simulation.md, "Scored counter checks") and,
+// at exit, one per memory instruction with its totals over the run
+// (counters/run_records): the grader's memory-access hints come from those.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -134,6 +135,9 @@ parlab_sim::LaunchCounts launch_counts(const LaunchSummary& s);
 // The JSON line for one launch (kernel name reduced to identifier characters): every
 // field of the shared record, by its shared name.
 std::string summary_json_line(const char* kernel_name, const LaunchSummary& s);
+// A kernel's name as the records carry it: at most 120 characters, any but identifier
+// and template characters as '?'.
+std::string reduced_kernel_name(std::string_view kernel_name);
 // The same for any record: a launch's, or the run's last (parlab_sim::kLaunchTailName).
 std::string counts_json_line(std::string_view kernel_name, const parlab_sim::LaunchCounts& counts);
 
@@ -154,8 +158,8 @@ struct LaunchCounters {
   LaunchDivergenceTotals divergence;
 };
 
-// A launch ends: report its instructions (stderr lines; a finding with a hint where an
-// instruction is far from ideal) and its branch divergence.
+// A launch ends: its line on the counters channel, its instructions added to the run's
+// (counters/instruction_records), its branch divergence reported.
 void report_launch_counters(const char* kernel_name, LaunchCounters& launch);
 // Called by a block runner when its counted block of `launch` ends.
 void fold_block_counters(BlockCounters& block, LaunchAccessTotals& launch);

@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "counters/code_block_length.hpp"
+#include "counters/run_records.hpp"
 #include "lane/lane.hpp"
 #include "report/source_lines.hpp"
-#include "report/diagnostics.hpp"
 
 namespace parlab_sim::detail {
 
@@ -19,9 +19,6 @@ namespace {
 
 constexpr std::size_t kInitialSlots = 256;
 constexpr std::size_t kMaxSlots = std::size_t{1} << 16;  // 9 MiB: far more code blocks than a kernel has
-// A launch's share of divergent work (code bytes x warp runs) from which the simulator
-// reports a finding (the grader then judges it against the reference's run).
-constexpr double kFindingShare = 0.10;
 constexpr std::size_t kWorstLines = 3;
 
 std::size_t slot_of(const void* pc, unsigned warp, std::size_t mask) {
@@ -233,31 +230,14 @@ std::pair<std::unordered_map<const void*, CodeBlockTotals>, std::uint64_t> take_
   return {std::move(launch.code_blocks), launch.sampled_warps};
 }
 
-}  // namespace
-
-DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all,
-                                           LaunchDivergenceTotals& launch) {
-  const auto [per_block, sampled_warps] = take_totals(launch);
-  if (per_block.empty()) return {};  // a build without the coverage hook, or no sampled block
-  // Which code blocks are the student's: one addr2line run for the new addresses.
-  std::vector<const void*> addresses;
-  addresses.reserve(per_block.size());
-  for (const auto& entry : per_block) addresses.push_back(entry.first);
-  const std::vector<CodeLocation> locations = code_locations_of(addresses);
-  std::unordered_map<const void*, bool> counted;
-  std::unordered_map<const void*, std::string> line_of;
-  std::unordered_map<const void*, std::uint32_t> length_of;
-  for (std::size_t i = 0; i < addresses.size(); ++i) {
-    counted[addresses[i]] = !locations[i].library;
-    length_of[addresses[i]] = code_block_length(addresses[i]);
-    // A block of the launch lambda (a kernel's exit g++ merged there) counts as the
-    // kernel's code, but its line is the host launch line: it names no branch.
-    line_of[addresses[i]] = locations[i].launch_thunk ? "an unknown line" : locations[i].line;
-  }
-  const DivergenceSummary s = summarize_divergence(per_block, sampled_warps, counted, length_of);
-  if (s.warp_blocks == 0 || s.code_bytes == 0) return s;
-  const bool finding = static_cast<double>(s.divergent_code_bytes) >= kFindingShare * s.code_bytes;
-  if (!finding && !print_all) return s;
+// PARLAB_SIM_COUNTERS=2: the launch's divergence on stderr, with its worst lines, for a
+// person running the program by hand (the grader reads none of it: its hint comes from
+// the code block records, counters/run_records).
+void print_divergence(const char* kernel_name, const DivergenceSummary& s,
+                      const std::unordered_map<const void*, CodeBlockTotals>& per_block,
+                      std::unordered_map<const void*, bool>& counted,
+                      std::unordered_map<const void*, std::string>& line_of,
+                      std::unordered_map<const void*, std::uint32_t>& length_of) {
   // The worst code blocks first: the most divergent work, then divergent in the most warps.
   std::vector<std::pair<const void*, CodeBlockTotals>> worst;
   for (const auto& entry : per_block) {
@@ -280,34 +260,49 @@ DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_a
   std::string places;
   for (const std::string& where : lines) places += (places.empty() ? "" : ", ") + where;
   const std::string share = percent(s.divergent_code_bytes, s.code_bytes);
-  if (print_all) {
-    std::fprintf(stderr,
-                 "parlab-sim: counters: kernel %s, divergence: %llu of %llu code blocks run by a "
-                 "warp were run by only some of its lanes (%s), %llu of %llu warp runs "
-                 "divergent, %s of the work (code bytes x runs: %llu of %llu), "
-                 "%llu of %llu sampled warps divergent%s%s\n",
-                 kernel_name, static_cast<unsigned long long>(s.divergent_warp_blocks),
-                 static_cast<unsigned long long>(s.warp_blocks),
-                 percent(s.divergent_warp_blocks, s.warp_blocks).c_str(),
-                 static_cast<unsigned long long>(s.divergent_runs),
-                 static_cast<unsigned long long>(s.warp_block_runs), share.c_str(),
-                 static_cast<unsigned long long>(s.divergent_code_bytes),
-                 static_cast<unsigned long long>(s.code_bytes),
-                 static_cast<unsigned long long>(s.divergent_warps),
-                 static_cast<unsigned long long>(s.warps), places.empty() ? "" : "; worst at ",
-                 places.c_str());
+  std::fprintf(stderr,
+               "parlab-sim: counters: kernel %s, divergence: %llu of %llu code blocks run by a "
+               "warp were run by only some of its lanes (%s), %llu of %llu warp runs "
+               "divergent, %s of the work (code bytes x runs: %llu of %llu), "
+               "%llu of %llu sampled warps divergent%s%s\n",
+               kernel_name, static_cast<unsigned long long>(s.divergent_warp_blocks),
+               static_cast<unsigned long long>(s.warp_blocks),
+               percent(s.divergent_warp_blocks, s.warp_blocks).c_str(),
+               static_cast<unsigned long long>(s.divergent_runs),
+               static_cast<unsigned long long>(s.warp_block_runs), share.c_str(),
+               static_cast<unsigned long long>(s.divergent_code_bytes),
+               static_cast<unsigned long long>(s.code_bytes),
+               static_cast<unsigned long long>(s.divergent_warps),
+               static_cast<unsigned long long>(s.warps), places.empty() ? "" : "; worst at ",
+               places.c_str());
+}
+
+}  // namespace
+
+DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all,
+                                           LaunchDivergenceTotals& launch) {
+  const auto [per_block, sampled_warps] = take_totals(launch);
+  if (per_block.empty()) return {};  // a build without the coverage hook, or no sampled block
+  // Which code blocks are the student's: one addr2line run for the new addresses.
+  std::vector<const void*> addresses;
+  addresses.reserve(per_block.size());
+  for (const auto& entry : per_block) addresses.push_back(entry.first);
+  const std::vector<CodeLocation> locations = code_locations_of(addresses);
+  std::unordered_map<const void*, bool> counted;
+  std::unordered_map<const void*, std::string> line_of;
+  std::unordered_map<const void*, std::uint32_t> length_of;
+  for (std::size_t i = 0; i < addresses.size(); ++i) {
+    counted[addresses[i]] = !locations[i].library;
+    length_of[addresses[i]] = code_block_length(addresses[i]);
+    // A block of the launch lambda (a kernel's exit g++ merged there) counts as the
+    // kernel's code, but its line is the host launch line: it names no branch.
+    line_of[addresses[i]] = locations[i].launch_thunk ? "an unknown line" : locations[i].line;
   }
-  if (!finding) return s;
-  const std::string at = places.empty() ? std::string() : " (" + places + ")";
-  report_finding("warp_divergence", std::string("kernel ") + kernel_name,
-                 "warp divergence in kernel " + std::string(kernel_name) +
-                     (lines.empty() ? std::string() : " at " + lines.front()),
-                 "warp divergence in kernel " + std::string(kernel_name) + ": " + share +
-                     " of the work its warps ran (code weighted by length and runs) was run by "
-                     "only some of their threads" + at +
-                     ". Threads of one warp that take different branches run one after the "
-                     "other: where you can, make a branch's condition the same for the 32 "
-                     "threads of a warp (threadIdx.x / 32 rather than threadIdx.x % 2).");
+  const DivergenceSummary s = summarize_divergence(per_block, sampled_warps, counted, length_of);
+  add_launch_code_blocks(kernel_name, per_block, counted, length_of);
+  if (print_all && s.warp_blocks != 0 && s.code_bytes != 0) {
+    print_divergence(kernel_name, s, per_block, counted, line_of, length_of);
+  }
   return s;
 }
 

@@ -13,9 +13,9 @@
 // by runs (a block run 100 times by lane 0 and 60 by lane 1 is 100 warp runs, 40 of them
 // divergent), and weighted by runs and by each block's length in bytes
 // (counters/code_block_length.hpp): the share of the work that is divergent, which is
-// what a finding is judged on. A one-line halo load or a warp leader's atomic is a small
-// share of a kernel's work; an interleaved reduction's add, run in every warp by a few
-// lanes, is not. Cost: one thread-local load and a branch per code block outside
+// what the grader's hint is judged on (grader/src/grading/divergence_hint). A one-line
+// halo load or a warp leader's atomic is a small share of a kernel's work; an interleaved
+// reduction's add, run in every warp by a few lanes, is not. Cost: one thread-local load and a branch per code block outside
 // the sampled warps; a flat hash-table probe inside them.
 #include <cstdint>
 #include <mutex>
@@ -140,9 +140,10 @@ DivergenceSummary summarize_divergence(const std::unordered_map<const void*, Cod
 
 // A launch ends: its totals over the student's code blocks (those whose code is in the
 // simulator's or the standard library's headers are left out: a GPU has no such
-// branches, like the first thread of a block registering its __shared__ arrays); a
-// finding when a good share of the work ran divergent, naming the worst lines; with `print_all`, one
-// stderr line with the figures.
+// branches, like the first thread of a block registering its __shared__ arrays); its
+// divergent code blocks added to the run's records (counters/run_records), from which
+// the grader judges a hint and names its lines; with `print_all`, one stderr line with
+// the figures and the worst lines.
 DivergenceSummary report_launch_divergence(const char* kernel_name, bool print_all,
                                            LaunchDivergenceTotals& launch);
 

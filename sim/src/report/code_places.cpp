@@ -1,7 +1,6 @@
 #include "report/code_places.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 namespace parlab_sim::detail {
 
@@ -18,69 +17,23 @@ RunTable& run_table() {
   return table;
 }
 
-bool hex_number(std::string_view text, std::uint64_t& value) {
-  const char* end = text.data() + text.size();
-  const auto [at, error] = std::from_chars(text.data(), end, value, 16);
-  return !text.empty() && error == std::errc{} && at == end;
-}
-
-bool decode_entry(std::string_view entry, CodePlace& place) {
-  const std::size_t first = entry.find(',');
-  if (first == std::string_view::npos || first == 0) return false;
-  const std::size_t second = entry.find(',', first + 1);
-  if (second == std::string_view::npos) return false;
-  const std::string_view where = entry.substr(0, first);
-  const std::size_t dash = where.find('-');
-  if (!hex_number(where.substr(0, dash), place.offset)) return false;
-  place.end = 0;
-  if (dash != std::string_view::npos &&
-      (!hex_number(where.substr(dash + 1), place.end) || place.end <= place.offset)) {
-    return false;
-  }
-  const std::string_view flags = entry.substr(first + 1, second - first - 1);
-  if (flags.empty() || flags.find_first_not_of("lt-") != std::string_view::npos) return false;
-  place.location.library = flags.find('l') != std::string_view::npos;
-  place.location.launch_thunk = flags.find('t') != std::string_view::npos;
-  place.location.line.assign(entry.substr(second + 1));
-  return true;
-}
-
 }  // namespace
 
 std::string encode_code_places(const std::vector<CodePlace>& places) {
-  std::string text;
-  char hex[20];
+  std::vector<parlab_sim::CodePlaceEntry> entries;
+  entries.reserve(places.size());
   for (const CodePlace& place : places) {
-    if (!text.empty()) text += ';';
-    const auto [end, error] = std::to_chars(hex, hex + sizeof hex, place.offset, 16);
-    text.append(hex, error == std::errc{} ? end : hex);
-    if (place.end > place.offset) {
-      const auto [stretch_end, stretch_error] = std::to_chars(hex, hex + sizeof hex, place.end, 16);
-      text += '-';
-      text.append(hex, stretch_error == std::errc{} ? stretch_end : hex);
-    }
-    text += ',';
-    if (place.location.library) text += 'l';
-    if (place.location.launch_thunk) text += 't';
-    if (!place.location.library && !place.location.launch_thunk) text += '-';
-    text += ',';
-    for (const char c : place.location.line) text += c == ';' || c == '\n' || c == '\r' ? '?' : c;
+    entries.push_back({place.offset, place.end, place.location.library, place.location.launch_thunk,
+                       place.location.line});
   }
-  return text;
+  return parlab_sim::encode_code_place_entries(entries);
 }
 
 std::vector<CodePlace> decode_code_places(std::string_view text) {
   std::vector<CodePlace> places;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find(';', at);
-    if (end == std::string_view::npos) end = text.size();
-    CodePlace place;
-    if (decode_entry(text.substr(at, end - at), place)) places.push_back(std::move(place));
-    at = end + 1;
+  for (parlab_sim::CodePlaceEntry& entry : parlab_sim::decode_code_place_entries(text)) {
+    places.push_back({entry.offset, entry.end, {entry.library, entry.launch_thunk, std::move(entry.line)}});
   }
-  std::stable_sort(places.begin(), places.end(),
-                   [](const CodePlace& a, const CodePlace& b) { return a.offset < b.offset; });
   return places;
 }
 

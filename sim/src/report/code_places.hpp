@@ -13,19 +13,14 @@
 // whatever it is (a hook tail-called at a kernel's end records its caller's return
 // address, in the simulator's lane start).
 //
-// The table is text, one setting's value: entries separated by ';', each
-// "OFFSET,FLAGS,FILE:LINE" or "OFFSET-END,FLAGS,FILE:LINE" (a stretch [OFFSET, END)), in
-// hex (the instruction before the hook's return address, from the start of the
-// executable's image: what addr2line is given), FLAGS
-// "l" (the simulator's or the standard library's code), "t" (the launch lambda), both,
-// or "-", and FILE:LINE as addr2line named it (empty: no line), not yet shortened to the
-// name the student knows (source_display_name does that in the run, which knows the
-// source roots).
+// The table's text format is defined once, for the runtime and the grader, in
+// parlab_sim/code_places_table.hpp.
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "parlab_sim/code_places_table.hpp"
 #include "report/source_lines.hpp"
 
 namespace parlab_sim::detail {

@@ -120,18 +120,23 @@ TEST_CASE("no findings file, or a link in its place, changes nothing", "[sim_mod
   CHECK(notes.empty());
 }
 
-TEST_CASE("memory-access hints are judged against the reference's counters on the same data",
-          "[sim_mode]") {
+TEST_CASE("memory-access hints are made from the run's instruction records, named by the "
+          "grader and judged against the reference's counters on the same data", "[sim_mode]") {
   RunFolder folder;
   std::vector<std::string> notes;
-  folder.write("{\"kind\":\"uncoalesced_access\",\"summary\":\"uncoalesced loads at k.cu:4\","
-               "\"message\":\"loads at k.cu:4 need 32 sectors per request\"}\n"
-               "{\"kind\":\"bank_conflicts\",\"summary\":\"shared-memory bank conflicts at k.cu:9\","
-               "\"message\":\"2-way conflicts at k.cu:9\"}\n");
-  std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
-      << "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
-         "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
-         "\"shared_accesses\": 64, \"shared_requests\": 2, \"shared_conflict_ways\": 4}\n";
+  // No finding from the runtime: the hints come from the counters' facts.
+  const std::string counted =
+      "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
+      "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
+      "\"shared_accesses\": 64, \"shared_requests\": 2, \"shared_conflict_ways\": 4}\n"
+      "{\"instruction\": 64, \"kernel\": \"k\", \"memory\": \"global\", \"access\": \"load\", "
+      "\"requests\": 2, \"sectors\": 64, \"ideal_sectors\": 8, \"conflict_ways\": 0}\n"
+      "{\"instruction\": 144, \"kernel\": \"k\", \"memory\": \"shared\", \"access\": \"store\", "
+      "\"requests\": 2, \"sectors\": 0, \"ideal_sectors\": 0, \"conflict_ways\": 4}\n";
+  std::ofstream(folder.root / "run" / "out" / kSimCountersFile) << counted;
+  const InstructionPlaceNamer place_of = [](std::uint64_t offset) {
+    return offset == 64 ? "k.cu:4" : offset == 144 ? "k.cu:9" : "";
+  };
   CounterTotals reference_totals;  // coalesced, with the same 2-way conflicts
   reference_totals.launches = 1;
   reference_totals.global_requests = 2;
@@ -141,31 +146,58 @@ TEST_CASE("memory-access hints are judged against the reference's counters on th
   reference_totals.shared_conflict_ways = 4;
   const std::optional<CounterTotals> reference = reference_totals;
   TestResult r = passed_test();
-  add_sim_findings(r, folder.root, "run", notes, false, &reference);
+  add_sim_findings(r, folder.root, "run", notes, false, &reference, {}, place_of);
   CHECK_THAT(r.message, Contains("(simulator: uncoalesced loads at k.cu:4)"));
-  CHECK_THAT(r.message, Contains("need 32 sectors per request (this run: 8.0 global sectors over "
-                                 "the fewest needed (reference on the same data: 1.0))"));
+  CHECK_THAT(r.message, Contains("global-memory loads at k.cu:4 in kernel k need 32 sectors per "
+                                 "request; 4 is ideal: consecutive threads should access "
+                                 "consecutive addresses"));
+  CHECK_THAT(r.message, Contains("(this run: 8.0 global sectors over the fewest needed (reference "
+                                 "on the same data: 1.0))"));
   CHECK_THAT(r.message, !Contains("k.cu:9"));  // the reference has the same conflicts
 
+  // Without a namer the hint still stands, at an unknown line.
+  TestResult unnamed = passed_test();
+  std::vector<std::string> more_notes;
+  add_sim_findings(unnamed, folder.root, "run", more_notes, false, &reference);
+  CHECK_THAT(unnamed.message, Contains("(simulator: uncoalesced loads at an unknown line)"));
+
   // The reference itself: nothing to say.
-  const std::optional<CounterTotals> same = parse_sim_counters(
-      "{\"kernel\": \"k\", \"threads\": 64, \"global_loads\": 64, \"global_stores\": 0, "
-      "\"global_requests\": 2, \"global_sectors\": 64, \"global_ideal_sectors\": 8, "
-      "\"shared_accesses\": 64, \"shared_requests\": 2, \"shared_conflict_ways\": 4}\n");
+  const std::optional<CounterTotals> same = parse_sim_counters(counted);
   TestResult own = passed_test();
   std::vector<std::string> no_notes;
-  add_sim_findings(own, folder.root, "run", no_notes, false, &same);
+  add_sim_findings(own, folder.root, "run", no_notes, false, &same, {}, place_of);
   CHECK(own.message == "all outputs match");
   CHECK(no_notes.empty());
+
+  // A memory-access finding on the runtime's findings channel is none: those hints are
+  // the grader's to make, from the facts.
+  folder.write("{\"kind\":\"uncoalesced_access\",\"summary\":\"uncoalesced loads at k.cu:77\","
+               "\"message\":\"loads at k.cu:77\"}\n"
+               "{\"kind\":\"bank_conflicts\",\"summary\":\"shared-memory bank conflicts at k.cu:78\","
+               "\"message\":\"conflicts at k.cu:78\"}\n");
+  TestResult claimed = passed_test();
+  std::vector<std::string> claimed_notes;
+  add_sim_findings(claimed, folder.root, "run", claimed_notes, false, &reference, {}, place_of);
+  CHECK_THAT(claimed.message, Contains("(simulator: uncoalesced loads at k.cu:4)"));
+  CHECK_THAT(claimed.message, !Contains("k.cu:77"));
+  CHECK_THAT(claimed.message, !Contains("k.cu:78"));
 }
 
 TEST_CASE("a warp-divergence hint is shown only where this run diverges clearly more than "
           "the reference on the same data", "[sim_mode]") {
   RunFolder folder;
+  // The runtime's own finding of this kind is none (the grader makes it from the facts).
   folder.write("{\"kind\":\"warp_divergence\",\"summary\":\"warp divergence in kernel k at "
-               "k.cu:12\",\"message\":\"warp divergence in kernel k: 50% of the work its "
-               "warps ran was run by only some of their threads (k.cu:12)\"}\n");
-  std::ofstream(folder.root / "run" / "out" / kSimCountersFile) << kHalfDivergentCounters;
+               "k.cu:77\",\"message\":\"warp divergence in kernel k: 90% (k.cu:77)\"}\n");
+  std::ofstream(folder.root / "run" / "out" / kSimCountersFile)
+      << kHalfDivergentCounters
+      << "{\"code_block\": 64, \"kernel\": \"k\", \"bytes\": 20, \"warp_runs\": 16, "
+         "\"divergent_runs\": 16, \"divergent_warps\": 8}\n"
+         "{\"code_block\": 96, \"kernel\": \"k\", \"bytes\": 10, \"warp_runs\": 16, "
+         "\"divergent_runs\": 16, \"divergent_warps\": 8}\n";
+  const InstructionPlaceNamer place_of = [](std::uint64_t offset) {
+    return offset == 64 ? "k.cu:12" : offset == 96 ? "k.cu:14" : "";
+  };
   CounterTotals uniform;  // the reference: the same code blocks, none divergent
   uniform.launches = 1;
   uniform.warps = 8;
@@ -174,9 +206,11 @@ TEST_CASE("a warp-divergence hint is shown only where this run diverges clearly 
   std::optional<CounterTotals> reference = uniform;
   std::vector<std::string> notes;
   TestResult r = passed_test();
-  add_sim_findings(r, folder.root, "run", notes, false, &reference);
+  add_sim_findings(r, folder.root, "run", notes, false, &reference, {}, place_of);
   CHECK_THAT(r.message, Contains("(simulator: warp divergence in kernel k at k.cu:12)"));
-  CHECK_THAT(r.message, Contains("(k.cu:12) (this run: 50% of the work its warps ran was "
+  CHECK_THAT(r.message, !Contains("k.cu:77"));
+  CHECK_THAT(r.message, Contains("(k.cu:12, k.cu:14)."));
+  CHECK_THAT(r.message, Contains("(threadIdx.x / 32 rather than threadIdx.x % 2). (this run: 50% of the work its warps ran was "
                                  "run by only some of their threads; the reference on the same "
                                  "data: 0%)"));
   CHECK(r.status == TestStatus::passed);  // a hint: points unchanged
@@ -187,7 +221,7 @@ TEST_CASE("a warp-divergence hint is shown only where this run diverges clearly 
   reference = diverging;
   TestResult same = passed_test();
   std::vector<std::string> no_notes;
-  add_sim_findings(same, folder.root, "run", no_notes, false, &reference);
+  add_sim_findings(same, folder.root, "run", no_notes, false, &reference, {}, place_of);
   CHECK(same.message == "all outputs match");
 }
 

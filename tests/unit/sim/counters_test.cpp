@@ -69,8 +69,8 @@ TEST_CASE("a coalesced float load is 4 sectors per request, stride 32 is 32 with
   const auto strided = run_counted("stride_32_load");
   INFO(strided.output);
   CHECK_THAT(strided.output, Contains("global loads at counters_kernels.cu:16: 32.0 sectors per request (4.0 is ideal)"));
-  CHECK_THAT(strided.output, Contains("warning: global-memory loads at counters_kernels.cu:16 in kernel "
-                                      "stride_32_load need 32 sectors per request; 4 is ideal"));
+  // Which instruction deserves a hint is the grader's to judge (grading/memory_hints).
+  CHECK_THAT(strided.output, !Contains("warning"));
   const auto broadcast = run_counted("broadcast_load");
   CHECK_THAT(broadcast.output, Contains("global loads at counters_kernels.cu:21: 1.0 sectors per request"));
 }
@@ -84,7 +84,7 @@ TEST_CASE("tile[ty][tx] is conflict-free, tile[tx][ty] 32-way on 32x32 and 8-way
   const auto columns32 = run_counted("tile_columns_32");
   INFO(columns32.output);
   CHECK_THAT(columns32.output, Contains("shared stores at counters_kernels.cu:35: 32.0-way bank conflicts"));
-  CHECK_THAT(columns32.output, Contains("warning: shared-memory loads at counters_kernels.cu:37"));
+  CHECK_THAT(columns32.output, !Contains("warning"));
   const auto rows16 = run_counted("tile_rows_16");
   CHECK_THAT(rows16.output, Contains("shared loads at counters_kernels.cu:29: 1.0-way bank conflicts"));
   const auto columns16 = run_counted("tile_columns_16");
@@ -161,13 +161,17 @@ TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with its totals",
   run_counted("stride_32_load");  // the same with in[i * 32]
   unsetenv("PARLAB_SIM_COUNTERS_FILE");
   std::ifstream in(file);
-  // Each run: its launch's line, then at exit the run's last line (the launches past the
-  // line limit, none here, and the host's accesses after the launch).
+  // Each run: its launch's line, then at exit its memory instructions (the load and the
+  // store, most requests first, the offset breaking the tie) and the run's last line (the
+  // launches past the line limit, none here, and the host's accesses after the launch).
   std::string coalesced, tail, strided, more;
+  std::string coalesced_records[2], strided_records[2];
   std::getline(in, coalesced);
+  for (std::string& record : coalesced_records) std::getline(in, record);
   std::getline(in, tail);
   CHECK_THAT(tail, StartsWith("{\"kernel\": \"(the rest of the run)\", \"threads\": 0, \"global_loads\": 0, "));
   std::getline(in, strided);
+  for (std::string& record : strided_records) std::getline(in, record);
   std::getline(in, tail);
   CHECK_THAT(tail, StartsWith("{\"kernel\": \"(the rest of the run)\", \"threads\": 0, "));
   CHECK_FALSE(std::getline(in, more));
@@ -187,6 +191,24 @@ TEST_CASE("PARLAB_SIM_COUNTERS_FILE gets one line per launch with its totals",
   // Loads 32 sectors per request, stores 4: 8 x 32 + 8 x 4.
   CHECK_THAT(strided, Contains("\"global_requests\": 16, \"global_sectors\": 288, "
                                "\"global_ideal_sectors\": 64"));
+  // The instructions' facts: 8 requests each; the strided load 32 sectors a request
+  // where its bytes need 4, the store 4 of 4. Where they are is an offset in the program
+  // (the grader names its line), the same instruction in both runs of the program.
+  std::string loads[2], stores[2];
+  for (int run = 0; run < 2; ++run) {
+    for (const std::string& record : run == 0 ? coalesced_records : strided_records) {
+      INFO(record);
+      CHECK_THAT(record, StartsWith("{\"instruction\": "));
+      (record.find("\"access\": \"load\"") != std::string::npos ? loads : stores)[run] = record;
+    }
+  }
+  CHECK_THAT(loads[0], Contains(", \"kernel\": \"coalesced_load\", \"memory\": \"global\", \"access\": \"load\", "
+                                "\"requests\": 8, \"sectors\": 32, \"ideal_sectors\": 32, \"conflict_ways\": 0}"));
+  CHECK_THAT(loads[1], Contains(", \"kernel\": \"stride_32_load\", \"memory\": \"global\", \"access\": \"load\", "
+                                "\"requests\": 8, \"sectors\": 256, \"ideal_sectors\": 32, \"conflict_ways\": 0}"));
+  CHECK_THAT(stores[1], Contains(", \"kernel\": \"stride_32_load\", \"memory\": \"global\", \"access\": \"store\", "
+                                 "\"requests\": 8, \"sectors\": 32, \"ideal_sectors\": 32, \"conflict_ways\": 0}"));
+  CHECK(loads[0].substr(0, loads[0].find(',')) != loads[1].substr(0, loads[1].find(',')));  // two kernels' loads
 }
 
 TEST_CASE("every block and every execution of a loop is counted", "[sim][counters]") {

@@ -4,11 +4,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "counters/code_block_length.hpp"
 #include "counters/divergence.hpp"
 #include "exec/sampled_blocks.hpp"
+#include "grading/divergence_hint.hpp"
 #include "report/source_lines.hpp"
 #include "sim_test_support.hpp"
 
@@ -24,20 +28,41 @@ sim_test::ProgramOutcome run_counted(const std::string& kernel) {
   return outcome;
 }
 
-// The kernel's line in PARLAB_SIM_COUNTERS_FILE.
-std::string summary_line(const std::string& kernel) {
+// The counters file of a run of `kernel`: its launch line and, at exit, its records.
+std::string counters_file_of(const std::string& kernel) {
   const std::string file = (std::filesystem::temp_directory_path() /
-                            ("divergence-file-" + std::to_string(::getpid())))
+                            ("divergence-records-" + std::to_string(::getpid())))
                                .string();
   std::filesystem::remove(file);
   setenv("PARLAB_SIM_COUNTERS_FILE", file.c_str(), 1);
   run_counted(kernel);
   unsetenv("PARLAB_SIM_COUNTERS_FILE");
   std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::filesystem::remove(file);
-  return line;
+  return text;
+}
+
+// The grader's divergence hints (grading/divergence_hint) for a run of `kernel`, from the
+// facts the runtime wrote; the lines named by addr2line on the program at the records'
+// offsets (the grader's table holds the same), shortened to the file's name.
+std::vector<parlab::grader::SimFinding> grader_hints(const std::string& kernel) {
+  const std::string text = counters_file_of(kernel);
+  const std::string program = std::string(PARLAB_SIM_PROGRAMS_DIR) + "/sim_fixture_counters_divergence";
+  const parlab::grader::InstructionPlaceNamer place_of = [&program](std::uint64_t offset) {
+    const auto located = parlab_sim::detail::locate_in_object(program, {offset});
+    const auto it = located.find(offset);
+    if (it == located.end() || it->second.library || it->second.line.empty()) return std::string();
+    return std::filesystem::path(it->second.line).filename().string();
+  };
+  return parlab::grader::divergence_findings(parlab::grader::sim_counters_by_kernel(text),
+                                             parlab::grader::parse_code_block_records(text), place_of);
+}
+
+// The kernel's line in PARLAB_SIM_COUNTERS_FILE (its first).
+std::string summary_line(const std::string& kernel) {
+  const std::string text = counters_file_of(kernel);
+  return text.substr(0, text.find('\n'));
 }
 
 }  // namespace
@@ -137,9 +162,16 @@ TEST_CASE("if (threadIdx.x % 2) diverges in every warp: both branches run by hal
   CHECK_THAT(outcome.output, Contains("8 of 8 sampled warps divergent; worst at "));
   CHECK_THAT(outcome.output, Contains("counters_divergence.cu:12"));
   CHECK_THAT(outcome.output, Contains("counters_divergence.cu:14"));
-  CHECK_THAT(outcome.output, Contains("warning: warp divergence in kernel odd_lanes: "));
-  CHECK_THAT(outcome.output, Contains("of the work its warps ran (code weighted by length and "
-                                      "runs) was run by only some of their threads"));
+  // The runtime judges nothing: the hint is the grader's, from the run's facts.
+  CHECK_THAT(outcome.output, !Contains("warning"));
+  const auto hints = grader_hints("odd_lanes");
+  REQUIRE(hints.size() == 1);
+  CHECK(hints[0].kind == "warp_divergence");
+  CHECK_THAT(hints[0].summary, Contains("warp divergence in kernel odd_lanes at counters_divergence.cu:1"));
+  CHECK_THAT(hints[0].message, Contains("counters_divergence.cu:12"));
+  CHECK_THAT(hints[0].message, Contains("counters_divergence.cu:14"));
+  CHECK_THAT(hints[0].message, Contains("of the work its warps ran (code weighted by length and "
+                                        "runs) was run by only some of their threads"));
 }
 
 TEST_CASE("if ((threadIdx.x / 32) % 2) is warp-uniform: no divergence, no finding",
@@ -149,6 +181,8 @@ TEST_CASE("if ((threadIdx.x / 32) % 2) is warp-uniform: no divergence, no findin
   CHECK_THAT(outcome.output, Contains("kernel odd_warps, divergence: 0 of 24 code blocks"));
   CHECK_THAT(outcome.output, Contains("0 of 8 sampled warps divergent"));
   CHECK_THAT(outcome.output, !Contains("warning"));
+  CHECK(grader_hints("odd_warps").empty());
+  CHECK(counters_file_of("odd_warps").find("\"code_block\"") == std::string::npos);  // no divergent block
 }
 
 TEST_CASE("a loop whose trip count depends on the lane diverges, one that depends on the warp "
@@ -159,11 +193,13 @@ TEST_CASE("a loop whose trip count depends on the lane diverges, one that depend
   // runs with idle lanes (the most is 31, the fewest 0).
   CHECK_THAT(lane.output, Contains("kernel lane_loop, divergence: 8 of 24 code blocks"));
   CHECK_THAT(lane.output, Contains("8 of 8 sampled warps divergent; worst at counters_divergence.cu:30"));
-  CHECK_THAT(lane.output, Contains("warning: warp divergence in kernel lane_loop"));
+  const auto lane_hints = grader_hints("lane_loop");
+  REQUIRE(lane_hints.size() == 1);
+  CHECK(lane_hints[0].summary == "warp divergence in kernel lane_loop at counters_divergence.cu:30");
   const auto warp = run_counted("warp_loop");
   INFO(warp.output);
   CHECK_THAT(warp.output, Contains("kernel warp_loop, divergence: 0 of 24 code blocks"));
-  CHECK_THAT(warp.output, !Contains("warning"));
+  CHECK(grader_hints("warp_loop").empty());
 }
 
 TEST_CASE("a kernel without branches has no divergence", "[sim][counters][divergence]") {
@@ -189,13 +225,15 @@ TEST_CASE("a halo tile's edge loads and warp leaders' atomics are side work: no 
     INFO(outcome.output);
     CHECK(outcome.exit_code == 0);
     CHECK_THAT(outcome.output, Contains(std::string("kernel ") + kernel + ", divergence: 0 of "));
-    CHECK_THAT(outcome.output, !Contains("warning"));
+    CHECK(grader_hints(kernel).empty());
   }
   const auto interleaved = run_counted("interleaved_sum");
   INFO(interleaved.output);
   CHECK_THAT(interleaved.output, Contains("8 of 8 sampled warps divergent; worst at "
                                           "counters_divergence.cu:101"));
-  CHECK_THAT(interleaved.output, Contains("warning: warp divergence in kernel interleaved_sum"));
+  const auto interleaved_hints = grader_hints("interleaved_sum");
+  REQUIRE(interleaved_hints.size() == 1);
+  CHECK(interleaved_hints[0].summary == "warp divergence in kernel interleaved_sum at counters_divergence.cu:101");
 }
 
 TEST_CASE("the counters file gets the divergence totals of each launch",

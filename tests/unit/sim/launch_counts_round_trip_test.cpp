@@ -1,11 +1,18 @@
-// The counters channel's record, end to end: what the runtime writes for a launch
-// (counters/access_counters) is what the grader reads back (grading/sim_counters), field
-// by field, through the one definition both use (parlab_sim/launch_counts.hpp).
+// The counters channel's records, end to end: what the runtime writes for a launch
+// (counters/access_counters), a memory instruction and a code block (counters/run_records)
+// is what the grader reads back (grading/sim_counters, memory_hints, divergence_hint),
+// field by field, through the one definition both use (parlab_sim/launch_counts.hpp,
+// instruction_counts.hpp, code_block_counts.hpp).
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "counters/access_counters.hpp"
+#include "counters/run_records.hpp"
+#include "grading/divergence_hint.hpp"
+#include "grading/memory_hints.hpp"
 #include "grading/sim_counters.hpp"
+#include "parlab_sim/code_block_counts.hpp"
+#include "parlab_sim/instruction_counts.hpp"
 #include "parlab_sim/launch_counts.hpp"
 
 using parlab_sim::detail::LaunchSummary;
@@ -127,4 +134,77 @@ TEST_CASE("a line without one of the access counts is no launch, without a diver
       if (field.group == parlab_sim::CountGroup::divergence) CHECK((*read).*field.member == 0);
     }
   }
+}
+
+TEST_CASE("every field of a memory instruction's record reaches the grader under its own name, "
+          "and no instruction record counts as a launch", "[sim][counters][protocol]") {
+  parlab_sim::InstructionCounts shared_store;
+  shared_store.code_offset = (std::uint64_t{1} << 33) + 0x1a2b;
+  shared_store.shared = true;
+  shared_store.store = true;
+  shared_store.requests = (std::uint64_t{1} << 34) + 3;
+  shared_store.conflict_ways = 5 * shared_store.requests + 7;
+  parlab_sim::InstructionCounts global_load;
+  global_load.code_offset = 0x4321;
+  global_load.requests = 1000003;
+  global_load.sectors = 32 * global_load.requests - 11;
+  global_load.ideal_sectors = 4 * global_load.requests + 13;
+  const std::string text = parlab_sim::detail::instruction_json_line("tile<16>", shared_store) + "\n" +
+                           parlab_sim::detail::instruction_json_line("scale\x01", global_load) + "\n";
+  const auto read = parlab::grader::parse_instruction_records(text);
+  REQUIRE(read.size() == 2);
+  CHECK(read[0].kernel == "tile<16>");
+  CHECK(read[0].counts.code_offset == shared_store.code_offset);
+  CHECK(read[0].counts.shared);
+  CHECK(read[0].counts.store);
+  CHECK(read[0].counts.requests == shared_store.requests);
+  CHECK(read[0].counts.conflict_ways == shared_store.conflict_ways);
+  CHECK(read[1].kernel == "scale?");  // reduced as the launch lines' names
+  CHECK(read[1].counts.code_offset == 0x4321);
+  CHECK_FALSE(read[1].counts.shared);
+  CHECK_FALSE(read[1].counts.store);
+  CHECK(read[1].counts.requests == global_load.requests);
+  CHECK(read[1].counts.sectors == global_load.sectors);
+  CHECK(read[1].counts.ideal_sectors == global_load.ideal_sectors);
+  // Beside a launch's line, the records change none of its sums.
+  const parlab_sim::LaunchCounts launch = parlab_sim::detail::launch_counts(distinct_summary());
+  const auto totals = parlab::grader::parse_sim_counters(parlab_sim::detail::counts_json_line("k", launch) + text);
+  REQUIRE(totals.has_value());
+  CHECK(totals->launches == 1);
+  CHECK(totals->global_sectors == launch.global_sectors);
+  CHECK(totals->shared_conflict_ways == launch.shared_conflict_ways);
+}
+
+TEST_CASE("every field of a code block's record reaches the grader under its own name, and "
+          "the launch lines' totals are kept per kernel", "[sim][counters][protocol]") {
+  parlab_sim::CodeBlockCounts block;
+  block.code_offset = (std::uint64_t{1} << 33) + 0x77;
+  block.bytes = 41;
+  block.warp_runs = (std::uint64_t{1} << 34) + 5;
+  block.divergent_runs = (std::uint64_t{1} << 33) + 9;
+  block.divergent_warps = 13;
+  const std::string record = parlab_sim::detail::code_block_json_line("reduce<256>", block) + "\n";
+  const auto read = parlab::grader::parse_code_block_records(record);
+  REQUIRE(read.size() == 1);
+  CHECK(read[0].kernel == "reduce<256>");
+  CHECK(read[0].counts.code_offset == block.code_offset);
+  CHECK(read[0].counts.bytes == block.bytes);
+  CHECK(read[0].counts.warp_runs == block.warp_runs);
+  CHECK(read[0].counts.divergent_runs == block.divergent_runs);
+  CHECK(read[0].counts.divergent_warps == block.divergent_warps);
+  // Two kernels' launches and the run's last line: each kernel's own sums, in the order
+  // they first ran; the records and the last line belong to none.
+  const parlab_sim::LaunchCounts launch = parlab_sim::detail::launch_counts(distinct_summary());
+  const std::string text = parlab_sim::detail::counts_json_line("b", launch) + record +
+                           parlab_sim::detail::counts_json_line("a", launch) +
+                           parlab_sim::detail::counts_json_line("b", launch) +
+                           parlab_sim::detail::counts_json_line(parlab_sim::kLaunchTailName, launch);
+  const auto kernels = parlab::grader::sim_counters_by_kernel(text);
+  REQUIRE(kernels.size() == 2);
+  CHECK(kernels[0].first == "b");
+  CHECK(kernels[0].second.launches == 2);
+  CHECK(kernels[0].second.divergent_code_bytes == 2 * launch.divergent_code_bytes);
+  CHECK(kernels[1].first == "a");
+  CHECK(kernels[1].second.code_bytes == launch.code_bytes);
+  CHECK(parlab::grader::parse_sim_counters(text)->launches == 4);
 }
