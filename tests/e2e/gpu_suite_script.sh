@@ -87,4 +87,32 @@ n=$(grep -c -- "--device gpu --sandbox auto --json $W/suite3/fake-" "$W/dry_fake
 expect_in "$W/dry_fakes.out" "grade lab05 $W/fakes/lab05__lab05_fp16 --no-perf " "a no-perf line of fakes.tsv graded --no-perf"
 # text: the --dry-run plan
 expect_in "$W/dry_fakes.out" "--no-perf --toolchain $W/suite3/toolchain-sanitizer.json" "the sanitizer run uses its own toolchain"
+# text: the --dry-run plan
+expect_in "$W/dry_fakes.out" "grade lab06 $W/fakes/lab06__lab06_pipeline_one_stream --only pipeline overlaps copies with kernels " \
+  "an only:TEST line of fakes.tsv graded --only that test"
+# A second pass over the fakes alone, every grading with one toolchain named.
+run_suite fakes_only --build "$build" --out "$W/suite4" --dry-run --runs 3 --fakes "$W/fakes" \
+  --no-references --toolchain "$build/toolchain.json" --sanitizer /bin/true
+expect_rc fakes_only 0
+n=$(grep -c -- "--reference\|/skeleton " "$W/fakes_only.out")
+[ "$n" = 0 ] && pass "--no-references: no reference, skeleton or sanitizer pair planned" ||
+  fail "--no-references still planned $n reference or skeleton gradings"
+n=$(grep -c -- "--toolchain $build/toolchain.json --device gpu" "$W/fakes_only.out")
+[ "$n" = "$want" ] && pass "--toolchain passed to every grading" || fail "--toolchain on $n of $want gradings"
+run_suite bad_toolchain --build "$build" --toolchain "$W/none.json"
+expect_rc bad_toolchain 2
+# text: the suite script's argument error
+expect_in "$W/bad_toolchain.err" "no such file" "a missing --toolchain refused"
+# A fakes.tsv line whose only:TEST names no test of its lab is refused when the fakes are made.
+mkdir -p "$W/badlist/tests/gpu" "$W/badlist/labs"
+cp "$PARLAB_SOURCE_DIR/tests/gpu/make_gpu_fakes.sh" "$W/badlist/tests/gpu/"
+ln -s "$PARLAB_SOURCE_DIR/tests/fakes" "$W/badlist/tests/fakes"
+ln -s "$PARLAB_SOURCE_DIR/labs/lab06-streams" "$W/badlist/labs/lab06-streams"
+printf 'lab06\tlab06/pipeline_one_stream\tonly:pipeline overlap\tx\n' >"$W/badlist/tests/gpu/fakes.tsv"
+bash "$W/badlist/tests/gpu/make_gpu_fakes.sh" "$W/badfakes" >"$W/badonly.out" 2>"$W/badonly.err"
+echo $? >"$W/badonly.rc"
+expect_rc badonly 2
+# text: make_gpu_fakes.sh's error
+expect_in "$W/badonly.err" "'pipeline overlap' .lab06/pipeline_one_stream. is no test of lab06's lab.toml" \
+  "an only: name that is no test refused"
 [ "$failures" = 0 ] || exit 1

@@ -11,7 +11,13 @@ mkdir -p "$out"
 : >"$out/list.tsv"
 grep -v '^#' "$root/tests/gpu/fakes.tsv" | while IFS=$'\t' read -r lab fake grading expect; do
   [ -n "$lab" ] || continue
-  case "$grading" in perf | no-perf) ;; *) echo "fakes.tsv: '$grading' for $fake is neither perf nor no-perf" >&2; exit 2 ;; esac
+  case "$grading" in
+    perf | no-perf) ;;
+    only:*)  # one performance test of the lab, by its exact name in lab.toml
+      grep -qxF "name = \"${grading#only:}\"" "$root"/labs/"$lab"-*/lab.toml ||
+        { echo "fakes.tsv: '${grading#only:}' ($fake) is no test of $lab's lab.toml" >&2; exit 2; } ;;
+    *) echo "fakes.tsv: '$grading' for $fake is none of perf, no-perf, only:TEST" >&2; exit 2 ;;
+  esac
   name="${lab}__${fake//\//_}"
   rm -rf "${out:?}/$name"
   if [[ "$fake" == */* ]]; then

@@ -5,7 +5,8 @@
 #
 #   bash tests/gpu/run_gpu_suite.sh --build DIR [--out DIR] [--runs N] [--labs "lab03 lab04"]
 #                                   [--fakes DIR] [--sanitizer PATH] [--budget SECONDS]
-#                                   [--sandbox MODE] [--ctest] [--dry-run]
+#                                   [--sandbox MODE] [--toolchain FILE] [--no-references]
+#                                   [--ctest] [--dry-run]
 #
 #   --build DIR   a configured and built parlab build folder (its toolchain.json and grade)
 #   --out DIR     where results go (default: DIR/gpu-suite): per run JSON, markdown and
@@ -20,6 +21,9 @@
 #                 out is listed in table.md. Order: each reference once, the skeletons,
 #                 the fakes, the sanitizer pairs, then the remaining reference runs
 #   --sandbox M   require (default) | auto | off, passed to every grading
+#   --toolchain F a toolchain.json passed to every grading but the sanitizer pairs (e.g.
+#                 the build's with compute_sanitizer named: the references graded with it)
+#   --no-references  grade no reference and no skeleton (a second pass over the fakes)
 #   --ctest       also run the build's whole test suite (needs the test binaries built)
 #   --dry-run     print the commands without running them (works without a GPU)
 #
@@ -28,6 +32,7 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build="" out="" runs=5 labs="" with_ctest=0 dry=0 fakes="" sanitizer="" budget="" sandbox=require
+toolchain="" references=1
 started=$(date +%s)
 
 usage() { echo "run_gpu_suite.sh: $1" >&2; sed -n '6,8p' "$0" | sed 's/^#//' >&2; exit 2; }
@@ -41,6 +46,8 @@ while [ $# -gt 0 ]; do
     --sanitizer) sanitizer=${2:-}; shift 2 || usage "--sanitizer needs a path" ;;
     --budget) budget=${2:-}; shift 2 || usage "--budget needs seconds" ;;
     --sandbox) sandbox=${2:-}; shift 2 || usage "--sandbox needs a mode" ;;
+    --toolchain) toolchain=${2:-}; shift 2 || usage "--toolchain needs a file" ;;
+    --no-references) references=0; shift ;;
     --ctest) with_ctest=1; shift ;;
     --dry-run) dry=1; shift ;;
     *) usage "unknown argument '$1'" ;;
@@ -54,6 +61,7 @@ case "$budget" in ''|*[!0-9]*) [ -z "$budget" ] || usage "--budget must be whole
 case "$sandbox" in require|auto|off) ;; *) usage "--sandbox must be require, auto or off, got '$sandbox'" ;; esac
 [ -z "$fakes" ] || [ -f "$fakes/list.tsv" ] || usage "--fakes $fakes: no list.tsv there (tests/gpu/make_gpu_fakes.sh writes it)"
 [ -z "$sanitizer" ] || [ -x "$sanitizer" ] || usage "--sanitizer $sanitizer: not an executable"
+[ -z "$toolchain" ] || [ -f "$toolchain" ] || usage "--toolchain $toolchain: no such file"
 build=$(cd "$build" && pwd)
 [ -z "$fakes" ] || fakes=$(cd "$fakes" && pwd)
 out=${out:-$build/gpu-suite}
@@ -105,7 +113,9 @@ status=0
 over_budget() { [ -n "$budget" ] && [ $(($(date +%s) - started)) -ge "$budget" ]; }
 grade_one() {  # LAB NAME ARGS...: one grading, its JSON, markdown, console log, exit, wall
   local lab=$1 name=$2; shift 2
-  local cmd=("$build/grade" "$lab" "$@" --device gpu --sandbox "$sandbox"
+  local own=()  # --toolchain for every grading that names none of its own
+  [ -z "$toolchain" ] || [[ " $* " == *" --toolchain "* ]] || own=(--toolchain "$toolchain")
+  local cmd=("$build/grade" "$lab" "$@" "${own[@]}" --device gpu --sandbox "$sandbox"
              --json "$out/$name.json" --markdown "$out/$name.md")
   if [ "$dry" = 1 ]; then echo "+ ${cmd[*]}"; return 0; fi
   if over_budget; then echo "$name" >>"$out/left-out.txt"; return 0; fi
@@ -119,21 +129,27 @@ grade_one() {  # LAB NAME ARGS...: one grading, its JSON, markdown, console log,
   return "$rc"
 }
 # Most important first, so a lease that ends early still answers the main question.
-for lab in $labs; do
-  grade_one "$lab" "$lab-reference-1" --reference || status=1
-done
-for lab in $labs; do
-  # The skeleton compiles and fails its tests (exit 1 expected): graded for the table.
-  grade_one "$lab" "$lab-skeleton" "$(read_toolchain lab_dir "$lab")/skeleton" || true
-done
+if [ "$references" = 1 ]; then
+  for lab in $labs; do
+    grade_one "$lab" "$lab-reference-1" --reference || status=1
+  done
+  for lab in $labs; do
+    # The skeleton compiles and fails its tests (exit 1 expected): graded for the table.
+    grade_one "$lab" "$lab-skeleton" "$(read_toolchain lab_dir "$lab")/skeleton" || true
+  done
+fi
 if [ -n "$fakes" ]; then
   while IFS=$'\t' read -r name lab fake grading expect; do
     case " $labs " in *" $lab "*) ;; *) continue ;; esac
-    extra=(); [ "$grading" = no-perf ] && extra=(--no-perf)
+    extra=()
+    case "$grading" in
+      no-perf) extra=(--no-perf) ;;
+      only:*) extra=(--only "${grading#only:}") ;;  # one speed test and what it needs
+    esac
     grade_one "$lab" "fake-$name" "$fakes/$name" "${extra[@]}" || true
   done <"$fakes/list.tsv"
 fi
-if [ -n "$sanitizer" ]; then
+if [ -n "$sanitizer" ] && [ "$references" = 1 ]; then
   # The same toolchain with compute-sanitizer named: each passed correctness test runs
   # again under it (docs/gpu.md). Without it first, so the difference is its cost.
   python3 - "$build/toolchain.json" "$sanitizer" "$out/toolchain-sanitizer.json" <<'PY'
@@ -146,6 +162,7 @@ PY
     grade_one "$lab" "$lab-noperf-sanitizer" --reference --no-perf --toolchain "$out/toolchain-sanitizer.json" || true
   done
 fi
+[ "$references" = 1 ] || runs=1
 for i in $(seq 2 "$runs"); do
   for lab in $labs; do
     grade_one "$lab" "$lab-reference-$i" --reference || status=1
@@ -153,89 +170,7 @@ for i in $(seq 2 "$runs"); do
 done
 [ "$dry" = 1 ] && exit 0
 
-python3 - "$out" "$runs" "$ctest_rc" "$fakes" $labs >"$out/table.md" <<'PY'
-import json, sys, pathlib
-out, runs, ctest_rc, fakes, labs = (pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3],
-                                    sys.argv[4], sys.argv[5:])
-probe = json.loads((out / "probe.json").read_text())
-print(f"### GPU suite: {probe.get('name')} (compute capability {probe.get('cc')}, "
-      f"driver {probe.get('driver')}, runtime {probe.get('runtime')})\n")
-print(f"- device-to-device copy bandwidth: **{probe.get('bandwidth_gbs')} GB/s** (best of 10, 1 GiB)")
-print(f"- cuBLAS SGEMM 4096^3: **{probe.get('sgemm_gflops')} GFLOP/s** (best of 5)")
-print(f"- ctest: {ctest_rc if ctest_rc != '0' else 'all passed'}\n")
-print("| lab | grading | score | performance points | exit | wall |")
-print("|---|---|---|---|---|---|")
-def load(name):
-    f = out / f"{name}.json"
-    return json.loads(f.read_text()) if f.exists() else None
-def text(name, ext):
-    f = out / f"{name}.{ext}"
-    return f.read_text().strip() if f.exists() else ""
-def perf_points(r):
-    ts = [t for t in r["tests"] if t["kind"] == "performance"]
-    return f"{sum(t['points'] for t in ts):g} / {sum(t['max_points'] for t in ts):g}" if ts else "-"
-def row(lab, label, name):
-    r = load(name)
-    if r is None and not (out / f"{name}.exit").exists():
-        return  # not run: left out by --budget, listed below
-    score = f"{r['score']:g} / {r['max_score']:g}" if r else f"no result (see {name}.console)"
-    pp = perf_points(r) if r else "-"
-    wall = text(name, "wall")
-    print(f"| {lab} | {label} | {score} | {pp} | {text(name, 'exit')} | {wall + ' s' if wall else ''} |")
-for lab in labs:
-    for name in [f"{lab}-reference-{i}" for i in range(1, runs + 1)] + [f"{lab}-skeleton"]:
-        row(lab, name.split('-', 1)[1], name)
-if fakes:
-    print("\n| lab | fake | grading | must get | score | performance points | verdicts of the performance tests | exit |")
-    print("|---|---|---|---|---|---|---|---|")
-    for line in (pathlib.Path(fakes) / "list.tsv").read_text().splitlines():
-        name, lab, fake, grading, expect = line.split("\t")
-        if lab not in labs:
-            continue
-        r = load(f"fake-{name}")
-        if r is None and not (out / f"fake-{name}.exit").exists():
-            continue
-        score = f"{r['score']:g} / {r['max_score']:g}" if r else "no result"
-        verdicts = "; ".join(f"{t['name'][:40]} {t['points']:g}/{t['max_points']:g} {t['status']}"
-                             for t in r["tests"] if t["kind"] == "performance") if r else ""
-        print(f"| {lab} | {fake} | {grading} | {expect} | {score} | {perf_points(r) if r else '-'} | "
-              f"{verdicts or '-'} | {text('fake-' + name, 'exit')} |")
-pairs = [(lab, f"{lab}-noperf-plain", f"{lab}-noperf-sanitizer") for lab in labs]
-if any((out / f"{b}.exit").exists() for _, _, b in pairs):
-    print("\n| lab | reference --no-perf | without compute-sanitizer | with it | sanitizer findings |")
-    print("|---|---|---|---|---|")
-    for lab, a, b in pairs:
-        if not (out / f"{b}.exit").exists():
-            continue
-        rb = load(b)
-        found = [t["name"] + ": " + t.get("message", "")[:80] for t in (rb or {}).get("tests", [])
-                 if "sanitizer" in json.dumps(t).lower() and t["status"] != "passed"]
-        print(f"| {lab} | score {load(b)['score'] if rb else '-'} | {text(a, 'wall')} s | {text(b, 'wall')} s | "
-              f"{'; '.join(found) or 'none'} |")
-left = (out / "left-out.txt").read_text().split() if (out / "left-out.txt").exists() else []
-if left:
-    print(f"\nLeft out by --budget: {', '.join(left)}")
-print("\n| lab | test (reference, run 1) | reference median | baseline median | ratio | achieved | of peak | points |")
-print("|---|---|---|---|---|---|---|---|")
-for lab in labs:
-    r = load(f"{lab}-reference-1")
-    if not r:
-        continue
-    for t in r["tests"]:
-        if t["kind"] != "performance":
-            continue
-        m, roof = t.get("measurement"), t.get("roofline")
-        cand = f"{m['candidate_median_s']*1e3:.3f} ms" if m else "-"
-        base = f"{m['baseline'].split(':')[0]} {m['baseline_median_s']*1e3:.3f} ms" if m else "-"
-        ratio = f"{m['median_ratio']:.2f}x" if m else "-"
-        ach = f"{roof['achieved']:.0f} {roof['unit']}" if roof else "-"
-        frac = f"{roof['fraction']*100:.0f}%" if roof else "-"
-        print(f"| {lab} | {t['name']} | {cand} | {base} | {ratio} | {ach} | {frac} | "
-              f"{t['points']:g} / {t['max_points']:g} ({t['status']}) |")
-        for line in t.get("stdout_tail", "").splitlines():
-            if line.startswith("overlap:"):  # lab06's driver: the overlap its pipeline achieved
-                print(f"| {lab} | {t['name']}: {line} | | | | | | |")
-PY
+python3 "$src/tests/gpu/suite_table.py" "$out" "$runs" "$ctest_rc" "$fakes" $labs >"$out/table.md"
 cat "$out/table.md"
 [ "$ctest_rc" = 0 ] || [ "$ctest_rc" = skipped ] || status=1
 exit $status
