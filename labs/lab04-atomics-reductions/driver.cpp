@@ -108,14 +108,15 @@ void run_sum(TaskContext& ctx) {
   DeviceBuffer<float> values(floats.size());
   upload(ctx, values, floats);
   DeviceBuffer<float> result(1);
-  // A float tree sum stays within the lab's 2e-5 of the exact sum; these sums differ
-  // from one repetition's content to the next by about a fifth.
+  // The fresh content is whole numbers whose float sum is exact in any order
+  // (reduction_draws.hpp): the result must be the exact sum.
   lab04::ReductionFreshInputs<float> fresh(values, floats, lab04::draw_floats,
                                            [&](std::span<const float> in) -> std::string {
     const double want = std::accumulate(in.begin(), in.end(), 0.0);
     const float got = result.download()[0];
-    if (std::fabs(got - want) <= 1e-4 * std::fabs(want)) return "";
-    return "the sum is " + std::to_string(got) + " where these values give " + std::to_string(want);
+    if (static_cast<double>(got) == want) return "";
+    return "the sum is " + std::to_string(got) + " where these values (whole numbers: float adds them "
+           "exactly in any order) give " + std::to_string(want);
   });
   const FreshInputs steps = fresh.steps();
   gpu_timed(
