@@ -47,7 +47,7 @@ class Session {
   bool has_cpu_tests() const;
   bool selected(const TestSpec& t) const { return !selection_ || selection_->selects(t.name); }
   bool build(GradeResult& result);
-  void run_correctness_tests(GradeResult& result, TestResults& done);
+  void run_correctness_tests(GradeResult& result, TestResults& done, MeasurementLock& lock);
   bool measures_any(const TestResults& done) const;
   void run_performance_tests(GradeResult& result, TestResults& done);
   void publish(const GradeResult& partial) const;
@@ -95,7 +95,7 @@ GradeResult Session::run() {
   TestResults done;
   ctx_.phases.switch_to(GradingPhase::tests);
   extras_->before_tests(ctx_, result);
-  run_correctness_tests(result, done);
+  run_correctness_tests(result, done, machine_lock);
   ctx_.phases.switch_to(GradingPhase::performance);
   if (measures_any(done)) machine_lock.take_exclusive();
   run_performance_tests(result, done);
@@ -176,7 +176,7 @@ bool Session::build(GradeResult& result) {
   return true;
 }
 
-void Session::run_correctness_tests(GradeResult& result, TestResults& done) {
+void Session::run_correctness_tests(GradeResult& result, TestResults& done, MeasurementLock& lock) {
   for (const TestSpec& t : ctx_.lab.tests) {
     if (t.kind != TestKind::correctness) continue;
     if (!selected(t)) {
@@ -187,9 +187,14 @@ void Session::run_correctness_tests(GradeResult& result, TestResults& done) {
     if (!ctx_.runs_here(t)) {
       done[t.name] = ctx_.skipped_without_gpu(t);
     } else {
+      // gpu_alone: no other grading's run on this GPU beside this one (its re-run under
+      // compute-sanitizer included), then back to sharing.
+      const bool alone = t.gpu_alone && ctx_.mode == DeviceMode::gpu;
+      if (alone) lock.take_exclusive();
       CorrectnessRun ran = run_correctness(ctx_, t);
       done[t.name] = ran.result;
       extras_->after_correctness(ctx_, t, ran.run, done[t.name], result.notes);
+      if (alone) lock.share();
     }
     publish_done(result, done);
   }

@@ -8,7 +8,8 @@
 // kernel drops them when a process dies, even by kill -9.
 //
 // GPU labs also lock their GPU: shared for correctness runs, exclusive for GPU
-// measurements, so gradings on different GPUs measure at the same time.
+// measurements and for a test marked gpu_alone (lab.toml), so gradings on different
+// GPUs measure at the same time.
 #include <filesystem>
 #include <functional>
 #include <optional>

@@ -131,6 +131,10 @@ struct TestSpec {
   std::optional<RooflineSpec> roofline;
   std::optional<SimCheckSpec> sim_check;  // [tests.sim]: GPU performance tests only
   std::vector<std::string> requires_tests;  // performance gated on these passing
+  // A correctness test that needs its GPU to itself (lab02's device budget takes all
+  // free device memory but the budget): on a GPU it runs holding the GPU's lock
+  // exclusively, so no other grading's GPU run starts beside it (measurement_lock.hpp).
+  bool gpu_alone = false;
   std::string where;
 };
 

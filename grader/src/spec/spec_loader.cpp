@@ -177,7 +177,7 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   TomlReader r(t, file, context);
   r.expect_keys({"name", "kind", "points", "visibility", "dataset", "task", "params", "warmup",
                  "repeat", "requires", "compare", "limits", "performance", "roofline", "device",
-                 "sim"});
+                 "sim", "gpu_alone"});
   TestSpec s;
   s.where = r.location(nullptr);
   s.name = r.required_string("name");
@@ -200,6 +200,11 @@ TestSpec read_test(const toml::table& t, const std::string& file, const Resource
   if (s.warmup < 0) r.fail(r.node("warmup"), "warmup must be >= 0");
   if (s.repeat < 1) r.fail(r.node("repeat"), "repeat must be >= 1");
   s.requires_tests = r.string_list("requires");
+  s.gpu_alone = r.optional_bool("gpu_alone").value_or(false);
+  if (s.gpu_alone && (s.kind != TestKind::correctness || s.device != Device::gpu)) {
+    r.fail(r.node("gpu_alone"), "gpu_alone is for GPU correctness tests (a performance test "
+                                "already runs alone on its GPU)");
+  }
 
   if (const toml::table* c = r.optional_table("compare")) {
     TomlReader cr(*c, file, "test '" + s.name + "' compare");

@@ -256,6 +256,29 @@ TEST_CASE("each test runs on a device: gpu by default in GPU labs and cpu in CPU
   CHECK_THAT(error_of(cpu_test_roofline), Catch::Contains("a roofline table needs a GPU test"));
 }
 
+TEST_CASE("gpu_alone: a GPU correctness test that needs its GPU to itself", "[spec]") {
+  const std::string gpu = replace(kValid, "sources = [\"a.cpp\"]", "kind = \"gpu\"\nsources = [\"a.cu\"]");
+  CHECK_FALSE(load_lab_spec(write_spec(gpu)).tests[0].gpu_alone);
+  const std::string alone = replace(gpu, "task = \"serial\"", "task = \"serial\"\ngpu_alone = true");
+  CHECK(load_lab_spec(write_spec(alone)).tests[0].gpu_alone);
+  // A performance test runs alone on its GPU anyway; a CPU test has no GPU to keep.
+  CHECK_THAT(error_of(replace(gpu, "task = \"parallel\"", "task = \"parallel\"\ngpu_alone = true")),
+             Catch::Contains("test 'speed': gpu_alone is for GPU correctness tests"));
+  CHECK_THAT(error_of(replace(kValid, "task = \"serial\"", "task = \"serial\"\ngpu_alone = true")),
+             Catch::Contains("gpu_alone is for GPU correctness tests"));
+  CHECK_THAT(error_of(replace(gpu, "task = \"serial\"", "task = \"serial\"\ngpu_alone = \"yes\"")),
+             Catch::Contains("gpu_alone"));
+  // lab02's device budget takes all free device memory but 16 MB while it runs.
+  for (const LabSpec& lab : load_all_labs(fs::path(PARLAB_SOURCE_DIR) / "labs")) {
+    for (const TestSpec& t : lab.tests) {
+      if (t.params.has("budget_mb") && t.device == Device::gpu) {
+        INFO(lab.id << ": " << t.name);
+        CHECK(t.gpu_alone);
+      }
+    }
+  }
+}
+
 TEST_CASE("a GPU performance test's sim-mode substitute ([tests.sim])", "[spec]") {
   const std::string gpu = replace(kValid, "sources = [\"a.cpp\"]", "kind = \"gpu\"\nsources = [\"a.cu\"]");
   const std::string with_sim = replace(
