@@ -111,4 +111,28 @@ std::string compile_check_key(const CompileStep& step, const fs::path& stage,
   return key.hex();
 }
 
+std::string compiled_views_key(const std::vector<CompileStep>& view_steps, const fs::path& stage,
+                               const std::vector<std::string>& staged,
+                               const std::vector<fs::path>& include_dirs,
+                               const std::vector<fs::path>& simulator_dirs) {
+  Sha256Text key;
+  key.add("compiled views 1");
+  for (CompileStep step : view_steps) {
+    step.checks_source = step.views_of;
+    key.add(compile_check_key(step, stage, staged, include_dirs));
+  }
+  for (const fs::path& dir : simulator_dirs) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_regular_file(ec)) files.push_back(it->path());
+    }
+    if (ec) throw std::runtime_error("cannot list " + dir.string() + ": " + ec.message());
+    std::sort(files.begin(), files.end());
+    key.add(dir.string());
+    for (const fs::path& file : files) key.add(file.lexically_relative(dir).string()).add(read_whole(file));
+  }
+  return key.hex();
+}
+
 }  // namespace parlab::grader

@@ -38,4 +38,17 @@ std::string compile_check_key(const CompileStep& step, const std::filesystem::pa
                               const std::vector<std::string>& staged,
                               const std::vector<std::filesystem::path>& include_dirs);
 
+// What the agreement of one staged file's compiled views (compile/compiled_views: the
+// simulator's and nvcc's preprocessing, `view_steps`, every step whose views_of names
+// that file) depends on, as 64 hex digits: each step as compile_check_key reads it, and
+// every file under `simulator_dirs` whatever its name (the simulator's headers, some
+// without an extension, decide its view's groups). Only an agreement is remembered, in
+// its own memo: a difference is found again, with its message, at every build. Throws
+// std::runtime_error when a file cannot be read.
+std::string compiled_views_key(const std::vector<CompileStep>& view_steps,
+                               const std::filesystem::path& stage,
+                               const std::vector<std::string>& staged,
+                               const std::vector<std::filesystem::path>& include_dirs,
+                               const std::vector<std::filesystem::path>& simulator_dirs);
+
 }  // namespace parlab::grader

@@ -216,6 +216,7 @@ CompileStep gpu_views_step(const Toolchain& tc, const LabToolchain& labtc, const
   CompileStep step{"/bin/bash", {"-c", kGpuViewsScript, "parlab-gpu-views", tc.nvcc.string(),
                                  std::to_string(common.size())}};
   append(step.args, common);
+  step.views_of = src;
   for (const CompiledView& view : views) {
     if (view.source != src || view.kind == ViewKind::sim) continue;
     std::string defines = "-Xcompiler=-U__CUDA_ARCH_LIST__";
@@ -237,6 +238,7 @@ CompileStep sim_view_step(const CompileStep& compile, const Toolchain& tc, const
                           const CompiledView& view) {
   CompileStep step;
   step.program = compile.program;
+  step.views_of = view.source;
   const std::string pch = "-I" + tc.sim.prelude_pch_dir.string();
   for (std::size_t i = 0; i < compile.args.size(); ++i) {
     const std::string& arg = compile.args[i];

@@ -24,6 +24,10 @@ struct CompileStep {
   // A step that only checks this staged file (nvcc's check of a sim build) and makes
   // nothing the build needs: its pass may be remembered (compile/compile_check_memo).
   std::string checks_source;
+  // A step that only preprocesses this staged file into a view compile/compiled_views
+  // compares (the simulator's or nvcc's): skipped where that file's views agreed before
+  // on the same inputs (compile/compile_check_memo, compiled_views_key).
+  std::string views_of;
 };
 
 struct CompilePlan {

@@ -9,6 +9,7 @@
 #include "compile/build_seal.hpp"
 #include "compile/compile_check_memo.hpp"
 #include "compile/compiled_views.hpp"
+#include "compile/compiled_views_memo.hpp"
 #include "compile/compiler_limits.hpp"
 #include "compile/content_hash.hpp"
 #include "compile/diagnostics.hpp"
@@ -179,19 +180,24 @@ bool reads_what_only_a_gpu_decides(const LabSpec& lab, const Toolchain& toolchai
 // written into `result` (first in the log, and as what the tests need a GPU for);
 // true when there was one.
 bool differs_from_gpu_build(const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
-                            const fs::path& submission, BuildResult& result) {
+                            const fs::path& submission, const CompiledViewsMemo& views_memo,
+                            BuildResult& result) {
   if (toolchain.nvcc.empty()) {
     return views_wanted() && reads_what_only_a_gpu_decides(lab, toolchain, stage, submission, result);
   }
   const std::vector<CompiledView> views = sim_compiled_views(lab, toolchain, stage);
   for (const std::string& src : lab.sources) {
+    if (views_memo.agreed_before(src)) continue;  // its views were not made this time
     std::optional<ViewDifference> d;
     try {
       d = compare_compiled_views(views, src, stage);
     } catch (const std::runtime_error& e) {
       throw ToolError(kExitInternal, std::string("sim build: ") + e.what());
     }
-    if (!d) continue;
+    if (!d) {
+      views_memo.remember_agreed(src);
+      continue;
+    }
     const std::string prefix = stage.string() + "/";
     std::string file = fs::path(d->file).lexically_normal().string();
     file = file.starts_with(prefix) ? file.substr(prefix.size()) : src;
@@ -301,6 +307,7 @@ struct CheckMemoUse {
   const fs::path& stage;
   const std::vector<std::string>& staged;
   std::vector<fs::path> include_dirs;
+  const CompiledViewsMemo& views;
 };
 
 // The check's key, or empty when an input cannot be read (the check then just runs).
@@ -319,7 +326,14 @@ RunResult run_compile_steps(const CompilePlan& plan, ProcessRunner& runner, cons
                             const ResourceLimits& limits, const CheckMemoUse& memo, std::string& log,
                             std::string& diagnostics_text) {
   RunResult run;
+  std::set<std::string> said_agreed;
   for (const CompileStep& step : plan.steps) {
+    if (!step.views_of.empty() && memo.views.agreed_before(step.views_of)) {
+      if (said_agreed.insert(step.views_of).second) {
+        log += "(the compiled views of " + step.views_of + ": agreed before on the same sources)\n";
+      }
+      continue;
+    }
     const std::string key = step.checks_source.empty() ? "" : check_key(step, memo);
     if (memo.memo.passed_before(key)) {
       log += "(" + step.program.filename().string() + "'s check of " + step.checks_source +
@@ -354,12 +368,14 @@ void put_first(BuildResult& result, const fs::path& submission_dir, const std::s
 // The checks of a finished build: a refusal (build_refusal) first, then, for a sim
 // build, lines that differ from a GPU build's. True when one said no, into `result`.
 bool refuses_built(BuildTarget target, const LabSpec& lab, const Toolchain& toolchain, const fs::path& stage,
-                   const fs::path& submission, const fs::path& exe, BuildResult& result) {
+                   const fs::path& submission, const fs::path& exe, const CompiledViewsMemo& views_memo,
+                   BuildResult& result) {
   if (const std::string refused = build_refusal(target, lab, toolchain, stage, submission, exe); !refused.empty()) {
     put_first(result, submission, refused);
     return true;
   }
-  return target == BuildTarget::sim && differs_from_gpu_build(lab, toolchain, stage, submission, result);
+  return target == BuildTarget::sim &&
+         differs_from_gpu_build(lab, toolchain, stage, submission, views_memo, result);
 }
 
 BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
@@ -406,8 +422,10 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
   std::string diagnostics_text;
   const ResourceLimits limits = compiler_limits(target);
   const CompileCheckMemo memo(check_memo);
-  const CheckMemoUse memo_use{memo, stage, staging.staged,
-                              {toolchain.lab(lab.id).dir, toolchain.harness_include}};
+  const std::vector<fs::path> include_dirs{toolchain.lab(lab.id).dir, toolchain.harness_include};
+  const CompiledViewsMemo views_memo(check_memo.empty() ? fs::path() : check_memo / "views", plan, stage,
+                                     staging.staged, include_dirs, toolchain.sim.include_dirs);
+  const CheckMemoUse memo_use{memo, stage, staging.staged, include_dirs, views_memo};
   const RunResult run = run_compile_steps(plan, runner, build_dir, limits, memo_use, log, diagnostics_text);
   built.result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -428,7 +446,7 @@ BuiltProgram build_checked(const LabSpec& lab, const Toolchain& toolchain,
     if (!why.empty()) put_first(built.result, submission_dir, why);
     return built;
   }
-  if (refuses_built(target, lab, toolchain, stage, submission_dir, exe, built.result)) {
+  if (refuses_built(target, lab, toolchain, stage, submission_dir, exe, views_memo, built.result)) {
     fs::remove(exe);
     return built;
   }

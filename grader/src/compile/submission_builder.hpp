@@ -21,8 +21,9 @@ struct BuiltProgram {
 
 // `work_dir` is this submission's private build folder (created); `check_memo` the
 // work root's folder of compile checks that passed (compile/compile_check_memo; empty:
-// none kept). Throws ToolError only for grader-side problems (no compiler); a student's
-// mistake is a failed BuildResult with diagnostics.
+// none kept), whose `views` folder keeps the sources whose compiled views agreed
+// (compile/compiled_views_memo). Throws ToolError only for grader-side problems (no
+// compiler); a student's mistake is a failed BuildResult with diagnostics.
 BuiltProgram build_submission(const LabSpec& lab, const Toolchain& toolchain,
                               const std::filesystem::path& submission_dir,
                               const std::filesystem::path& work_dir, ProcessRunner& runner,
