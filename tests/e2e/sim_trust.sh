@@ -19,7 +19,7 @@
 #     known at run time, a re-exec without settings, the key looked for
 #     in the environment, /proc/self/environ and /proc/self/fd, a forked child that stops
 #     at inline PTX for its parent to exit 92 ("needs a GPU"): none scores more than
-#     the honest racy control.
+#     the honest racy control; three of them again at `--sandbox off` (as root).
 # That the lab03 reference keeps the coalescing check's points is lab03_sim.sh's claim:
 # this script reads nothing of the fake table, so it runs beside the table's gradings,
 # not after them (it was the suite's last parallel test, alone on one core for 380 s).
@@ -166,5 +166,24 @@ expect_status "$W/forked_unsupported_stop.json" "$SUM" failed "no test is left o
 # already sent through the report channel cannot be taken back.
 expect_test_says "$W/key_from_memory.json" "$HIST" "altered: line [0-9]+ of its findings file is out of sequence" \
   "the key taken from memory seals a forged record, which cannot hide the race sent before it"
+
+# The same locks without bubblewrap (`--sandbox off`: no namespaces, the host's /proc):
+# they are the runtime's own, taken before the submission runs, so the classes whose
+# way in could differ there (the key in /proc and the descriptors, /proc/self/mem, an
+# exec) still find the race or are refused. The racy test alone (--only), as root only
+# (the fallback runs each submission as a pool uid).
+if [ "$(id -u)" = 0 ]; then
+  for kind in stolen_key locked_state_proc_mem reexec_without_settings; do
+    run_grade "${kind}_off" lab04 "$W/$kind" --device sim --no-perf --only "$HIST" --sandbox off \
+      --work-dir "$W/work" --json "$W/${kind}_off.json"
+    expect_status "$W/${kind}_off.json" "$HIST" failed "$kind at --sandbox off: the racy histogram fails"
+  done
+  expect_test_says "$W/stolen_key_off.json" "$HIST" "data race on .local." "--sandbox off: no key found, the race stays found"
+  expect_test_says "$W/locked_state_proc_mem_off.json" "$HIST" "data race on .local." \
+    "--sandbox off: the race survives /proc/self/mem"
+  expect_test_says "$W/reexec_without_settings_off.json" "$HIST" "exited with status 127" "--sandbox off: the re-exec is refused"
+else
+  echo "note: the --sandbox off checks need a root grader (the uid pool): not run"
+fi
 
 finish
