@@ -9,6 +9,7 @@
 #include <string>
 
 #include "result/result.hpp"
+#include "spec/lab_spec.hpp"
 
 namespace parlab::grader {
 
@@ -28,12 +29,23 @@ struct ReorderedRun {
   bool same_answer = true;
   std::string difference;  // the comparison's message, or why the run failed
   std::string seed;        // the re-run's seed, for reproduction
+  // Another answer past 100 times the test's tolerance (or a failed run): the code's
+  // logic depends on the order, not only its floating-point rounding, so the task's
+  // other tests fail with it (grading/task_orders).
+  bool beyond_rounding = true;
 };
+
+// The tolerance of `spec` 100 times wider (the "close" band of compare/'s mismatch
+// patterns; exact arrays stay exact): a re-run's answer within it differs by rounding.
+ComparatorSpec rounding_band(const ComparatorSpec& spec);
 
 // Fails a passed `result` whose re-run gave another answer; anything else is left as it
 // is. `first_seed`: the seed of the test's own run. `hidden`: the message says where,
-// never the values (hidden data stays hidden).
-void apply_schedule_check(TestResult& result, const std::string& first_seed,
+// never the values (hidden data stays hidden). True when it failed the test.
+bool apply_schedule_check(TestResult& result, const std::string& first_seed,
                           const ReorderedRun& rerun, bool hidden);
+
+// What to look for in code whose answer depends on the order threads run in.
+std::string order_dependence_advice();
 
 }  // namespace parlab::grader

@@ -85,8 +85,10 @@ void SimExtras::after_correctness(GradingContext& ctx, const TestSpec& t, const 
   if (!run.ok() && !leave_out_unsupported_feature(run, r)) add_fault_place(ctx, run, r);
   std::vector<std::string> reruns;
   for (int n = 1; n <= reruns_wanted_ && t.device == Device::gpu && r.status == TestStatus::passed; ++n) {
-    apply_schedule_check(r, run.sim_seed, run_in_another_order(ctx, t, n),
-                         t.visibility == Visibility::hidden);
+    const ReorderedRun rerun = run_in_another_order(ctx, t, n);
+    if (apply_schedule_check(r, run.sim_seed, rerun, t.visibility == Visibility::hidden) &&
+        rerun.beyond_rounding)
+      orders_.note(t);
     reruns.push_back(reordered_run_name(slug, n));
   }
   races_.note(t, add_sim_findings_against(r, ctx.runs_root(), slug, notes, false,
@@ -104,8 +106,10 @@ ReorderedRun SimExtras::run_in_another_order(GradingContext& ctx, const TestSpec
   const TaskRun got = ctx.submission_runs.run(inv, reordered_run_name(run_slug(t.name), n));
   if (!got.ok()) return {false, "the run failed: " + got.message, got.sim_seed};
   try {
-    const CompareOutcome cmp = compare_outputs(expected.outputs, LabRunner::outputs(got), t.compare);
-    return {cmp.ok, cmp.message, got.sim_seed};
+    const std::vector<harness::NamedArray> outputs = LabRunner::outputs(got);
+    const CompareOutcome cmp = compare_outputs(expected.outputs, outputs, t.compare);
+    const bool beyond_rounding = !cmp.ok && !compare_outputs(expected.outputs, outputs, rounding_band(t.compare)).ok;
+    return {cmp.ok, cmp.message, got.sim_seed, beyond_rounding};
   } catch (const harness::OutputFormatError& e) {
     return {false, std::string("unreadable output: ") + e.what(), got.sim_seed};
   }
@@ -140,6 +144,7 @@ void SimExtras::after_performance(GradingContext& ctx, const TestSpec& t, TestRe
 
 void SimExtras::after_tests(GradingContext& ctx, std::map<std::string, TestResult>& done) {
   races_.apply(ctx.lab.tests, done);
+  orders_.apply(ctx.lab.tests, done);  // a task with a race kept that message
 }
 
 // The reference in the simulator with the counters on: trusted, but its file is read

@@ -14,6 +14,7 @@
 #include "grading/schedule_check.hpp"
 #include "grading/sim_counters.hpp"
 #include "grading/sim_mode.hpp"
+#include "grading/task_orders.hpp"
 #include "grading/task_races.hpp"
 
 namespace parlab::grader {
@@ -41,6 +42,7 @@ class SimExtras : public ModeExtras {
 
   int reruns_wanted_ = 0;  // re-runs in other orders of each passed GPU test
   TaskRaces races_;        // the first data race seen in each task's runs
+  TaskOrders orders_;      // the first test of each task whose answer changed in another order
   // The reference's counters per sim-checked test (nothing: counters off).
   std::map<std::string, std::optional<CounterTotals>> reference_counters_;
   // The reference's counters on a GPU correctness test's data, to judge the

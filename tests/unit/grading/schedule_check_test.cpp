@@ -25,7 +25,7 @@ TestResult passed_test() {
 
 TEST_CASE("schedule check: the same answer in another order keeps the points", "[schedule]") {
   TestResult r = passed_test();
-  apply_schedule_check(r, "00000000000000aa", {true, "", "00000000000000bb"}, false);
+  CHECK_FALSE(apply_schedule_check(r, "00000000000000aa", {true, "", "00000000000000bb"}, false));
   CHECK(r.status == TestStatus::passed);
   CHECK(r.points == 10);
   CHECK(r.message == "all outputs match");
@@ -34,7 +34,7 @@ TEST_CASE("schedule check: the same answer in another order keeps the points", "
 TEST_CASE("schedule check: another answer in another order fails the test and says why",
           "[schedule]") {
   TestResult r = passed_test();
-  apply_schedule_check(r, "00000000000000aa", {false, "bins[3]: expected 7, got 6", "00000000000000bb"}, false);
+  CHECK(apply_schedule_check(r, "00000000000000aa", {false, "bins[3]: expected 7, got 6", "00000000000000bb"}, false));
   CHECK(r.status == TestStatus::failed);
   CHECK(r.points == 0);
   CHECK(r.message.find("depends on the order threads run in") != std::string::npos);
@@ -58,7 +58,7 @@ TEST_CASE("schedule check: a test that already failed is left as it is", "[sched
   r.status = TestStatus::failed;
   r.points = 0;
   r.message = "a data race";
-  apply_schedule_check(r, "00000000000000aa", {false, "anything", "00000000000000bb"}, false);
+  CHECK_FALSE(apply_schedule_check(r, "00000000000000aa", {false, "anything", "00000000000000bb"}, false));
   CHECK(r.message == "a data race");
 }
 
@@ -85,4 +85,18 @@ TEST_CASE("schedule check: two re-runs unless the grader's environment asks othe
   setenv("PARLAB_SIM_ORDER_RERUNS", "lots", 1);
   CHECK_THROWS_WITH(order_reruns(), Catch::Contains("PARLAB_SIM_ORDER_RERUNS must be a number from 0 to 10, not 'lots'"));
   unsetenv("PARLAB_SIM_ORDER_RERUNS");
+}
+
+TEST_CASE("schedule check: the rounding band is 100 times the tolerance, exact arrays exact", "[schedule]") {
+  ComparatorSpec spec;
+  spec.rtol = 2e-5;
+  spec.atol = 1e-7;
+  spec.max_ulp = 4;
+  spec.exact_arrays = {"bins"};
+  const ComparatorSpec band = rounding_band(spec);
+  CHECK(band.rtol == Approx(2e-3));
+  CHECK(band.atol == Approx(1e-5));
+  CHECK(band.max_ulp == 400);
+  CHECK(band.kind == spec.kind);
+  CHECK(band.exact_arrays == spec.exact_arrays);
 }
