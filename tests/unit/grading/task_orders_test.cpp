@@ -54,7 +54,7 @@ TEST_CASE("an order-dependent answer in one test fails the task's other passed G
   CHECK(done.at("max: prime size").points == 5);
 }
 
-TEST_CASE("the first test that showed it is named; nothing noted, nothing changed", "[task_orders]") {
+TEST_CASE("the first test that showed it is named, and nothing noted changes nothing", "[task_orders]") {
   const std::vector<TestSpec> tests{test_of("a", "sum"), test_of("b", "sum"), test_of("c", "sum")};
   std::map<std::string, TestResult> done{{"a", result("a", TestStatus::failed, 0)},
                                          {"b", result("b", TestStatus::failed, 0)},
